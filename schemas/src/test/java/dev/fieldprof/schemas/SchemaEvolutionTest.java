@@ -1,0 +1,113 @@
+package dev.fieldprof.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.specific.SpecificRecordBase;
+import org.apache.avro.util.RandomData;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Fails when a schema change would break reading records written with an earlier published version.
+ * Every change to {@code src/main/avro} must add a new {@code <Name>-v<N>.avsc} to the history
+ * folder; this test then proves the current schema reads all of them.
+ */
+class SchemaEvolutionTest {
+
+    static Stream<Class<? extends SpecificRecordBase>> recordTypes() {
+        return Stream.of(
+                ProgramModel.class,
+                FrequencyReport.class,
+                EstimateWindow.class,
+                DeadLetter.class,
+                PrivacyConfig.class);
+    }
+
+    @ParameterizedTest
+    @MethodSource("recordTypes")
+    void currentSchemaIsTheLatestPublishedVersion(Class<? extends SpecificRecordBase> type) {
+        RecordCodec<?> codec = RecordCodec.of(type);
+        List<Schema> history = RecordCodec.historyOf(codec.schema().getName());
+        assertThat(history).as("published versions of " + type.getSimpleName()).isNotEmpty();
+        Schema latest = history.get(history.size() - 1);
+        assertThat(SchemaNormalization.parsingFingerprint64(latest))
+                .as(
+                        "%s changed: add it as history/%s-v%d.avsc",
+                        type.getSimpleName(), type.getSimpleName(), history.size() + 1)
+                .isEqualTo(codec.fingerprint());
+    }
+
+    @ParameterizedTest
+    @MethodSource("recordTypes")
+    void currentSchemaReadsEveryPublishedVersion(Class<? extends SpecificRecordBase> type) {
+        RecordCodec<?> codec = RecordCodec.of(type);
+        for (Schema writer : RecordCodec.historyOf(codec.schema().getName())) {
+            SchemaCompatibility.SchemaPairCompatibility result =
+                    SchemaCompatibility.checkReaderWriterCompatibility(codec.schema(), writer);
+            assertThat(result.getType())
+                    .as(result.getDescription())
+                    .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("recordTypes")
+    void decodesRecordsWrittenWithEveryPublishedVersion(Class<? extends SpecificRecordBase> type) {
+        RecordCodec<?> codec = RecordCodec.of(type);
+        for (Schema writer : RecordCodec.historyOf(codec.schema().getName())) {
+            long seed = 20261122L;
+            Iterator<Object> records = new RandomData(writer, 20, seed).iterator();
+            BinaryMessageEncoder<Object> oldEncoder =
+                    new BinaryMessageEncoder<>(GenericData.get(), writer);
+            while (records.hasNext()) {
+                Object written = records.next();
+                byte[] bytes = toBytes(oldEncoder, written);
+                SpecificRecordBase read = codec.decode(bytes);
+                // Every field the old writer had must come back with the same value.
+                for (Schema.Field field : writer.getFields()) {
+                    Object expected = ((GenericData.Record) written).get(field.name());
+                    Object actual = read.get(read.getSchema().getField(field.name()).pos());
+                    assertThat(GenericData.get().toString(withoutLogicalTypes(actual)))
+                            .as("%s.%s (seed %d)", type.getSimpleName(), field.name(), seed)
+                            .isEqualTo(GenericData.get().toString(withoutLogicalTypes(expected)));
+                }
+            }
+        }
+    }
+
+    /**
+     * Logical timestamps come back as Instants where the old writer wrote epoch millis, and map
+     * order is not part of a record's value.
+     */
+    private static Object withoutLogicalTypes(Object value) {
+        if (value instanceof java.time.Instant instant) {
+            return instant.toEpochMilli();
+        }
+        if (value instanceof java.util.Map<?, ?> map) {
+            java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>();
+            map.forEach((k, v) -> sorted.put(k.toString(), v));
+            return sorted;
+        }
+        return value;
+    }
+
+    private static byte[] toBytes(BinaryMessageEncoder<Object> encoder, Object record) {
+        try {
+            ByteBuffer buffer = encoder.encode(record);
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
