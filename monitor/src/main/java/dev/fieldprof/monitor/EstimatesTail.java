@@ -1,0 +1,86 @@
+package dev.fieldprof.monitor;
+
+import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.RecordDecodingException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Follows the estimates topic: starts a little before the end of every partition (so the newest
+ * windows show at once) and hands each decodable estimate to a callback. Reads committed records
+ * only, since the estimation job writes transactionally. Not thread-safe; {@link #close()} from the
+ * polling thread.
+ */
+public final class EstimatesTail implements AutoCloseable {
+    /** Records per partition re-read at start so the view is not empty until the next window. */
+    private static final int BACKLOG_PER_PARTITION = 200;
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
+    private long undecodable;
+
+    public EstimatesTail(String bootstrapServers, String topic) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "fieldprof-watch-" + UUID.randomUUID());
+        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
+        this.consumer =
+                new KafkaConsumer<>(
+                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = new ArrayList<>();
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(15));
+        if (infos == null || infos.isEmpty()) {
+            consumer.close();
+            throw new IllegalStateException(
+                    "topic " + topic + " does not exist at " + bootstrapServers);
+        }
+        for (PartitionInfo info : infos) {
+            partitions.add(new TopicPartition(topic, info.partition()));
+        }
+        consumer.assign(partitions);
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        for (TopicPartition partition : partitions) {
+            long from = Math.max(begin.get(partition), end.get(partition) - BACKLOG_PER_PARTITION);
+            consumer.seek(partition, from);
+        }
+    }
+
+    /** Polls once, up to {@code timeout}, and returns how many estimates were delivered. */
+    public int poll(Duration timeout, Consumer<EstimateWindow> sink) {
+        int delivered = 0;
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+            try {
+                sink.accept(codec.decode(record.value()));
+                delivered++;
+            } catch (RecordDecodingException e) {
+                undecodable++;
+            }
+        }
+        return delivered;
+    }
+
+    /** Records on the topic that were not estimates this version can read. */
+    public long undecodable() {
+        return undecodable;
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,47 @@
+package dev.fieldprof.monitor;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The terminal live view shared by {@code fieldprof watch} and {@code fieldprof demo}: polls the
+ * estimates topic and redraws when new estimates arrive, until told to stop.
+ */
+public final class LiveView {
+    private final EstimatesTail tail;
+    private final EstimateBoard board;
+    private final TerminalView view;
+    private final PrintStream out;
+
+    public LiveView(EstimatesTail tail, EstimateBoard board, TerminalView view, PrintStream out) {
+        this.tail = tail;
+        this.board = board;
+        this.view = view;
+        this.out = out;
+    }
+
+    /**
+     * Redraws on every new estimate until {@code stop} says so or {@code until} passes.
+     *
+     * @param header lines printed above the estimates; evaluated at every frame
+     * @return the number of estimates shown
+     */
+    public long run(Supplier<List<String>> header, BooleanSupplier stop, Instant until) {
+        boolean first = true;
+        while (!stop.getAsBoolean() && Instant.now().isBefore(until)) {
+            int arrived = tail.poll(Duration.ofMillis(500), board::accept);
+            if (arrived > 0 || first) {
+                List<String> lines = new ArrayList<>(header.get());
+                out.print(view.render(board, lines));
+                out.flush();
+                first = false;
+            }
+        }
+        return board.estimatesSeen();
+    }
+}

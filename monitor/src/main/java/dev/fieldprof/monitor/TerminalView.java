@@ -1,0 +1,95 @@
+package dev.fieldprof.monitor;
+
+import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.RankedMethod;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders an {@link EstimateBoard} as text: per app version, the newest window and the cumulative
+ * estimate with the top methods, their estimated share and its standard error.
+ */
+public final class TerminalView {
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+    private static final String CLEAR_SCREEN = "\u001b[H\u001b[2J";
+
+    private final int top;
+    private final boolean ansi;
+
+    /**
+     * @param top how many methods to list per estimate, at least 1
+     * @param ansi clear the screen before each frame (for a terminal; off when piped)
+     */
+    public TerminalView(int top, boolean ansi) {
+        if (top < 1) {
+            throw new IllegalArgumentException("top must be >= 1, got " + top);
+        }
+        this.top = top;
+        this.ansi = ansi;
+    }
+
+    /** One frame of the live view; {@code header} lines come first (addresses, topics). */
+    public String render(EstimateBoard board, List<String> header) {
+        StringBuilder out = new StringBuilder();
+        if (ansi) {
+            out.append(CLEAR_SCREEN);
+        }
+        header.forEach(line -> out.append(line).append('\n'));
+        if (board.entries().isEmpty()) {
+            out.append("waiting for the first estimate ...\n");
+            return out.toString();
+        }
+        for (EstimateBoard.Entry entry : board.entries()) {
+            out.append('\n');
+            if (entry.window() != null) {
+                appendEstimate(out, entry.window());
+            }
+            if (entry.cumulative() != null) {
+                appendEstimate(out, entry.cumulative());
+            }
+        }
+        return out.toString();
+    }
+
+    private void appendEstimate(StringBuilder out, EstimateWindow estimate) {
+        out.append(
+                String.format(
+                        Locale.ROOT,
+                        "%s [%s]  %s %s-%s UTC  reports %d  k %d  eps %.3f  t %d  solve %.1f ms%n",
+                        estimate.getAppVersion(),
+                        estimate.getConfigId(),
+                        estimate.getCumulative() ? "since" : "window",
+                        TIME.format(estimate.getWindowStartMillis()),
+                        TIME.format(estimate.getWindowEndMillis()),
+                        estimate.getReports(),
+                        estimate.getK(),
+                        estimate.getEpsilon(),
+                        estimate.getT(),
+                        estimate.getSolve().getMillis()));
+        out.append(
+                String.format(
+                        Locale.ROOT,
+                        "  %4s  %8s  %18s  %s%n",
+                        "rank",
+                        "share",
+                        "unbiased ± s.e.",
+                        "method"));
+        List<RankedMethod> methods = estimate.getTop();
+        double se = estimate.getStandardError();
+        for (int i = 0; i < Math.min(top, methods.size()); i++) {
+            RankedMethod method = methods.get(i);
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "  %4d  %7.2f%%  %7.2f%% ± %6.2f%%  %s%n",
+                            i + 1,
+                            100 * method.getShare(),
+                            100 * method.getNormalized(),
+                            100 * se,
+                            method.getSignature()));
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.fieldprof.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TerminalViewTest {
+
+    @Test
+    void rendersTopMethodsWithShareAndStandardError() {
+        EstimateBoard board = new EstimateBoard(null);
+        board.accept(EstimateBoardTest.estimate("app:1", 120_000, 5, false));
+        String frame = new TerminalView(1, false).render(board, List.of("broker 127.0.0.1:9092"));
+        assertThat(frame)
+                .isEqualTo(
+                        "broker 127.0.0.1:9092\n"
+                                + "\n"
+                                + "app:1 [default]  window 00:01:00-00:02:00 UTC  reports 5  k 10"
+                                + "  eps 2.197  t 1  solve 1.5 ms\n"
+                                + "  rank     share     unbiased ± s.e.  method\n"
+                                + "     1    70.00%    72.00% ±   5.00%  <a.B: void hot()>\n");
+    }
+
+    @Test
+    void saysItIsWaitingBeforeTheFirstEstimate() {
+        String frame = new TerminalView(5, false).render(new EstimateBoard(null), List.of());
+        assertThat(frame).isEqualTo("waiting for the first estimate ...\n");
+    }
+}
