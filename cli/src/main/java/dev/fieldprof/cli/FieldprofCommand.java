@@ -15,7 +15,10 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = FieldprofVersion.class,
         description = "Privacy-preserving field profiling for deployed Java software.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            dev.fieldprof.cli.monitor.WatchCommand.class,
+        })
 public final class FieldprofCommand implements Runnable {
 
     @Option(
