@@ -1,0 +1,375 @@
+package dev.fieldprof.cli.runtime;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+
+/**
+ * A real Kafka broker in KRaft mode (one process acting as broker and controller) running inside
+ * this JVM on free loopback ports, with its logs in a temporary directory that {@link #close()}
+ * deletes. Configured for a single node: replication factor 1 everywhere and transactions that
+ * exactly-once sinks can use. Not thread-safe to start and close concurrently; the accessors and
+ * {@link #createTopic} may be called from any thread.
+ *
+ * <pre>{@code
+ * try (EmbeddedKafka kafka = EmbeddedKafka.builder().defaultPartitions(4).start()) {
+ *     kafka.createTopic("demo", 4, false);
+ *     String bootstrap = kafka.bootstrapServers();
+ * }
+ * }</pre>
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    /** The broker allows transactions of up to this long; exactly-once sinks must stay below. */
+    public static final Duration MAX_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final String LOOPBACK = "127.0.0.1";
+    private static final int NODE_ID = 1;
+
+    private final Path directory;
+    private final String bootstrapServers;
+    private final KafkaRaftServer server;
+    private final Admin admin;
+    private final Duration startTime;
+    private volatile boolean closed;
+
+    private EmbeddedKafka(
+            Path directory,
+            String bootstrapServers,
+            KafkaRaftServer server,
+            Admin admin,
+            Duration startTime) {
+        this.directory = directory;
+        this.bootstrapServers = bootstrapServers;
+        this.server = server;
+        this.admin = admin;
+        this.startTime = startTime;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@code 127.0.0.1:PORT} of the broker's plaintext listener. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** Wall time from formatting the storage until the broker answered a metadata request. */
+    public Duration startTime() {
+        return startTime;
+    }
+
+    /** The temporary directory holding the broker's logs (deleted by {@link #close()}). */
+    public Path directory() {
+        return directory;
+    }
+
+    /** Properties for a client of this broker: only the bootstrap address. */
+    public Properties clientProperties() {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return properties;
+    }
+
+    /**
+     * Creates a topic with replication factor 1 and waits until every partition has a leader, so
+     * that a producer started right after never sees an unknown partition. An existing topic is
+     * left as it is.
+     *
+     * @param partitions at least 1
+     * @param compacted {@code cleanup.policy=compact} when true, otherwise {@code delete}
+     */
+    public void createTopic(String name, int partitions, boolean compacted) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+        }
+        Map<String, String> configs = new HashMap<>();
+        configs.put(
+                TopicConfig.CLEANUP_POLICY_CONFIG,
+                compacted ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
+        NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(configs);
+        try {
+            admin.createTopics(List.of(topic)).all().get(READY_TIMEOUT.toMillis(), MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("Could not create topic " + name, e.getCause());
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not create topic " + name, e);
+        }
+        awaitLeaders(name);
+    }
+
+    private void awaitLeaders(String name) {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                TopicDescription description =
+                        admin.describeTopics(List.of(name))
+                                .allTopicNames()
+                                .get(READY_TIMEOUT.toMillis(), MILLISECONDS)
+                                .get(name);
+                if (description.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                // The broker's metadata cache lags the controller for a moment: ask again.
+            } catch (Exception e) {
+                throw new IllegalStateException("Could not describe topic " + name, e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "Topic "
+                                + name
+                                + " has partitions without a leader after "
+                                + READY_TIMEOUT);
+            }
+            pause();
+        }
+    }
+
+    /** An admin client of this broker, owned by this object (do not close it). */
+    public Admin admin() {
+        return admin;
+    }
+
+    /** Stops the broker, waits for it to finish and deletes its directory. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            admin.close(Duration.ofSeconds(5));
+        } finally {
+            try {
+                server.shutdown();
+                server.awaitShutdown();
+            } finally {
+                deleteRecursively(directory);
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50); // polling interval of a real condition, not a wait for a result
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the broker", e);
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free loopback port", e);
+        }
+    }
+
+    static void deleteRecursively(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(
+                            path -> {
+                                try {
+                                    Files.deleteIfExists(path);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete " + root, e);
+        }
+    }
+
+    /** Options of the embedded broker; every one has a default that suits tests and the demo. */
+    public static final class Builder {
+        private int defaultPartitions = 1;
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+
+        private Builder() {}
+
+        /** Partitions of topics the broker creates on its own ({@code num.partitions}). */
+        public Builder defaultPartitions(int partitions) {
+            if (partitions < 1) {
+                throw new IllegalArgumentException(
+                        "partitions must be at least 1, got " + partitions);
+            }
+            this.defaultPartitions = partitions;
+            return this;
+        }
+
+        /** Sets or overrides one broker property, e.g. {@code log.retention.ms}. */
+        public Builder brokerProperty(String key, String value) {
+            overrides.put(key, value);
+            return this;
+        }
+
+        /** Formats fresh storage, starts the broker and returns once it answers requests. */
+        public EmbeddedKafka start() {
+            long started = System.nanoTime();
+            Path directory;
+            try {
+                directory = Files.createTempDirectory("fieldprof-kafka-");
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not create the broker directory", e);
+            }
+            KafkaRaftServer server = null;
+            Admin admin = null;
+            try {
+                int brokerPort = freePort();
+                int controllerPort = freePort();
+                Properties properties = brokerProperties(directory, brokerPort, controllerPort);
+                KafkaConfig config = new KafkaConfig(properties, false);
+                format(config, directory);
+                server = new KafkaRaftServer(config, Time.SYSTEM);
+                server.startup();
+                String bootstrap = LOOPBACK + ":" + brokerPort;
+                Properties adminProperties = new Properties();
+                adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+                admin = Admin.create(adminProperties);
+                awaitBroker(admin);
+                return new EmbeddedKafka(
+                        directory,
+                        bootstrap,
+                        server,
+                        admin,
+                        Duration.ofNanos(System.nanoTime() - started));
+            } catch (RuntimeException | Error e) {
+                if (admin != null) {
+                    admin.close(Duration.ofSeconds(1));
+                }
+                if (server != null) {
+                    server.shutdown();
+                    server.awaitShutdown();
+                }
+                deleteRecursively(directory);
+                throw e;
+            }
+        }
+
+        private Properties brokerProperties(Path directory, int brokerPort, int controllerPort) {
+            Properties p = new Properties();
+            p.put("process.roles", "broker,controller");
+            p.put("node.id", String.valueOf(NODE_ID));
+            p.put("controller.quorum.voters", NODE_ID + "@" + LOOPBACK + ":" + controllerPort);
+            p.put(
+                    "listeners",
+                    "PLAINTEXT://"
+                            + LOOPBACK
+                            + ":"
+                            + brokerPort
+                            + ",CONTROLLER://"
+                            + LOOPBACK
+                            + ":"
+                            + controllerPort);
+            p.put("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort);
+            p.put("controller.listener.names", "CONTROLLER");
+            p.put("inter.broker.listener.name", "PLAINTEXT");
+            p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.put("log.dirs", directory.resolve("data").toString());
+            p.put("num.partitions", String.valueOf(defaultPartitions));
+            // A single node: every internal topic has one replica.
+            p.put("offsets.topic.replication.factor", "1");
+            p.put("offsets.topic.num.partitions", "4");
+            p.put("transaction.state.log.replication.factor", "1");
+            p.put("transaction.state.log.min.isr", "1");
+            p.put("transaction.state.log.num.partitions", "4");
+            p.put("share.coordinator.state.topic.replication.factor", "1");
+            p.put("share.coordinator.state.topic.min.isr", "1");
+            p.put("default.replication.factor", "1");
+            p.put("min.insync.replicas", "1");
+            // Exactly-once sinks hold a transaction open across a checkpoint interval.
+            p.put("transaction.max.timeout.ms", String.valueOf(MAX_TRANSACTION_TIMEOUT.toMillis()));
+            // Consumers join at once instead of waiting for more members.
+            p.put("group.initial.rebalance.delay.ms", "0");
+            // A small footprint: the cleaner's dedupe buffer defaults to 128 MB of heap.
+            p.put("log.cleaner.dedupe.buffer.size", String.valueOf(8L * 1024 * 1024));
+            p.put("log.cleaner.threads", "1");
+            p.put("num.network.threads", "2");
+            p.put("num.io.threads", "2");
+            p.put("background.threads", "2");
+            p.put("num.recovery.threads.per.data.dir", "1");
+            p.putAll(overrides);
+            return p;
+        }
+
+        /** Writes meta.properties and the bootstrap metadata, as {@code kafka-storage format}. */
+        private static void format(KafkaConfig config, Path directory) {
+            Formatter formatter =
+                    new Formatter()
+                            .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                            .setNodeId(config.nodeId())
+                            .setClusterId(Uuid.randomUuid().toString())
+                            .setControllerListenerName("CONTROLLER")
+                            .setMetadataLogDirectory(config.metadataLogDir());
+            // No release version set: the formatter picks the latest production one, as the tool.
+            formatter.addDirectory(directory.resolve("data").toString());
+            try {
+                formatter.run();
+            } catch (Exception e) {
+                throw new IllegalStateException("Could not format the broker storage", e);
+            }
+        }
+
+        private static void awaitBroker(Admin admin) {
+            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+            while (true) {
+                try {
+                    if (!admin.describeCluster()
+                            .nodes()
+                            .get(READY_TIMEOUT.toMillis(), MILLISECONDS)
+                            .isEmpty()) {
+                        return;
+                    }
+                } catch (ExecutionException e) {
+                    // Not serving yet: ask again until the deadline.
+                } catch (Exception e) {
+                    throw new IllegalStateException("Broker did not answer", e);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            "Broker not ready after " + READY_TIMEOUT.toSeconds() + " s");
+                }
+                pause();
+            }
+        }
+    }
+}
