@@ -1,0 +1,255 @@
+package dev.fieldprof.analysis.instrument;
+
+import dev.fieldprof.analysis.jar.InvalidJarException;
+import dev.fieldprof.analysis.jar.JarContents;
+import dev.fieldprof.analysis.model.MethodSignatures;
+import dev.fieldprof.schemas.MethodInfo;
+import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.ProgramModel;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.Attributes;
+import java.util.jar.Manifest;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+
+/**
+ * Writes an instrumented copy of an application jar: a method-entry probe calling {@code
+ * dev.fieldprof.client.Probes.enter(id)} in every method of the model's V, and {@code
+ * META-INF/fieldprof/client.properties} telling the client SDK the app version, |V| and the privacy
+ * configuration. Class versions and attributes (records, nestmates, sealed types, invokedynamic)
+ * are kept because ASM copies what it does not change; classes without model methods and resources
+ * are copied byte for byte.
+ */
+public final class JarInstrumenter {
+
+    /** Where the client SDK reads its configuration from inside the instrumented jar. */
+    public static final String CLIENT_PROPERTIES = "META-INF/fieldprof/client.properties";
+
+    private final boolean stripSignatures;
+
+    /**
+     * @param stripSignatures if false, signed jars are refused (instrumenting invalidates the
+     *     signature); if true their signature files and per-entry digests are removed
+     */
+    public JarInstrumenter(boolean stripSignatures) {
+        this.stripSignatures = stripSignatures;
+    }
+
+    /**
+     * Instruments {@code inputJar} for {@code model} into {@code outputJar} (replaced if present).
+     */
+    public InstrumentationResult instrument(Path inputJar, ProgramModel model, Path outputJar) {
+        long start = System.nanoTime();
+        JarContents jar = JarContents.read(inputJar);
+        List<String> signatureEntries = jar.signatureEntries();
+        if (!signatureEntries.isEmpty() && !stripSignatures) {
+            throw new InvalidJarException(
+                    "refusing to instrument signed jar "
+                            + inputJar
+                            + " (signature files "
+                            + signatureEntries
+                            + "): instrumentation breaks the signature; use --strip-signatures"
+                            + " to remove it");
+        }
+        Map<String, Integer> ids = new HashMap<>();
+        Set<String> modelClasses = new HashSet<>();
+        for (MethodInfo method : model.getMethods()) {
+            ids.put(method.getSignature(), method.getId());
+            modelClasses.add(
+                    MethodSignatures.declaringClass(method.getSignature()).replace('.', '/'));
+        }
+        Set<String> found = new HashSet<>();
+        int instrumented = 0;
+        int copied = 0;
+        int probes = 0;
+        int resources = 0;
+        Path temporary = temporaryNextTo(outputJar);
+        try (OutputStream file = Files.newOutputStream(temporary);
+                ZipOutputStream out = new ZipOutputStream(file)) {
+            Set<String> written = new HashSet<>();
+            for (JarContents.Entry entry : jar.entries()) {
+                String name = entry.name();
+                if (JarContents.isSignatureEntry(name)
+                        || name.equals(CLIENT_PROPERTIES)
+                        || !written.add(name)) {
+                    continue;
+                }
+                byte[] bytes = entry.bytes();
+                String internalName = MethodSignatures.internalNameOfEntry(name);
+                if (name.equalsIgnoreCase("META-INF/MANIFEST.MF") && !signatureEntries.isEmpty()) {
+                    bytes = manifestWithoutDigests(bytes);
+                } else if (internalName != null && modelClasses.contains(internalName)) {
+                    int[] inserted = {0};
+                    byte[] rewritten = instrumentClass(bytes, ids, found, inserted);
+                    if (rewritten != null) {
+                        bytes = rewritten;
+                        instrumented++;
+                        probes += inserted[0];
+                    } else {
+                        copied++;
+                    }
+                } else if (internalName != null) {
+                    copied++;
+                } else if (!entry.directory()) {
+                    resources++;
+                }
+                ZipEntry outEntry = new ZipEntry(name);
+                if (entry.time() >= 0) {
+                    outEntry.setTime(entry.time());
+                }
+                out.putNextEntry(outEntry);
+                out.write(bytes);
+                out.closeEntry();
+            }
+            out.putNextEntry(new ZipEntry(CLIENT_PROPERTIES));
+            out.write(clientProperties(model).getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        } catch (IOException e) {
+            deleteQuietly(temporary);
+            throw new UncheckedIOException("cannot write " + outputJar + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            deleteQuietly(temporary);
+            throw e;
+        }
+        try {
+            Files.move(temporary, outputJar, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            deleteQuietly(temporary);
+            throw new UncheckedIOException("cannot write " + outputJar + ": " + e.getMessage(), e);
+        }
+        List<String> missing = new ArrayList<>();
+        for (MethodInfo method : model.getMethods()) {
+            if (!found.contains(method.getSignature())) {
+                missing.add(method.getSignature());
+            }
+        }
+        return new InstrumentationResult(
+                instrumented,
+                copied,
+                probes,
+                resources,
+                missing,
+                stripSignatures ? signatureEntries : List.of(),
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    /** The rewritten class, or null if none of its methods is in V. */
+    private static byte[] instrumentClass(
+            byte[] original, Map<String, Integer> ids, Set<String> found, int[] inserted) {
+        ClassReader reader;
+        try {
+            reader = new ClassReader(original);
+        } catch (RuntimeException e) {
+            // A class the analysis could not read has no methods in V either: copy it unchanged.
+            return null;
+        }
+        // Passing the reader lets ASM copy unchanged methods and the constant pool verbatim.
+        // COMPUTE_MAXS suffices: the entry probe keeps every stack map frame valid.
+        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+        EntryProbeInserter inserter = new EntryProbeInserter(writer, ids);
+        reader.accept(inserter, 0);
+        if (inserter.instrumented().isEmpty()) {
+            return null;
+        }
+        found.addAll(inserter.instrumented());
+        inserted[0] = inserter.instrumented().size();
+        return writer.toByteArray();
+    }
+
+    /** The client SDK's configuration, from the model and its first privacy configuration. */
+    static String clientProperties(ProgramModel model) {
+        if (model.getPrivacyConfigs().isEmpty()) {
+            throw new IllegalArgumentException(
+                    "model of " + model.getAppVersion() + " has no privacy configuration");
+        }
+        PrivacyConfig config = model.getPrivacyConfigs().get(0);
+        StringBuilder out = new StringBuilder();
+        out.append("# written by fieldprof instrument\n");
+        out.append("app.version=").append(escape(model.getAppVersion())).append('\n');
+        out.append("method.count=").append(model.getMethods().size()).append('\n');
+        out.append("privacy.config.id=").append(escape(config.getConfigId())).append('\n');
+        out.append("privacy.epsilon=").append(Double.toString(config.getEpsilon())).append('\n');
+        out.append("privacy.t=").append(config.getT()).append('\n');
+        out.append("privacy.k=").append(config.getK()).append('\n');
+        return out.toString();
+    }
+
+    private static String escape(CharSequence value) {
+        StringBuilder out = new StringBuilder();
+        String text = value.toString();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\', ':', '=', '#', '!' -> out.append('\\').append(c);
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                default -> {
+                    if (c < 0x20 || c > 0x7e) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** The manifest without the per-entry digests of a removed signature. */
+    private static byte[] manifestWithoutDigests(byte[] manifestBytes) {
+        try {
+            Manifest manifest = new Manifest(new java.io.ByteArrayInputStream(manifestBytes));
+            manifest.getEntries()
+                    .values()
+                    .forEach(
+                            attributes ->
+                                    attributes
+                                            .keySet()
+                                            .removeIf(
+                                                    key ->
+                                                            key.toString()
+                                                                    .toUpperCase(
+                                                                            java.util.Locale.ROOT)
+                                                                    .endsWith("-DIGEST")));
+            manifest.getEntries().values().removeIf(Attributes::isEmpty);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            manifest.write(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new InvalidJarException("unreadable manifest: " + e.getMessage());
+        }
+    }
+
+    private static Path temporaryNextTo(Path output) {
+        try {
+            Path parent = output.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            return Files.createTempFile(parent, ".fieldprof-", ".jar.tmp");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write next to " + output + ": " + e, e);
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // best effort: the temporary file is hidden and harmless
+        }
+    }
+}
