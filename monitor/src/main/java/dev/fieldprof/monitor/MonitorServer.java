@@ -1,0 +1,133 @@
+package dev.fieldprof.monitor;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The monitor web page: serves one HTML page and a Server-Sent Events stream ({@code /events}) that
+ * pushes the board as JSON whenever it changes. Listens on loopback only by default; feed it with
+ * {@link #publish(String)} from the thread that follows the estimates topic.
+ */
+public final class MonitorServer implements AutoCloseable {
+    private final HttpServer server;
+    private final ExecutorService streams = Executors.newCachedThreadPool(daemonThreads());
+    private final Object changed = new Object();
+    private volatile String latest = "{\"estimates\":[],\"seen\":0}";
+    private volatile long version;
+    private volatile boolean closed;
+
+    /**
+     * @param host address to bind, e.g. {@code 127.0.0.1}
+     * @param port port to bind, 0 for any free port
+     */
+    public MonitorServer(String host, int port) {
+        try {
+            server = HttpServer.create(new InetSocketAddress(host, port), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + host + ":" + port, e);
+        }
+        server.createContext("/", this::page);
+        server.createContext("/events", exchange -> streams.execute(() -> stream(exchange)));
+        server.createContext("/estimates.json", this::snapshot);
+        server.setExecutor(Executors.newFixedThreadPool(2, daemonThreads()));
+        server.start();
+    }
+
+    public URI address() {
+        InetSocketAddress bound = server.getAddress();
+        return URI.create("http://" + bound.getHostString() + ":" + bound.getPort() + "/");
+    }
+
+    /** Replaces the JSON every client sees and wakes their streams. */
+    public void publish(String json) {
+        synchronized (changed) {
+            latest = json;
+            version++;
+            changed.notifyAll();
+        }
+    }
+
+    private void page(HttpExchange exchange) throws IOException {
+        if (!exchange.getRequestURI().getPath().equals("/")) {
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+            return;
+        }
+        byte[] html;
+        try (InputStream in = MonitorServer.class.getResourceAsStream("monitor.html")) {
+            html = in.readAllBytes();
+        }
+        exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+        exchange.sendResponseHeaders(200, html.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(html);
+        }
+    }
+
+    private void snapshot(HttpExchange exchange) throws IOException {
+        byte[] json = latest.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, json.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(json);
+        }
+    }
+
+    private void stream(HttpExchange exchange) {
+        try (exchange) {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            long sent = -1;
+            while (!closed) {
+                String json;
+                synchronized (changed) {
+                    while (version == sent && !closed) {
+                        // Wake up now and then to notice clients that went away.
+                        changed.wait(15_000);
+                        if (version == sent) {
+                            out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
+                            out.flush();
+                        }
+                    }
+                    json = latest;
+                    sent = version;
+                }
+                out.write(("data: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        } catch (IOException e) {
+            // The browser went away: nothing to clean up beyond closing the exchange.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads() {
+        return runnable -> {
+            Thread thread = new Thread(runnable, "fieldprof-monitor-http");
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        synchronized (changed) {
+            changed.notifyAll();
+        }
+        server.stop(0);
+        streams.shutdownNow();
+    }
+}
