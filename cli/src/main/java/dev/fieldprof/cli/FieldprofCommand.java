@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
         subcommands = {
             CommandLine.HelpCommand.class,
             dev.fieldprof.cli.monitor.WatchCommand.class,
+            dev.fieldprof.cli.monitor.MonitorCommand.class,
         })
 public final class FieldprofCommand implements Runnable {
 
