@@ -1,0 +1,13 @@
+package dev.fieldprof.jobs.estimation;
+
+/**
+ * The unbiased estimate of one window (DESIGN.md "Privacy"): n, Ĝ, the normalized ĝ = Ĝ/(n·k) and
+ * the standard error of every ĝ(v).
+ *
+ * @param reports n
+ * @param unbiased Ĝ(v) = ((a + 1)·F̂(v) − n·k) / (a − 1)
+ * @param normalized ĝ(v) = Ĝ(v) / (n·k)
+ * @param standardError √(a/(n·k)) / (a − 1)
+ */
+public record FrequencyEstimate(
+        long reports, double[] unbiased, double[] normalized, double standardError) {}
