@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
             CommandLine.HelpCommand.class,
             dev.fieldprof.cli.monitor.WatchCommand.class,
             dev.fieldprof.cli.monitor.MonitorCommand.class,
+            dev.fieldprof.cli.estimation.ProjectCommand.class,
         })
 public final class FieldprofCommand implements Runnable {
 
