@@ -1,0 +1,85 @@
+package dev.fieldprof.client.privacy;
+
+/**
+ * The device's ε-t randomizer in its O(|V|) form (paper section 4.1, "Efficient Randomization"):
+ * R(F)(v) = Binomial(F(v), p) + Binomial(k − F(v), 1 − p), independently for every v, with both
+ * binomials sampled exactly. Equivalent in distribution to the paper's per-event randomizer.
+ */
+public final class LocalRandomizer {
+    private final PrivacyParameters parameters;
+    private final RandomSource random;
+
+    /**
+     * Creates a randomizer. Not thread-safe (it consumes {@code random}); one per device runtime.
+     *
+     * <pre>{@code
+     * LocalRandomizer randomizer =
+     *         new LocalRandomizer(new PrivacyParameters(Math.log(9), 1, 5), new SecureRandomSource());
+     * int[] reported = randomizer.randomize(new int[] {5, 0});
+     * }</pre>
+     *
+     * @param parameters ε, t, k
+     * @param random a cryptographically secure source on devices; a seeded one in tests
+     */
+    public LocalRandomizer(PrivacyParameters parameters, RandomSource random) {
+        if (parameters == null || random == null) {
+            throw new IllegalArgumentException("parameters and random must not be null");
+        }
+        this.parameters = parameters;
+        this.random = random;
+    }
+
+    public PrivacyParameters parameters() {
+        return parameters;
+    }
+
+    /**
+     * Randomizes one frequency vector.
+     *
+     * @param frequencies F: non-negative counts summing to exactly k
+     * @return R(F), each entry in [0, k]
+     */
+    public int[] randomize(int[] frequencies) {
+        int k = parameters.k();
+        long sum = 0;
+        for (int i = 0; i < frequencies.length; i++) {
+            if (frequencies[i] < 0) {
+                throw new IllegalArgumentException(
+                        "frequencies must be >= 0, got " + frequencies[i] + " at index " + i);
+            }
+            sum += frequencies[i];
+        }
+        if (sum != k) {
+            throw new IllegalArgumentException("frequencies must sum to k=" + k + ", got " + sum);
+        }
+        double p = parameters.p();
+        double q = 1 - p;
+        int[] out = new int[frequencies.length];
+        for (int v = 0; v < frequencies.length; v++) {
+            int f = frequencies[v];
+            out[v] =
+                    BinomialSampler.sample(random, f, p) + BinomialSampler.sample(random, k - f, q);
+        }
+        return out;
+    }
+
+    /**
+     * The exact pmf of one reported count: Pr[R(F)(v) = z] for F(v) = f, the convolution of the two
+     * binomials. Used by the privacy audit and the tests.
+     */
+    public static double countPmf(PrivacyParameters parameters, int f, int z) {
+        int k = parameters.k();
+        if (f < 0 || f > k) {
+            throw new IllegalArgumentException("f must be in [0, k=" + k + "], got " + f);
+        }
+        if (z < 0 || z > k) {
+            return 0;
+        }
+        double p = parameters.p();
+        double sum = 0;
+        for (int kept = Math.max(0, z - (k - f)); kept <= Math.min(f, z); kept++) {
+            sum += BinomialSampler.pmf(f, p, kept) * BinomialSampler.pmf(k - f, 1 - p, z - kept);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.fieldprof.client.privacy;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The parameters of the ε-t randomizer (paper section 4.1, DESIGN.md "Privacy"): privacy loss ε per
+ * t changed events, distance threshold t and trace length k, with the derived a = e^(ε/(2t)) and p
+ * = a/(1+a). Immutable and thread-safe.
+ */
+public final class PrivacyParameters {
+    private static final Pattern LN = Pattern.compile("ln\\((.+)\\)");
+
+    private final double epsilon;
+    private final int t;
+    private final int k;
+    private final double a;
+    private final double p;
+
+    /**
+     * Validates and derives the randomizer's parameters.
+     *
+     * <pre>{@code
+     * PrivacyParameters params = new PrivacyParameters(Math.log(9), 1, 5); // p = 0.75
+     * }</pre>
+     *
+     * @param epsilon privacy loss, finite and > 0
+     * @param t distance threshold, 1 <= t <= k
+     * @param k trace length (events per report), k >= 1
+     */
+    public PrivacyParameters(double epsilon, int t, int k) {
+        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
+        }
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be >= 1, got " + k);
+        }
+        if (t < 1 || t > k) {
+            throw new IllegalArgumentException("t must be in [1, k=" + k + "], got " + t);
+        }
+        this.epsilon = epsilon;
+        this.t = t;
+        this.k = k;
+        this.a = Math.exp(epsilon / (2.0 * t));
+        this.p = a / (1 + a);
+    }
+
+    /**
+     * Parses an ε given as a decimal number ({@code 2.1972}) or as a natural logarithm ({@code
+     * ln(9)}).
+     *
+     * @throws IllegalArgumentException if the text is neither, naming the accepted forms
+     */
+    public static double parseEpsilon(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("epsilon must be a number or ln(x), got null");
+        }
+        String trimmed = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            Matcher ln = LN.matcher(trimmed);
+            if (ln.matches()) {
+                double argument = Double.parseDouble(ln.group(1).trim());
+                if (!(argument > 1) || Double.isInfinite(argument)) {
+                    throw new IllegalArgumentException(
+                            "epsilon = ln(x) needs a finite x > 1, got " + text);
+                }
+                return Math.log(argument);
+            }
+            return Double.parseDouble(trimmed);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "epsilon must be a number or ln(x), e.g. 2.2 or ln(9), got '" + text + "'");
+        }
+    }
+
+    public double epsilon() {
+        return epsilon;
+    }
+
+    public int t() {
+        return t;
+    }
+
+    public int k() {
+        return k;
+    }
+
+    /** a = e^(ε/(2t)). */
+    public double a() {
+        return a;
+    }
+
+    /** p = a/(1+a): the probability that an observed event is kept (paper eq. 1). */
+    public double p() {
+        return p;
+    }
+
+    /** The guaranteed bound e^ε on the probability ratio of traces within distance t. */
+    public double bound() {
+        return Math.exp(epsilon);
+    }
+
+    @Override
+    public String toString() {
+        return "PrivacyParameters(epsilon=" + epsilon + ", t=" + t + ", k=" + k + ")";
+    }
+}

@@ -1,0 +1,20 @@
+package dev.fieldprof.client.privacy;
+
+/**
+ * The only way randomness enters the randomizer and the samplers: 64 uniformly random bits at a
+ * time. Production code uses {@link SecureRandomSource}; tests and simulations inject a {@link
+ * SeededRandomSource} so that every draw is reproducible.
+ */
+public interface RandomSource {
+
+    /** Returns 64 independent uniformly distributed random bits. */
+    long nextLong();
+
+    /**
+     * Returns a uniform double in the open interval (0, 1) with 53 random bits; never 0 or 1, so
+     * that logarithms and divisions in the rejection samplers are always defined.
+     */
+    default double nextOpenUnit() {
+        return ((nextLong() >>> 11) + 0.5) * 0x1.0p-53;
+    }
+}

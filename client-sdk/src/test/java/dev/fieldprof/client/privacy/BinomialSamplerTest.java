@@ -1,0 +1,101 @@
+package dev.fieldprof.client.privacy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Statistical tests of the exact binomial sampler against the exact pmf. Each case fails with
+ * probability 1e-6 when the sampler is exact (a chi-square test at significance 1e-6); over the 24
+ * cases the false-failure probability is at most 2.4e-5.
+ */
+class BinomialSamplerTest {
+    private static final double SIGNIFICANCE = 1e-6;
+
+    @ParameterizedTest(name = "n={0}, p={1}")
+    @CsvSource({
+        // inversion (n·min(p,1-p) < 10)
+        "1, 0.5",
+        "5, 0.75",
+        "7, 0.25",
+        "19, 0.5",
+        "40, 0.2",
+        "1000, 0.001",
+        "10000000, 0.0000005",
+        "30, 0.9",
+        // BTRD, near the switch point and beyond
+        "20, 0.5",
+        "21, 0.5",
+        "50, 0.2",
+        "100, 0.3",
+        "200, 0.75",
+        "1000, 0.5",
+        "5000, 0.01",
+        "50000, 0.25",
+        "50000, 0.75",
+        "99999, 0.5",
+        "1000000, 0.1",
+        "10000000, 0.5",
+        "10000000, 0.000002",
+        "10000000, 0.9999",
+        "2147483647, 0.5",
+        "123457, 0.0001"
+    })
+    void matchesExactPmf(int n, double p) {
+        long seed = 0x5eed0000L + n * 31L + Double.hashCode(p);
+        SeededRandomSource random = new SeededRandomSource(seed);
+        int samples = 400_000;
+        double mean = n * p;
+        double sd = Math.sqrt(n * p * (1 - p));
+        int low = (int) Math.max(0, Math.floor(mean - 8 * sd - 2));
+        int high = (int) Math.min(n, Math.ceil(mean + 8 * sd + 2));
+        long[] observed = new long[high - low + 1];
+        for (int i = 0; i < samples; i++) {
+            int x = BinomialSampler.sample(random, n, p);
+            assertThat(x).as("seed %d", seed).isBetween(0, n);
+            if (x < low || x > high) {
+                throw new AssertionError(
+                        "value " + x + " beyond 8 standard deviations, seed " + seed);
+            }
+            observed[x - low]++;
+        }
+        double pValue = GoodnessOfFit.pValue(observed, low, x -> BinomialSampler.pmf(n, p, x));
+        assertThat(pValue).as("chi-square p-value, seed %d", seed).isGreaterThan(SIGNIFICANCE);
+    }
+
+    @Test
+    void degenerateProbabilitiesAreDeterministic() {
+        SeededRandomSource random = new SeededRandomSource(1);
+        assertThat(BinomialSampler.sample(random, 10, 0)).isZero();
+        assertThat(BinomialSampler.sample(random, 10, 1)).isEqualTo(10);
+        assertThat(BinomialSampler.sample(random, 0, 0.3)).isZero();
+    }
+
+    @Test
+    void rejectsInvalidArguments() {
+        SeededRandomSource random = new SeededRandomSource(1);
+        assertThatThrownBy(() -> BinomialSampler.sample(random, -1, 0.5))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("n must be >= 0, got -1");
+        assertThatThrownBy(() -> BinomialSampler.sample(random, 3, 1.5))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("p must be in [0, 1], got 1.5");
+        assertThatThrownBy(() -> BinomialSampler.sample(random, 3, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void pmfSumsToOneAndMatchesSmallCase() {
+        assertThat(BinomialSampler.pmf(5, 0.75, 4))
+                .isCloseTo(5 * Math.pow(0.75, 4) * 0.25, within(1e-15));
+        double total = 0;
+        for (int x = 0; x <= 1000; x++) {
+            total += BinomialSampler.pmf(1000, 0.3, x);
+        }
+        assertThat(total).isCloseTo(1, within(1e-12));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.fieldprof.client.privacy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class PrivacyParametersTest {
+    @Test
+    void parsesNumbersAndNaturalLogarithms() {
+        assertThat(PrivacyParameters.parseEpsilon("ln(9)")).isEqualTo(Math.log(9));
+        assertThat(PrivacyParameters.parseEpsilon(" LN( 2.5 ) ")).isEqualTo(Math.log(2.5));
+        assertThat(PrivacyParameters.parseEpsilon("1.25")).isEqualTo(1.25);
+    }
+
+    @Test
+    void rejectsUnparsableEpsilonNamingTheForms() {
+        assertThatThrownBy(() -> PrivacyParameters.parseEpsilon("log9"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("epsilon must be a number or ln(x), e.g. 2.2 or ln(9), got 'log9'");
+        assertThatThrownBy(() -> PrivacyParameters.parseEpsilon("ln(0.5)"))
+                .hasMessage("epsilon = ln(x) needs a finite x > 1, got ln(0.5)");
+    }
+
+    @Test
+    void rejectsOutOfRangeParameters() {
+        assertThatThrownBy(() -> new PrivacyParameters(0, 1, 5))
+                .hasMessage("epsilon must be finite and > 0, got 0.0");
+        assertThatThrownBy(() -> new PrivacyParameters(1, 0, 5))
+                .hasMessage("t must be in [1, k=5], got 0");
+        assertThatThrownBy(() -> new PrivacyParameters(1, 6, 5))
+                .hasMessage("t must be in [1, k=5], got 6");
+        assertThatThrownBy(() -> new PrivacyParameters(1, 1, 0))
+                .hasMessage("k must be >= 1, got 0");
+    }
+}
