@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.monitor.WatchCommand.class,
             dev.fieldprof.cli.monitor.MonitorCommand.class,
             dev.fieldprof.cli.estimation.ProjectCommand.class,
+            dev.fieldprof.cli.privacy.PrivacyCommand.class,
         })
 public final class FieldprofCommand implements Runnable {
 

@@ -1,0 +1,93 @@
+package dev.fieldprof.cli.privacy;
+
+import dev.fieldprof.client.privacy.ExactPrivacyAudit;
+import dev.fieldprof.client.privacy.PrivacyParameters;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fieldprof privacy audit}: prints Pr[R(F) = Z] exactly for every F of the domain, the
+ * largest probability ratio within trace distance t and the bound e^ε (issue 3 item 3). The logic
+ * is {@link ExactPrivacyAudit}.
+ */
+@Command(
+        name = "audit",
+        mixinStandardHelpOptions = true,
+        description =
+                "Exact privacy audit: Pr[R(F) = Z] for every F of d events summing to k (d = the"
+                        + " length of --output), then max-ratio-within-t and bound e^epsilon.")
+public final class PrivacyAuditCommand implements Callable<Integer> {
+
+    @Option(
+            names = "--epsilon",
+            required = true,
+            paramLabel = "E",
+            description = "Privacy loss epsilon > 0: a number or ln(x), e.g. ln(9).")
+    String epsilon;
+
+    @Option(
+            names = "--t",
+            required = true,
+            paramLabel = "T",
+            description = "Distance threshold, 1 <= t <= k.")
+    int t;
+
+    @Option(
+            names = "--k",
+            required = true,
+            paramLabel = "K",
+            description = "Trace length (events per report), k >= 1.")
+    int k;
+
+    @Option(
+            names = "--output",
+            required = true,
+            split = ",",
+            paramLabel = "z1,...,zd",
+            description = "The randomized output Z, each entry in [0, k].")
+    int[] output;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        double parsedEpsilon;
+        try {
+            parsedEpsilon = PrivacyParameters.parseEpsilon(epsilon);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--" + e.getMessage());
+        }
+        if (k < 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--k must be >= 1, got " + k);
+        }
+        if (t < 1 || t > k) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--t must be in [1, k=" + k + "], got " + t);
+        }
+        for (int z : output) {
+            if (z < 0 || z > k) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--output entries must be in [0, k=" + k + "], got " + z);
+            }
+        }
+        PrivacyParameters parameters;
+        ExactPrivacyAudit.Result result;
+        try {
+            parameters = new PrivacyParameters(parsedEpsilon, t, k);
+            result = new ExactPrivacyAudit(parameters).audit(output);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        for (String line : result.format()) {
+            out.println(line);
+        }
+        out.flush();
+        return 0;
+    }
+}

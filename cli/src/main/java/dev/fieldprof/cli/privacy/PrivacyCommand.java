@@ -1,0 +1,21 @@
+package dev.fieldprof.cli.privacy;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code fieldprof privacy}: the device SDK's privacy tools (exact audit, ledger). */
+@Command(
+        name = "privacy",
+        mixinStandardHelpOptions = true,
+        description = "Privacy tools of the device SDK: exact audit of the randomizer, ledger.",
+        subcommands = {PrivacyAuditCommand.class})
+public final class PrivacyCommand implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "Missing subcommand: see 'fieldprof privacy --help'");
+    }
+}

@@ -1,0 +1,84 @@
+package dev.fieldprof.cli.privacy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.cli.FieldprofCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class PrivacyAuditCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = FieldprofCommand.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    @Test
+    void printsTheWorkedExampleOfSection33() {
+        int exit =
+                run(
+                        "privacy",
+                        "audit",
+                        "--epsilon",
+                        "ln(9)",
+                        "--t",
+                        "1",
+                        "--k",
+                        "5",
+                        "--output",
+                        "4,2");
+        assertThat(exit).isZero();
+        assertThat(out.toString().lines())
+                .containsExactly(
+                        "5,0 0.104284",
+                        "4,1 0.126532",
+                        "3,2 0.074621",
+                        "2,3 0.024725",
+                        "1,4 0.006140",
+                        "0,5 0.001287",
+                        "max-ratio-within-t 4.768889",
+                        "bound 9.000000");
+    }
+
+    @Test
+    void rejectsUnparsableEpsilonWithUsageExit() {
+        int exit =
+                run(
+                        "privacy",
+                        "audit",
+                        "--epsilon",
+                        "nine",
+                        "--t",
+                        "1",
+                        "--k",
+                        "5",
+                        "--output",
+                        "4,2");
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--epsilon must be a number or ln(x)");
+    }
+
+    @Test
+    void rejectsOutputAboveK() {
+        int exit =
+                run(
+                        "privacy",
+                        "audit",
+                        "--epsilon",
+                        "1",
+                        "--t",
+                        "1",
+                        "--k",
+                        "5",
+                        "--output",
+                        "6,0");
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--output entries must be in [0, k=5], got 6");
+    }
+}
