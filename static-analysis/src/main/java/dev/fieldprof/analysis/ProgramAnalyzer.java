@@ -1,0 +1,306 @@
+package dev.fieldprof.analysis;
+
+import dev.fieldprof.analysis.cfg.BytecodeCfg;
+import dev.fieldprof.analysis.cfg.CfgBuilder;
+import dev.fieldprof.analysis.constraints.OrderPairs;
+import dev.fieldprof.analysis.constraints.UnknownCallers;
+import dev.fieldprof.analysis.jar.BytecodeScan;
+import dev.fieldprof.analysis.jar.InvalidJarException;
+import dev.fieldprof.analysis.jar.JarContents;
+import dev.fieldprof.analysis.model.MethodInventory;
+import dev.fieldprof.analysis.model.MethodSignatures;
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.analysis.soot.CallSiteFacts;
+import dev.fieldprof.analysis.soot.MethodFacts;
+import dev.fieldprof.analysis.soot.ProgramFacts;
+import dev.fieldprof.analysis.soot.SootProgramLoader;
+import dev.fieldprof.schemas.OrderPair;
+import dev.fieldprof.schemas.PairRule;
+import dev.fieldprof.schemas.ProgramModel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.jar.Attributes;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+
+/**
+ * From a jar to a program model: V (the application methods with bytecode, by signature), the order
+ * pairs of Algorithm 1, the call graph and chains, bytecode CFGs and the figures of the run.
+ * Unreadable classes, bodies Soot cannot build and missing dependencies are skipped with a reason;
+ * the rest is analysed.
+ */
+public final class ProgramAnalyzer {
+
+    private ProgramAnalyzer() {}
+
+    /** Runs the whole analysis; fails only when the jar itself is unusable. */
+    public static AnalysisResult analyze(AnalysisRequest request) {
+        long start = System.nanoTime();
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        Map<String, String> skipped = new TreeMap<>();
+
+        long phase = System.nanoTime();
+        JarContents jar = JarContents.read(request.jar());
+        List<Path> classpath = new ArrayList<>();
+        for (Path entry : request.classpath()) {
+            if (Files.exists(entry)) {
+                classpath.add(entry);
+            } else {
+                skipped.put(entry.toString(), "classpath entry not found");
+            }
+        }
+        BytecodeScan scan = BytecodeScan.of(jar, request.appPackages());
+        scan.corruptClasses().forEach(skipped::put);
+        if (scan.applicationClasses().isEmpty()) {
+            throw new InvalidJarException(
+                    "no readable application classes in "
+                            + request.jar()
+                            + (request.appPackages().prefixes().isEmpty()
+                                    ? ""
+                                    : " under packages " + request.appPackages().prefixes()));
+        }
+        MethodInventory inventory = MethodInventory.of(jar, request.appPackages());
+        List<String> v = inventory.signatures();
+        Map<String, Integer> ids = inventory.ids();
+        boolean library = isLibrary(request.world(), jar.manifest());
+        seconds.put("read", since(phase));
+
+        ProgramFacts facts;
+        Path sootInput = null;
+        try {
+            sootInput = scan.corruptClasses().isEmpty() ? null : validClassesDir(jar, scan);
+            facts =
+                    SootProgramLoader.load(
+                            new SootProgramLoader.Request(
+                                    sootInput == null ? request.jar() : sootInput,
+                                    classpath,
+                                    scan.applicationClasses(),
+                                    scan.lambdaInterfaces(),
+                                    scan.sealedTypes(),
+                                    library,
+                                    scan.usesProxies()));
+        } finally {
+            deleteTree(sootInput);
+        }
+        facts.seconds().forEach(seconds::put);
+        facts.skipped().forEach(skipped::putIfAbsent);
+        for (String signature : v) {
+            if (!facts.methods().containsKey(signature) && !skipped.containsKey(signature)) {
+                skipped.put(signature, "no Soot body: no pairs for this method");
+            }
+        }
+
+        phase = System.nanoTime();
+        UnknownCallers unknown = UnknownCallers.compute(facts, scan, library);
+        List<OrderPairs.Pair> found = OrderPairs.find(facts, unknown);
+        List<OrderPair> pairs = new ArrayList<>();
+        int dominating = 0;
+        int only = 0;
+        for (OrderPairs.Pair pair : found) {
+            Integer left = ids.get(pair.left());
+            Integer right = ids.get(pair.right());
+            if (left == null || right == null) {
+                continue;
+            }
+            pairs.add(
+                    OrderPair.newBuilder()
+                            .setLeft(left)
+                            .setRight(right)
+                            .setRule(pair.rule())
+                            .build());
+            if (pair.rule() == PairRule.DOMINATING_CALL_SITE) {
+                dominating++;
+            } else {
+                only++;
+            }
+        }
+        pairs.sort(
+                Comparator.comparingInt(OrderPair::getLeft)
+                        .thenComparingInt(OrderPair::getRight)
+                        .thenComparing(OrderPair::getRule));
+        seconds.put("algorithm1", since(phase));
+
+        phase = System.nanoTime();
+        List<Set<Integer>> callees = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            callees.add(new TreeSet<>());
+        }
+        int callSites = 0;
+        long statements = 0;
+        for (MethodFacts method : facts.methods().values()) {
+            Integer caller = ids.get(method.signature());
+            statements += method.statements();
+            callSites += method.callSites().size();
+            if (caller == null) {
+                continue;
+            }
+            for (CallSiteFacts site : method.callSites()) {
+                for (String target : site.targets()) {
+                    Integer callee = ids.get(target);
+                    if (callee != null) {
+                        callees.get(caller).add(callee);
+                    }
+                }
+            }
+        }
+        int[][] edges = new int[v.size()][];
+        for (int i = 0; i < v.size(); i++) {
+            edges[i] = callees.get(i).stream().mapToInt(Integer::intValue).toArray();
+        }
+        CallGraph callGraph = new CallGraph(edges);
+        List<int[]> chains = callGraph.chains(request.maxChainDepth(), request.maxChains());
+        seconds.put("callGraph", since(phase));
+
+        phase = System.nanoTime();
+        List<BytecodeCfg> cfgs = cfgs(jar, v, skipped);
+        seconds.put("cfg", since(phase));
+
+        Map<String, Double> stats = new TreeMap<>();
+        stats.put("methods", (double) v.size());
+        stats.put("methods.analysed", (double) facts.methods().size());
+        stats.put("methods.unknownCallers", (double) unknown.reasons().size());
+        stats.put("jimpleStatements", (double) statements);
+        stats.put("pairs", (double) pairs.size());
+        stats.put("pairs.dominatingCallSite", (double) dominating);
+        stats.put("pairs.onlyCallSite", (double) only);
+        stats.put("callSites", (double) callSites);
+        stats.put("callGraph.edges", (double) callGraph.edgeCount());
+        stats.put("callGraph.roots", (double) callGraph.roots().size());
+        stats.put("callChains", (double) chains.size());
+        stats.put("cfg.blocks", (double) cfgs.stream().mapToInt(c -> c.blocks().size()).sum());
+        stats.put("cfg.edges", (double) cfgs.stream().mapToInt(c -> c.edges().size()).sum());
+        stats.put("classes.application", (double) scan.applicationClasses().size());
+        stats.put("skipped", (double) skipped.size());
+        stats.put("skipped.corruptClasses", (double) scan.corruptClasses().size());
+        stats.put("missingClasses", (double) facts.missingClasses().size());
+        stats.put("library", library ? 1.0 : 0.0);
+        seconds.put("total", since(start));
+        seconds.forEach((name, value) -> stats.put("seconds." + name, value));
+        double algorithmSeconds =
+                seconds.getOrDefault("soot.facts", 0.0) + seconds.getOrDefault("algorithm1", 0.0);
+        stats.put(
+                "algorithm1.secondsPer100kStatements",
+                statements == 0 ? 0.0 : algorithmSeconds * 100_000 / statements);
+
+        ProgramModel model =
+                ProgramModels.build(
+                        request.appVersion(),
+                        Instant.now(),
+                        v,
+                        pairs,
+                        ProgramModels.privacyConfig(
+                                request.configId(),
+                                request.epsilon(),
+                                request.t(),
+                                request.k(),
+                                v.size()),
+                        stats);
+        return new AnalysisResult(
+                model,
+                callGraph,
+                chains,
+                cfgs,
+                unknown.reasons(),
+                skipped,
+                new ArrayList<>(facts.missingClasses()),
+                library);
+    }
+
+    private static boolean isLibrary(World world, Manifest manifest) {
+        return switch (world) {
+            case LIBRARY -> true;
+            case APPLICATION -> false;
+            case AUTO ->
+                    manifest == null
+                            || manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS)
+                                    == null;
+        };
+    }
+
+    private static List<BytecodeCfg> cfgs(
+            JarContents jar, List<String> v, Map<String, String> skipped) {
+        Map<String, Set<String>> byClass = new HashMap<>();
+        for (String signature : v) {
+            byClass.computeIfAbsent(
+                            MethodSignatures.declaringClass(signature).replace('.', '/'),
+                            k -> new HashSet<>())
+                    .add(signature);
+        }
+        Map<String, BytecodeCfg> all = new HashMap<>();
+        for (Map.Entry<String, Set<String>> entry : byClass.entrySet()) {
+            try {
+                all.putAll(
+                        CfgBuilder.forClass(jar.classes().get(entry.getKey()), entry.getValue()));
+            } catch (RuntimeException e) {
+                skipped.putIfAbsent(
+                        entry.getKey().replace('/', '.'),
+                        "no CFG: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        }
+        List<BytecodeCfg> out = new ArrayList<>(v.size());
+        for (String signature : v) {
+            BytecodeCfg cfg = all.get(signature);
+            out.add(
+                    cfg != null
+                            ? cfg
+                            : new BytecodeCfg(
+                                    signature, List.of(), List.of(), List.of(), List.of(),
+                                    List.of()));
+        }
+        return out;
+    }
+
+    /** A directory with the jar's readable classes, so one corrupt class cannot stop Soot. */
+    private static Path validClassesDir(JarContents jar, BytecodeScan scan) {
+        try {
+            Path dir = Files.createTempDirectory("fieldprof-classes-");
+            for (Map.Entry<String, byte[]> entry : jar.classes().entrySet()) {
+                if (scan.corruptClasses().containsKey(entry.getKey().replace('/', '.'))) {
+                    continue;
+                }
+                Path file = dir.resolve(entry.getKey() + ".class");
+                Files.createDirectories(file.getParent());
+                Files.write(file, entry.getValue());
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stage classes for Soot: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder())
+                    .forEach(
+                            p -> {
+                                try {
+                                    Files.deleteIfExists(p);
+                                } catch (IOException ignored) {
+                                    // temporary files: best effort
+                                }
+                            });
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+
+    private static double since(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+}

@@ -1,0 +1,545 @@
+package dev.fieldprof.analysis.soot;
+
+import dev.fieldprof.analysis.constraints.BodyGraph;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import soot.Body;
+import soot.FastHierarchy;
+import soot.G;
+import soot.Local;
+import soot.RefType;
+import soot.Scene;
+import soot.SootClass;
+import soot.SootMethod;
+import soot.SootMethodRef;
+import soot.Trap;
+import soot.Unit;
+import soot.Value;
+import soot.ValueBox;
+import soot.jimple.ArrayRef;
+import soot.jimple.AssignStmt;
+import soot.jimple.BinopExpr;
+import soot.jimple.CastExpr;
+import soot.jimple.DivExpr;
+import soot.jimple.DynamicInvokeExpr;
+import soot.jimple.EnterMonitorStmt;
+import soot.jimple.ExitMonitorStmt;
+import soot.jimple.IdentityStmt;
+import soot.jimple.InstanceFieldRef;
+import soot.jimple.InstanceInvokeExpr;
+import soot.jimple.InterfaceInvokeExpr;
+import soot.jimple.InvokeExpr;
+import soot.jimple.LengthExpr;
+import soot.jimple.NewArrayExpr;
+import soot.jimple.NewExpr;
+import soot.jimple.NewMultiArrayExpr;
+import soot.jimple.RemExpr;
+import soot.jimple.ReturnStmt;
+import soot.jimple.ReturnVoidStmt;
+import soot.jimple.SpecialInvokeExpr;
+import soot.jimple.StaticInvokeExpr;
+import soot.jimple.Stmt;
+import soot.jimple.ThisRef;
+import soot.jimple.ThrowStmt;
+import soot.options.Options;
+import soot.toolkits.graph.BriefUnitGraph;
+import soot.toolkits.scalar.SimpleLocalDefs;
+
+/**
+ * The one class that touches Soot's global state ({@code G}, {@code Options}, {@code Scene}): loads
+ * the application classes with the classpath and the running JDK, builds Jimple bodies, resolves
+ * every call site's targets per site through {@link FastHierarchy} (not cg.cha, which walks the
+ * whole JDK), and returns plain {@link ProgramFacts}. Not thread-safe: Soot is a singleton, so
+ * calls are serialized on a global lock.
+ */
+public final class SootProgramLoader {
+
+    private static final Object SOOT_LOCK = new Object();
+
+    /**
+     * What to load and how open the world around the application is.
+     *
+     * @param classes the jar (or a directory of its readable classes)
+     * @param classpath dependencies; the running JDK is added by Soot
+     * @param applicationClasses dotted names of the classes whose methods form V
+     * @param openTypes types that JVM-generated classes implement (lambda interfaces)
+     * @param sealedTypes types with PermittedSubclasses, which users cannot extend
+     * @param library whether users outside the jar may subclass its public types
+     * @param proxies whether the program creates dynamic proxies (any interface may be proxied)
+     */
+    public record Request(
+            Path classes,
+            List<Path> classpath,
+            Set<String> applicationClasses,
+            Set<String> openTypes,
+            Set<String> sealedTypes,
+            boolean library,
+            boolean proxies) {
+
+        public Request {
+            classpath = List.copyOf(classpath);
+            applicationClasses = Set.copyOf(applicationClasses);
+            openTypes = Set.copyOf(openTypes);
+            sealedTypes = Set.copyOf(sealedTypes);
+        }
+    }
+
+    private final Request request;
+    private final Map<String, String> skipped = new TreeMap<>();
+    private final Map<String, Boolean> overridableFromOutside = new HashMap<>();
+    private FastHierarchy hierarchy;
+
+    private SootProgramLoader(Request request) {
+        this.request = request;
+    }
+
+    /** Loads the program and extracts its facts; Soot's state is reset before and after. */
+    public static ProgramFacts load(Request request) {
+        synchronized (SOOT_LOCK) {
+            try {
+                return new SootProgramLoader(request).run();
+            } finally {
+                G.reset();
+            }
+        }
+    }
+
+    private ProgramFacts run() {
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        long start = System.nanoTime();
+        G.reset();
+        Options options = Options.v();
+        options.set_prepend_classpath(true);
+        options.set_soot_classpath(classpathString());
+        options.set_process_dir(List.of(request.classes().toString()));
+        options.set_src_prec(Options.src_prec_only_class);
+        options.set_allow_phantom_refs(true);
+        options.set_whole_program(false);
+        options.set_output_format(Options.output_format_none);
+        options.set_ignore_resolution_errors(true);
+        options.set_ignore_resolving_levels(true);
+        options.set_keep_line_number(false);
+        options.set_drop_bodies_after_load(false);
+        options.setPhaseOption("jb", "use-original-names:false");
+        options.setPhaseOption("jb.dtr", "enabled:false");
+        Scene.v().loadNecessaryClasses();
+        seconds.put("soot.load", since(start));
+
+        long bodiesStart = System.nanoTime();
+        List<SootMethod> methods = new ArrayList<>();
+        Map<SootMethod, Body> bodies = new IdentityHashMap<>();
+        for (String className : new TreeSet<>(request.applicationClasses())) {
+            SootClass sootClass = Scene.v().getSootClassUnsafe(className, false);
+            if (sootClass == null || sootClass.isPhantom()) {
+                skipped.put(className, "class could not be loaded by Soot");
+                continue;
+            }
+            for (SootMethod method : new ArrayList<>(sootClass.getMethods())) {
+                if (!method.isConcrete()) {
+                    continue;
+                }
+                try {
+                    bodies.put(method, method.retrieveActiveBody());
+                    methods.add(method);
+                } catch (RuntimeException | LinkageError e) {
+                    skipped.put(
+                            method.getSignature(),
+                            "no Jimple body: "
+                                    + e.getClass().getSimpleName()
+                                    + ": "
+                                    + e.getMessage());
+                }
+            }
+        }
+        seconds.put("soot.bodies", since(bodiesStart));
+
+        // Lambda bodies add synthetic classes while bodies are built: the hierarchy comes after.
+        long factsStart = System.nanoTime();
+        hierarchy = Scene.v().getOrMakeFastHierarchy();
+        Map<String, MethodFacts> facts = new HashMap<>();
+        for (SootMethod method : methods) {
+            try {
+                facts.put(method.getSignature(), methodFacts(method, bodies.get(method)));
+            } catch (RuntimeException e) {
+                skipped.put(
+                        method.getSignature(),
+                        "analysis failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        }
+        Set<String> serializationConstructors = serializationConstructors();
+        Set<String> missing = new TreeSet<>();
+        for (SootClass phantom : Scene.v().getPhantomClasses()) {
+            missing.add(phantom.getName());
+        }
+        seconds.put("soot.facts", since(factsStart));
+        return new ProgramFacts(facts, serializationConstructors, skipped, missing, seconds);
+    }
+
+    private String classpathString() {
+        StringBuilder out = new StringBuilder(request.classes().toString());
+        for (Path entry : request.classpath()) {
+            out.append(File.pathSeparator).append(entry);
+        }
+        return out.toString();
+    }
+
+    private MethodFacts methodFacts(SootMethod method, Body body) {
+        List<Unit> units = new ArrayList<>(body.getUnits());
+        Map<Unit, Integer> index = new IdentityHashMap<>();
+        for (int i = 0; i < units.size(); i++) {
+            index.put(units.get(i), i);
+        }
+        BriefUnitGraph normal = new BriefUnitGraph(body);
+        Local thisLocal = method.isStatic() ? null : body.getThisLocal();
+        SimpleLocalDefs defs = null;
+
+        // Which traps cover each statement, and whether a catch-all covers it.
+        List<List<Integer>> handlers = new ArrayList<>();
+        boolean[] caughtForSure = new boolean[units.size()];
+        for (int i = 0; i < units.size(); i++) {
+            handlers.add(new ArrayList<>());
+        }
+        for (Trap trap : body.getTraps()) {
+            int from = index.get(trap.getBeginUnit());
+            int to = index.get(trap.getEndUnit());
+            int handler = index.get(trap.getHandlerUnit());
+            boolean catchAll = trap.getException().getName().equals("java.lang.Throwable");
+            for (int i = from; i < to; i++) {
+                handlers.get(i).add(handler);
+                caughtForSure[i] |= catchAll;
+            }
+        }
+
+        int[][] successors = new int[units.size()][];
+        boolean[] exits = new boolean[units.size()];
+        List<CallSiteFacts> callSites = new ArrayList<>();
+        for (int i = 0; i < units.size(); i++) {
+            Unit unit = units.get(i);
+            Set<Integer> next = new java.util.LinkedHashSet<>();
+            for (Unit successor : normal.getSuccsOf(unit)) {
+                next.add(index.get(successor));
+            }
+            boolean mayThrow = mayThrow(unit, thisLocal);
+            if (mayThrow) {
+                next.addAll(handlers.get(i));
+            }
+            successors[i] = next.stream().mapToInt(Integer::intValue).toArray();
+            exits[i] =
+                    unit instanceof ReturnStmt
+                            || unit instanceof ReturnVoidStmt
+                            || (unit instanceof ThrowStmt && !caughtForSure[i])
+                            || (mayThrow && !caughtForSure[i])
+                            || successors[i].length == 0;
+            if (unit instanceof Stmt stmt && stmt.containsInvokeExpr()) {
+                if (defs == null) {
+                    defs = new SimpleLocalDefs(normal);
+                }
+                callSites.add(callSite(i, stmt, thisLocal, defs));
+            }
+        }
+        List<String> overridden = new ArrayList<>();
+        boolean overridesOutside = overrides(method, overridden);
+        return new MethodFacts(
+                method.getSignature(),
+                method.getModifiers(),
+                overridesOutside,
+                overridden,
+                units.size(),
+                callSites,
+                new BodyGraph(successors, exits));
+    }
+
+    /**
+     * Whether a statement may raise an exception other than a VM error (those are ignored: they are
+     * not part of a program's behaviour the constraints describe).
+     */
+    private static boolean mayThrow(Unit unit, Local thisLocal) {
+        if (unit instanceof ThrowStmt
+                || unit instanceof EnterMonitorStmt
+                || unit instanceof ExitMonitorStmt) {
+            return true;
+        }
+        if (unit instanceof Stmt stmt && stmt.containsInvokeExpr()) {
+            return true;
+        }
+        for (ValueBox box : unit.getUseAndDefBoxes()) {
+            Value value = box.getValue();
+            if (value instanceof ArrayRef
+                    || value instanceof CastExpr
+                    || value instanceof LengthExpr
+                    || value instanceof NewArrayExpr
+                    || value instanceof NewMultiArrayExpr) {
+                return true;
+            }
+            if (value instanceof InstanceFieldRef field && field.getBase() != thisLocal) {
+                return true;
+            }
+            if ((value instanceof DivExpr || value instanceof RemExpr)
+                    && ((BinopExpr) value).getType() instanceof soot.IntegerType) {
+                return true;
+            }
+            if ((value instanceof DivExpr || value instanceof RemExpr)
+                    && ((BinopExpr) value).getType() instanceof soot.LongType) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private CallSiteFacts callSite(
+            int statement, Stmt stmt, Local thisLocal, SimpleLocalDefs defs) {
+        InvokeExpr invoke = stmt.getInvokeExpr();
+        SootMethodRef ref = invoke.getMethodRef();
+        String declared = ref.getSignature();
+        CallKind kind;
+        if (invoke instanceof StaticInvokeExpr) {
+            kind = CallKind.STATIC;
+        } else if (invoke instanceof SpecialInvokeExpr) {
+            kind = CallKind.SPECIAL;
+        } else if (invoke instanceof InterfaceInvokeExpr) {
+            kind = CallKind.INTERFACE;
+        } else if (invoke instanceof DynamicInvokeExpr) {
+            kind = CallKind.DYNAMIC;
+        } else {
+            kind = CallKind.VIRTUAL;
+        }
+        boolean guaranteesEntry = kind == CallKind.STATIC;
+        if (invoke instanceof InstanceInvokeExpr instance
+                && instance.getBase() instanceof Local base) {
+            guaranteesEntry = neverNull(base, stmt, thisLocal, defs);
+        }
+        Set<String> targets = new TreeSet<>();
+        boolean complete;
+        if (kind == CallKind.DYNAMIC) {
+            complete = false;
+        } else {
+            SootClass declaring = ref.declaringClass();
+            SootMethod resolved = tryResolve(ref);
+            if (resolved == null || declaring.isPhantom()) {
+                complete = false;
+            } else if (kind == CallKind.STATIC || kind == CallKind.SPECIAL) {
+                targets.add(resolved.getSignature());
+                complete = !resolved.getDeclaringClass().isPhantom();
+            } else if (resolved.isPrivate()
+                    || resolved.isFinal()
+                    || resolved.isStatic()
+                    || (declaring.isFinal() && !declaring.isInterface())) {
+                // No override can exist: the resolved method is the only possible target.
+                targets.add(resolved.getSignature());
+                complete = !resolved.isAbstract();
+            } else {
+                complete = true;
+                try {
+                    for (SootMethod target : hierarchy.resolveAbstractDispatch(declaring, ref)) {
+                        targets.add(target.getSignature());
+                    }
+                } catch (RuntimeException e) {
+                    complete = false;
+                }
+                complete &= dispatchIsClosed(declaring, ref.getSubSignature().getString());
+            }
+        }
+        return new CallSiteFacts(
+                statement, kind, declared, new ArrayList<>(targets), complete, guaranteesEntry);
+    }
+
+    private static SootMethod tryResolve(SootMethodRef ref) {
+        try {
+            return ref.tryResolve();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The receiver is {@code this} or always a fresh allocation, so the call cannot NPE. */
+    private static boolean neverNull(Local base, Stmt at, Local thisLocal, SimpleLocalDefs defs) {
+        if (base == thisLocal) {
+            return true;
+        }
+        List<Unit> definitions = defs.getDefsOfAt(base, at);
+        if (definitions.isEmpty()) {
+            return false;
+        }
+        for (Unit definition : definitions) {
+            if (definition instanceof IdentityStmt identity
+                    && identity.getRightOp() instanceof ThisRef) {
+                continue;
+            }
+            if (definition instanceof AssignStmt assign
+                    && (assign.getRightOp() instanceof NewExpr
+                            || assign.getRightOp() instanceof NewArrayExpr
+                            || assign.getRightOp() instanceof NewMultiArrayExpr)) {
+                continue;
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * True if every class the receiver can have at run time is a loaded application class that no
+     * unknown code can subclass in a way that changes the dispatch.
+     */
+    private boolean dispatchIsClosed(SootClass declared, String subSignature) {
+        Set<SootClass> types = subtypesAndSelf(declared);
+        for (SootClass type : types) {
+            if (type.isPhantom()
+                    || !request.applicationClasses().contains(type.getName())
+                    || request.openTypes().contains(type.getName())
+                    || (request.proxies() && type.isInterface())) {
+                // A library type, a type lambdas or proxies implement, or an unloaded one: the
+                // receiver may be an object of a class we do not see.
+                return false;
+            }
+            if (request.library() && extensibleFromOutside(type, subSignature)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Set<SootClass> subtypesAndSelf(SootClass root) {
+        Set<SootClass> seen = new HashSet<>();
+        Deque<SootClass> work = new ArrayDeque<>();
+        work.add(root);
+        while (!work.isEmpty()) {
+            SootClass type = work.poll();
+            if (!seen.add(type)) {
+                continue;
+            }
+            Collection<SootClass> children;
+            if (type.isInterface()) {
+                children = new ArrayList<>(hierarchy.getAllImplementersOfInterface(type));
+                children.addAll(hierarchy.getAllSubinterfaces(type));
+            } else {
+                children = hierarchy.getSubclassesOf(type);
+            }
+            work.addAll(children);
+        }
+        return seen;
+    }
+
+    /**
+     * In a library, a user may subclass a public non-final, non-sealed type with an accessible
+     * constructor (or implement a public interface) and override the method.
+     */
+    private boolean extensibleFromOutside(SootClass type, String subSignature) {
+        String key = type.getName() + "#" + subSignature;
+        Boolean cached = overridableFromOutside.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        boolean extensible =
+                type.isPublic()
+                        && !type.isFinal()
+                        && !request.sealedTypes().contains(type.getName())
+                        && (type.isInterface() || hasAccessibleConstructor(type));
+        if (extensible) {
+            SootMethod declared = type.getMethodUnsafe(subSignature);
+            if (declared != null && (declared.isFinal() || declared.isPrivate())) {
+                extensible = false;
+            }
+        }
+        overridableFromOutside.put(key, extensible);
+        return extensible;
+    }
+
+    private static boolean hasAccessibleConstructor(SootClass type) {
+        for (SootMethod method : type.getMethods()) {
+            if (method.isConstructor() && (method.isPublic() || method.isProtected())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Collects the application methods {@code method} overrides, and returns whether it overrides a
+     * method of a non-application or unloadable type.
+     */
+    private boolean overrides(SootMethod method, List<String> applicationOverridden) {
+        if (method.isStatic() || method.isPrivate() || method.isConstructor()) {
+            return false;
+        }
+        String subSignature = method.getSubSignature();
+        boolean outside = false;
+        Set<SootClass> seen = new HashSet<>();
+        Deque<SootClass> work = new ArrayDeque<>();
+        SootClass owner = method.getDeclaringClass();
+        if (owner.hasSuperclass()) {
+            work.add(owner.getSuperclass());
+        }
+        work.addAll(owner.getInterfaces());
+        while (!work.isEmpty()) {
+            SootClass type = work.poll();
+            if (!seen.add(type)) {
+                continue;
+            }
+            if (type.isPhantom()) {
+                outside = true;
+                continue;
+            }
+            SootMethod candidate = type.getMethodUnsafe(subSignature);
+            if (candidate != null && !candidate.isStatic() && !candidate.isPrivate()) {
+                if (request.applicationClasses().contains(type.getName())) {
+                    applicationOverridden.add(candidate.getSignature());
+                } else {
+                    outside = true;
+                }
+            }
+            if (type.hasSuperclass()) {
+                work.add(type.getSuperclass());
+            }
+            work.addAll(type.getInterfaces());
+        }
+        return outside;
+    }
+
+    /**
+     * Deserialization runs the no-argument constructor of the first non-serializable superclass of
+     * a serializable class: that constructor has a caller the code does not show.
+     */
+    private Set<String> serializationConstructors() {
+        Set<String> out = new TreeSet<>();
+        RefType serializable = RefType.v("java.io.Serializable");
+        for (String className : request.applicationClasses()) {
+            SootClass type = Scene.v().getSootClassUnsafe(className, false);
+            if (type == null || type.isPhantom() || type.isInterface()) {
+                continue;
+            }
+            if (!hierarchy.canStoreType(type.getType(), serializable)) {
+                continue;
+            }
+            SootClass current = type;
+            while (current != null
+                    && !current.isPhantom()
+                    && hierarchy.canStoreType(current.getType(), serializable)) {
+                current = current.hasSuperclass() ? current.getSuperclass() : null;
+            }
+            if (current != null && request.applicationClasses().contains(current.getName())) {
+                SootMethod constructor = current.getMethodUnsafe("void <init>()");
+                if (constructor != null) {
+                    out.add(constructor.getSignature());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static double since(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+}
