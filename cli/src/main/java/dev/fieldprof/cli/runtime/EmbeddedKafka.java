@@ -191,7 +191,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    static int freePort() {
+    /** A loopback port nobody listens on at the moment of the call. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

@@ -1,0 +1,244 @@
+package dev.fieldprof.cli.jobs;
+
+import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.runtime.FlinkRestClient;
+import dev.fieldprof.cli.runtime.FlinkRestClient.FlinkRestException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fieldprof jobs submit}: sends the shaded job jar to a Flink session cluster through its
+ * REST API, runs one of the fieldprof jobs and waits until it is running.
+ */
+@Command(
+        name = "submit",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Submit a fieldprof job to a Flink cluster through its REST API and wait until it"
+                    + " runs.",
+            "Arguments after -- go to the job's main(), e.g. -- --bootstrap 127.0.0.1:9092"
+        })
+public final class JobsSubmitCommand implements Callable<Integer> {
+
+    /** The jobs this command knows, by the name {@code --job} takes. */
+    static final Map<String, String> JOBS = new LinkedHashMap<>();
+
+    static {
+        JOBS.put("frequency", "dev.fieldprof.jobs.frequency.FrequencyEstimationJob");
+    }
+
+    static final String JOB_JAR_GLOB = "fieldprof-jobs-*-job.jar";
+
+    @Option(
+            names = "--jobmanager",
+            defaultValue = "127.0.0.1:8081",
+            paramLabel = "HOST:PORT",
+            description = "REST address of the JobManager (default: ${DEFAULT-VALUE}).")
+    String jobmanager;
+
+    @Option(
+            names = "--jar",
+            paramLabel = "PATH",
+            description =
+                    "Job jar (default: the built jobs/target/"
+                            + JOB_JAR_GLOB
+                            + " of this checkout, from 'mvn -pl jobs package').")
+    Path jar;
+
+    @Option(
+            names = "--job",
+            defaultValue = "frequency",
+            paramLabel = "NAME",
+            description = "Job to run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+            completionCandidates = JobNames.class)
+    String job;
+
+    @Option(
+            names = "--parallelism",
+            paramLabel = "N",
+            description = "Parallelism of the job (default: the cluster's).")
+    Integer parallelism;
+
+    @Option(
+            names = "--wait",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "Wait until the job runs (default: ${DEFAULT-VALUE}; --no-wait returns"
+                            + " once it is accepted).")
+    boolean waitRunning;
+
+    @Option(
+            names = "--timeout",
+            defaultValue = "120s",
+            converter = DurationConverter.class,
+            description = "How long to wait for the job to run (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Parameters(paramLabel = "JOB-ARGS", description = "Arguments of the job's main(), after --.")
+    List<String> jobArgs = new ArrayList<>();
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        String entryClass = JOBS.get(job);
+        if (entryClass == null) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--job must be one of "
+                            + String.join(", ", JOBS.keySet())
+                            + ", got '"
+                            + job
+                            + "'");
+        }
+        if (parallelism != null && parallelism < 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--parallelism must be >= 1, got " + parallelism);
+        }
+        FlinkRestClient flink;
+        try {
+            flink = FlinkRestClient.forAddress(jobmanager);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--jobmanager must be HOST:PORT, got '" + jobmanager + "'");
+        }
+        Path jobJar = jar != null ? jar : defaultJobJar().orElseThrow(JobsSubmitCommand::noJar);
+        if (!Files.isRegularFile(jobJar)) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--jar: no such file: " + jobJar);
+        }
+
+        PrintWriter out = spec.commandLine().getOut();
+        try {
+            String jarId = flink.uploadJar(jobJar);
+            String jobId;
+            try {
+                jobId = flink.runJar(jarId, entryClass, jobArgs, parallelism);
+            } catch (FlinkRestException e) {
+                deleteQuietly(flink, jarId);
+                throw e;
+            }
+            String state =
+                    waitRunning
+                            ? flink.awaitState(jobId, Set.of("RUNNING"), timeout)
+                            : flink.jobState(jobId);
+            out.printf(
+                    "job %s %s: %s on %s%n",
+                    jobId,
+                    state,
+                    entryClass.substring(entryClass.lastIndexOf('.') + 1),
+                    flink.base());
+            out.flush();
+            return 0;
+        } catch (FlinkRestException e) {
+            throw new CliFailure(e.getMessage());
+        }
+    }
+
+    private static void deleteQuietly(FlinkRestClient flink, String jarId) {
+        try {
+            flink.deleteJar(jarId);
+        } catch (FlinkRestException ignored) {
+            // The run failure is what the user needs to see; a leftover upload is harmless.
+        }
+    }
+
+    private static CliFailure noJar() {
+        return new CliFailure(
+                "no job jar found (jobs/target/"
+                        + JOB_JAR_GLOB
+                        + "): build it with 'mvn -pl jobs package' or pass --jar");
+    }
+
+    /**
+     * The newest {@code jobs/target/fieldprof-jobs-*-job.jar} of this checkout: looked up from
+     * {@code $FIELDPROF_HOME}, from the working directory and its parents, and from where the CLI
+     * itself was loaded (cli/target/...).
+     */
+    static Optional<Path> defaultJobJar() {
+        List<Path> roots = new ArrayList<>();
+        String home = System.getenv("FIELDPROF_HOME");
+        if (home != null && !home.isBlank()) {
+            roots.add(Path.of(home));
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            roots.add(dir);
+        }
+        codeLocation()
+                .ifPresent(
+                        location -> {
+                            for (Path dir = location; dir != null; dir = dir.getParent()) {
+                                roots.add(dir);
+                            }
+                        });
+        for (Path root : roots) {
+            Optional<Path> found = newestJobJar(root.resolve("jobs").resolve("target"));
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    static Optional<Path> newestJobJar(Path target) {
+        if (!Files.isDirectory(target)) {
+            return Optional.empty();
+        }
+        Path newest = null;
+        try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, JOB_JAR_GLOB)) {
+            for (Path candidate : jars) {
+                if (newest == null
+                        || Files.getLastModifiedTime(candidate)
+                                        .compareTo(Files.getLastModifiedTime(newest))
+                                > 0) {
+                    newest = candidate;
+                }
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(newest);
+    }
+
+    private static Optional<Path> codeLocation() {
+        try {
+            URI location =
+                    JobsSubmitCommand.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI();
+            return Optional.of(Path.of(location).toAbsolutePath());
+        } catch (URISyntaxException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Names {@code --job} accepts, for the help text and shell completion. */
+    static final class JobNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return JOBS.keySet().iterator();
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package dev.fieldprof.cli.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.cli.runtime.EmbeddedKafka;
+import dev.fieldprof.cli.runtime.FakeFlinkRest;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class JobsSubmitCommandTest {
+
+    private static final String JOB_ID = "0123456789abcdef0123456789abcdef";
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        // Registered directly under the top command, with its error handling, as the lead's
+        // "jobs" parent will register it.
+        CommandLine cli = FieldprofCommand.commandLine();
+        cli.addSubcommand("submit", new JobsSubmitCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void submitsTheJarRunsTheFrequencyJobAndWaitsUntilItRuns(@TempDir Path dir) throws Exception {
+        Path jar =
+                Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});
+        try (FakeFlinkRest flink = new FakeFlinkRest()) {
+            flink.answer(
+                            "POST",
+                            "/jars/upload",
+                            200,
+                            "{\"filename\":\"/up/ab_job.jar\",\"status\":\"success\"}")
+                    .answer("POST", "/jars/ab_job.jar/run", 200, "{\"jobid\":\"" + JOB_ID + "\"}")
+                    .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
+
+            int exit =
+                    run(
+                            "submit",
+                            "--jobmanager",
+                            flink.address(),
+                            "--jar",
+                            jar.toString(),
+                            "--parallelism",
+                            "2",
+                            "--",
+                            "--bootstrap",
+                            "127.0.0.1:9092");
+
+            assertThat(err.toString()).isEmpty();
+            assertThat(exit).isZero();
+            assertThat(out.toString())
+                    .isEqualTo(
+                            "job "
+                                    + JOB_ID
+                                    + " RUNNING: FrequencyEstimationJob on http://"
+                                    + flink.address()
+                                    + System.lineSeparator());
+            assertThat(new ObjectMapper().readTree(flink.requests().get(1).body()))
+                    .isEqualTo(
+                            new ObjectMapper()
+                                    .readTree(
+                                            "{\"entryClass\":\"dev.fieldprof.jobs.frequency.FrequencyEstimationJob\","
+                                                + "\"programArgsList\":[\"--bootstrap\",\"127.0.0.1:9092\"],"
+                                                + "\"parallelism\":2}"));
+        }
+    }
+
+    @Test
+    void rejectsParallelismBelowOne(@TempDir Path dir) throws Exception {
+        Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
+
+        int exit = run("submit", "--jar", jar.toString(), "--parallelism", "0");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).startsWith("--parallelism must be >= 1, got 0");
+    }
+
+    @Test
+    void rejectsAnUnknownJob(@TempDir Path dir) throws Exception {
+        Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
+
+        int exit = run("submit", "--jar", jar.toString(), "--job", "nope");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).startsWith("--job must be one of frequency, got 'nope'");
+    }
+
+    @Test
+    void rejectsAJobmanagerWithoutPort(@TempDir Path dir) throws Exception {
+        Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
+
+        int exit = run("submit", "--jar", jar.toString(), "--jobmanager", "localhost");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).startsWith("--jobmanager must be HOST:PORT, got 'localhost'");
+    }
+
+    @Test
+    void rejectsAMissingJar(@TempDir Path dir) {
+        int exit = run("submit", "--jar", dir.resolve("absent.jar").toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).startsWith("--jar: no such file: ");
+    }
+
+    @Test
+    void failsWithOneLineWhenNoClusterAnswers(@TempDir Path dir) throws Exception {
+        Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
+        int port = EmbeddedKafka.freePort();
+
+        int exit = run("submit", "--jar", jar.toString(), "--jobmanager", "127.0.0.1:" + port);
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString())
+                .isEqualTo(
+                        "fieldprof: no Flink REST endpoint answers at http://127.0.0.1:"
+                                + port
+                                + System.lineSeparator());
+    }
+
+    @Test
+    void findsTheNewestShadedJobJarInATargetFolder(@TempDir Path dir) throws Exception {
+        Path target = Files.createDirectories(dir.resolve("jobs/target"));
+        Path older = Files.write(target.resolve("fieldprof-jobs-0.1.0-job.jar"), new byte[] {1});
+        Path newer = Files.write(target.resolve("fieldprof-jobs-0.2.0-job.jar"), new byte[] {1});
+        Files.write(target.resolve("fieldprof-jobs-0.3.0.jar"), new byte[] {1});
+        Files.setLastModifiedTime(
+                older, java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L));
+        Files.setLastModifiedTime(
+                newer, java.nio.file.attribute.FileTime.fromMillis(1_100_000_000_000L));
+
+        assertThat(JobsSubmitCommand.newestJobJar(target)).contains(newer);
+        assertThat(JobsSubmitCommand.newestJobJar(dir.resolve("absent"))).isEmpty();
+    }
+}

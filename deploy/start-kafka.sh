@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Starts a KRaft Kafka broker (broker + controller in one JVM, kafka.Kafka) on loopback, with its
+# classpath resolved from Maven (deploy/kafka/pom.xml), formats its storage on first start, waits
+# until it answers a metadata request and creates the six fieldprof topics (programs and
+# models.edges compacted). Prints the bootstrap address on stdout.
+#
+# Environment: KAFKA_HOST (127.0.0.1), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
+# KAFKA_PARTITIONS (4), KAFKA_HEAP (512m), FIELDPROF_TOPICS (1: create the topics; 0: don't),
+# FIELDPROF_RUN_DIR (deploy/run), READY_TIMEOUT_SECONDS (90), FIELDPROF_MVN_ARGS (e.g. -o).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+MAIN=kafka.Kafka
+PIDFILE="$KAFKA_RUN_DIR/kafka.pid"
+LOGFILE="$KAFKA_RUN_DIR/kafka.log"
+BOOTSTRAP="$KAFKA_HOST:$KAFKA_PORT"
+mkdir -p "$KAFKA_RUN_DIR"
+
+if is_running "$PIDFILE"; then
+  log "a broker started from $KAFKA_RUN_DIR is already running (pid $(head -n 1 "$PIDFILE"))"
+  echo "$BOOTSTRAP"
+  exit 0
+fi
+for port in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
+  port_in_use "$KAFKA_HOST" "$port" && die "port $KAFKA_HOST:$port is in use (set KAFKA_PORT / KAFKA_CONTROLLER_PORT)"
+done
+
+started=$SECONDS
+CP="$(resolve_classpath "$DEPLOY_DIR/kafka/pom.xml" "$KAFKA_RUN_DIR/classpath.txt")"
+
+# The admin helper is compiled once against the broker's classpath.
+TOOLS="$KAFKA_RUN_DIR/tools"
+if [[ ! -f "$TOOLS/KafkaTopics.class" || "$DEPLOY_DIR/tools/KafkaTopics.java" -nt "$TOOLS/KafkaTopics.class" ]]; then
+  mkdir -p "$TOOLS"
+  "${JAVA}c" -nowarn -cp "$CP" -d "$TOOLS" "$DEPLOY_DIR/tools/KafkaTopics.java" || die "could not compile tools/KafkaTopics.java"
+fi
+kafka_topics() {
+  "$JAVA" -Xmx128m -Dlog4j2.level=ERROR -cp "$TOOLS:$CP" KafkaTopics "$@"
+}
+
+KAFKA_DATA_DIR="$KAFKA_RUN_DIR/data"
+render "$DEPLOY_DIR/conf/server.properties" "$KAFKA_RUN_DIR/server.properties" \
+  KAFKA_HOST KAFKA_PORT KAFKA_CONTROLLER_PORT KAFKA_DATA_DIR KAFKA_PARTITIONS
+
+if [[ ! -f "$KAFKA_DATA_DIR/meta.properties" ]]; then
+  cluster_id="$("$JAVA" -cp "$CP" kafka.tools.StorageTool random-uuid)"
+  "$JAVA" -Dlog.file="$KAFKA_RUN_DIR/storage-tool.log" -Dlog4j2.configurationFile="$DEPLOY_DIR/conf/log4j2.xml" \
+    -cp "$CP" kafka.tools.StorageTool format -t "$cluster_id" -c "$KAFKA_RUN_DIR/server.properties" >&2 \
+    || die "could not format $KAFKA_DATA_DIR"
+fi
+
+nohup "$JAVA" -Xms"$KAFKA_HEAP" -Xmx"$KAFKA_HEAP" -XX:+UseG1GC \
+  -Dlog.file="$LOGFILE" -Dlog4j2.configurationFile="$DEPLOY_DIR/conf/log4j2.xml" \
+  -cp "$CP" "$MAIN" "$KAFKA_RUN_DIR/server.properties" > "$KAFKA_RUN_DIR/kafka.out" 2>&1 < /dev/null &
+write_pid "$PIDFILE" $! "$MAIN"
+
+wait_until "Kafka broker" "$PIDFILE" "$LOGFILE" kafka_topics await "$BOOTSTRAP"
+log "Kafka broker ready after $((SECONDS - started)) s (pid $(head -n 1 "$PIDFILE"), log $LOGFILE)"
+
+if [[ "${FIELDPROF_TOPICS:-1}" != 0 ]]; then
+  # The topics of DESIGN.md (dev.fieldprof.schemas.Topics).
+  kafka_topics create "$BOOTSTRAP" "$KAFKA_PARTITIONS" \
+    fieldprof.programs:compact fieldprof.reports.frequency fieldprof.reports.paths \
+    fieldprof.estimates fieldprof.models.edges:compact fieldprof.dead-letters >&2 \
+    || die "could not create the fieldprof topics"
+fi
+echo "$BOOTSTRAP"
