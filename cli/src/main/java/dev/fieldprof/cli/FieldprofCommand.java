@@ -21,6 +21,8 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.monitor.MonitorCommand.class,
             dev.fieldprof.cli.estimation.ProjectCommand.class,
             dev.fieldprof.cli.privacy.PrivacyCommand.class,
+            dev.fieldprof.cli.analysis.AnalyzeCommand.class,
+            dev.fieldprof.cli.analysis.InstrumentCommand.class,
         })
 public final class FieldprofCommand implements Runnable {
 

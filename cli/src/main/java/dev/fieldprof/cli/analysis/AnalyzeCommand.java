@@ -1,0 +1,160 @@
+package dev.fieldprof.cli.analysis;
+
+import dev.fieldprof.analysis.AnalysisReport;
+import dev.fieldprof.analysis.AnalysisRequest;
+import dev.fieldprof.analysis.AnalysisResult;
+import dev.fieldprof.analysis.ProgramAnalyzer;
+import dev.fieldprof.analysis.World;
+import dev.fieldprof.analysis.jar.InvalidJarException;
+import dev.fieldprof.analysis.model.AppPackages;
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.cli.CliFailure;
+import java.io.File;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fieldprof analyze}: builds the program model of a jar (V, the order pairs of Algorithm 1,
+ * the privacy configuration) with {@link ProgramAnalyzer} and writes it as a model file.
+ */
+@Command(
+        name = "analyze",
+        mixinStandardHelpOptions = true,
+        description =
+                "Analyse a jar into a program model: its methods V, the order pairs"
+                        + " F(m) <= F(m') of Algorithm 1, and the privacy configuration.")
+public final class AnalyzeCommand implements Callable<Integer> {
+
+    @Option(names = "--jar", required = true, paramLabel = "APP.jar", description = "The jar.")
+    Path jar;
+
+    @Option(
+            names = "--classpath",
+            paramLabel = "A.jar:B.jar",
+            description = "Dependencies of the jar, separated by the platform path separator.")
+    String classpath;
+
+    @Option(
+            names = "--app-packages",
+            paramLabel = "p,q",
+            description = "Package prefixes of the application classes (default: every class).")
+    String appPackages;
+
+    @Option(
+            names = "--app",
+            required = true,
+            paramLabel = "APP:VERSION",
+            description = "App and version the model is published under.")
+    String app;
+
+    @Option(
+            names = "--world",
+            defaultValue = "auto",
+            paramLabel = "auto|application|library",
+            description =
+                    "Who else calls the jar: a library's public API has outside callers; auto ="
+                            + " application if the manifest names a Main-Class (default:"
+                            + " ${DEFAULT-VALUE}).")
+    String world;
+
+    @Option(
+            names = "--epsilon",
+            defaultValue = "2.1972245773362196",
+            description = "Privacy loss epsilon > 0 (default: ln 9 = ${DEFAULT-VALUE}).")
+    double epsilon;
+
+    @Option(
+            names = "--t",
+            defaultValue = "1",
+            description = "Distance threshold t >= 1 (default: ${DEFAULT-VALUE}).")
+    int t;
+
+    @Option(names = "--k", description = "Trace length k >= 1 (default: 5 * |V|).")
+    Integer k;
+
+    @Option(
+            names = "--config-id",
+            defaultValue = "default",
+            description = "Privacy configuration id (default: ${DEFAULT-VALUE}).")
+    String configId;
+
+    @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file.")
+    Path out;
+
+    @Option(names = "--stats-json", paramLabel = "FILE", description = "Also write stats as JSON.")
+    Path statsJson;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        int colon = app.indexOf(':');
+        if (colon <= 0 || colon == app.length() - 1) {
+            throw bad("--app must be APP:VERSION, was '" + app + "'");
+        }
+        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+            throw bad("--epsilon must be > 0 and finite, was " + epsilon);
+        }
+        if (t < 1) {
+            throw bad("--t must be >= 1, was " + t);
+        }
+        if (k != null && k < 1) {
+            throw bad("--k must be >= 1, was " + k);
+        }
+        if (configId.isBlank()) {
+            throw bad("--config-id must not be blank");
+        }
+        World chosen;
+        try {
+            chosen = World.valueOf(world.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw bad("--world must be auto, application or library, was '" + world + "'");
+        }
+        List<Path> dependencies = new ArrayList<>();
+        if (classpath != null) {
+            for (String entry :
+                    classpath.split(java.util.regex.Pattern.quote(File.pathSeparator))) {
+                if (!entry.isBlank()) {
+                    dependencies.add(Paths.get(entry.trim()));
+                }
+            }
+        }
+        AnalysisRequest request =
+                AnalysisRequest.of(jar, app)
+                        .withClasspath(dependencies)
+                        .withAppPackages(AppPackages.parse(appPackages))
+                        .withWorld(chosen)
+                        .withPrivacy(configId, epsilon, t, k);
+        AnalysisResult result;
+        try {
+            result = ProgramAnalyzer.analyze(request);
+            ProgramModels.write(result.model(), out);
+            if (statsJson != null) {
+                AnalysisReport.writeStatsJson(result, statsJson);
+            }
+        } catch (InvalidJarException | UncheckedIOException e) {
+            throw new CliFailure(e.getMessage());
+        }
+        spec.commandLine().getOut().println(AnalysisReport.summary(result));
+        for (var skipped : result.skipped().entrySet()) {
+            spec.commandLine()
+                    .getErr()
+                    .println("skipped " + skipped.getKey() + ": " + skipped.getValue());
+        }
+        spec.commandLine().getOut().println("model written to " + out);
+        spec.commandLine().getOut().flush();
+        spec.commandLine().getErr().flush();
+        return 0;
+    }
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

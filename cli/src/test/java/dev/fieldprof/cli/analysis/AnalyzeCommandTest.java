@@ -1,0 +1,165 @@
+package dev.fieldprof.cli.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.schemas.ProgramModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class AnalyzeCommandTest {
+
+    @TempDir static Path work;
+    static Path jar;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    static void compileTinyApp() throws IOException {
+        Path source = work.resolve("src/tiny/Main.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(
+                source,
+                "package tiny; public class Main {"
+                        + " public static void main(String[] a) { new Main().go(); }"
+                        + " void go() { helper(); }"
+                        + " private void helper() {} }");
+        Path classes = work.resolve("classes");
+        assertThat(
+                        ToolProvider.getSystemJavaCompiler()
+                                .run(null, null, null, "-d", classes.toString(), source.toString()))
+                .isZero();
+        jar = work.resolve("tiny.jar");
+        try (JarOutputStream stream = new JarOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                stream.putNextEntry(new JarEntry(classes.relativize(file).toString()));
+                stream.write(Files.readAllBytes(file));
+                stream.closeEntry();
+            }
+        }
+    }
+
+    private int run(String... args) {
+        CommandLine cli = FieldprofCommand.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    @Test
+    void analyzesThenInstrumentsAJar() throws IOException {
+        Path model = work.resolve("tiny.model");
+        Path stats = work.resolve("tiny-stats.json");
+        int exit =
+                run(
+                        "analyze",
+                        "--jar",
+                        jar.toString(),
+                        "--app",
+                        "tiny:1.0",
+                        "--world",
+                        "application",
+                        "--out",
+                        model.toString(),
+                        "--stats-json",
+                        stats.toString());
+        assertThat(exit).as(err.toString()).isZero();
+        ProgramModel read = ProgramModels.read(model);
+        assertThat(read.getMethods())
+                .extracting(m -> m.getSignature())
+                .containsExactly(
+                        "<tiny.Main: void <init>()>",
+                        "<tiny.Main: void go()>",
+                        "<tiny.Main: void helper()>",
+                        "<tiny.Main: void main(java.lang.String[])>");
+        assertThat(read.getPrivacyConfigs().get(0).getK()).isEqualTo(20);
+        assertThat(read.getPrivacyConfigs().get(0).getEpsilon()).isEqualTo(Math.log(9));
+        // main <= <init> (dominating), <init> <= main, go <= main, helper <= go, go <= helper.
+        assertThat(read.getPairs()).hasSize(5);
+        assertThat(Files.readString(stats)).contains("\"pairs\": 5").contains("\"methods\": 4");
+        assertThat(out.toString()).contains("tiny:1.0: 4 methods").contains("model written to");
+
+        Path instrumented = work.resolve("tiny-instrumented.jar");
+        exit =
+                run(
+                        "instrument",
+                        "--jar",
+                        jar.toString(),
+                        "--model",
+                        model.toString(),
+                        "--out",
+                        instrumented.toString());
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("instrumented 1 classes (4 probes)");
+        assertThat(instrumented).exists();
+    }
+
+    @Test
+    void rejectsBadOptionValuesWithUsageExit() {
+        assertThat(
+                        run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "noversion",
+                                "--out",
+                                work.resolve("x").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--app must be APP:VERSION");
+        assertThat(
+                        run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "a:1",
+                                "--epsilon",
+                                "-1",
+                                "--out",
+                                work.resolve("x").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--epsilon must be > 0");
+    }
+
+    @Test
+    void failsWithOneClearLineOnMissingOrBrokenInput() throws IOException {
+        assertThat(
+                        run(
+                                "analyze",
+                                "--jar",
+                                work.resolve("missing.jar").toString(),
+                                "--app",
+                                "a:1",
+                                "--out",
+                                work.resolve("x").toString()))
+                .isEqualTo(1);
+        assertThat(err.toString()).contains("fieldprof: no such file: ");
+        Path notModel = Files.writeString(work.resolve("not.model"), "nope");
+        assertThat(
+                        run(
+                                "instrument",
+                                "--jar",
+                                jar.toString(),
+                                "--model",
+                                notModel.toString(),
+                                "--out",
+                                work.resolve("o.jar").toString()))
+                .isEqualTo(1);
+        assertThat(err.toString()).contains("not a fieldprof program model");
+    }
+}
