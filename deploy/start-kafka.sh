@@ -43,10 +43,16 @@ render "$DEPLOY_DIR/conf/server.properties" "$KAFKA_RUN_DIR/server.properties" \
   KAFKA_HOST KAFKA_PORT KAFKA_CONTROLLER_PORT KAFKA_DATA_DIR KAFKA_PARTITIONS
 
 if [[ ! -f "$KAFKA_DATA_DIR/meta.properties" ]]; then
-  cluster_id="$("$JAVA" -cp "$CP" kafka.tools.StorageTool random-uuid)"
+  # What `StorageTool random-uuid` prints (16 random bytes, URL-safe base64 without padding,
+  # not starting with '-'), without starting a JVM for it.
+  cluster_id="-"
+  while [[ "$cluster_id" == -* ]]; do
+    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+  done
   "$JAVA" -Dlog.file="$KAFKA_RUN_DIR/storage-tool.log" -Dlog4j2.configurationFile="$DEPLOY_DIR/conf/log4j2.xml" \
-    -cp "$CP" kafka.tools.StorageTool format -t "$cluster_id" -c "$KAFKA_RUN_DIR/server.properties" >&2 \
-    || die "could not format $KAFKA_DATA_DIR"
+    -cp "$CP" kafka.tools.StorageTool format -t "$cluster_id" -c "$KAFKA_RUN_DIR/server.properties" \
+    > "$KAFKA_RUN_DIR/storage-tool.out" 2>&1 \
+    || { cat "$KAFKA_RUN_DIR/storage-tool.out" >&2; die "could not format $KAFKA_DATA_DIR"; }
 fi
 
 nohup "$JAVA" -Xms"$KAFKA_HEAP" -Xmx"$KAFKA_HEAP" -XX:+UseG1GC \

@@ -172,14 +172,19 @@ public final class JobsSubmitCommand implements Callable<Integer> {
 
     /**
      * The newest {@code jobs/target/fieldprof-jobs-*-job.jar} of this checkout: looked up from
-     * {@code $FIELDPROF_HOME}, from the working directory and its parents, and from where the CLI
-     * itself was loaded (cli/target/...).
+     * {@code -Dfieldprof.home} or {@code $FIELDPROF_HOME}, from the working directory and its
+     * parents, and from where the CLI itself was loaded (cli/target/...).
      */
     static Optional<Path> defaultJobJar() {
         List<Path> roots = new ArrayList<>();
-        String home = System.getenv("FIELDPROF_HOME");
-        if (home != null && !home.isBlank()) {
-            roots.add(Path.of(home));
+        // The ./fieldprof launcher passes the checkout it lives in.
+        for (String home :
+                new String[] {
+                    System.getProperty("fieldprof.home"), System.getenv("FIELDPROF_HOME")
+                }) {
+            if (home != null && !home.isBlank()) {
+                roots.add(Path.of(home));
+            }
         }
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             roots.add(dir);
