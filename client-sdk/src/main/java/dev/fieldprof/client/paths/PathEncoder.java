@@ -1,0 +1,289 @@
+package dev.fieldprof.client.paths;
+
+import java.util.Arrays;
+
+/**
+ * Encodes one thread's execution path into compact path reports with an adaptive integer range
+ * coder (AdapTracer section 4.1; DESIGN.md "Paths"). Probes call {@link #enterMethod}, {@link
+ * #branch} at every block with several out-edges, and {@link #exitMethod} / {@link
+ * #exitExceptionally}; {@link #finishReport()} cuts a report, which decodes on its own with {@link
+ * PathDecoder} and the model version it names. Loops need nothing special and recursion any depth;
+ * a report may begin and end with frames open.
+ *
+ * <p>Per thread, not thread-safe. The probe methods never throw and do not allocate (except to grow
+ * the stack or output buffer, and once per method per report for its adaptive tables): calls that
+ * do not fit the branch table or the open frames are dropped and counted in {@link
+ * #droppedEvents()}. An exit of a method below the top frame first closes the frames above it as
+ * exceptional exits (their exit probes were skipped).
+ *
+ * <h2>Report format, version 1</h2>
+ *
+ * <pre>
+ * byte    format version (1)
+ * varint  model version the stream was coded with (unsigned LEB128)
+ * varint  event count N
+ * varint  calls returned to the outermost (root) context so far, for its context
+ * varint  d = frames open at the start, then d times, outermost first:
+ *         varint method id, varint last edge + 1 (0 = none since entry), varint calls since
+ * bytes   range-coded stream to the end of the report, trailing zero bytes stripped:
+ *         N events, then a 16-bit check coded uniformly: a hash of the open frames and of
+ *         the successor tables at the end (see SuccessorModel#digest)
+ * </pre>
+ *
+ * Each event is the frame's next-event symbol (normal exit, exceptional exit, branch node, or call
+ * of a method), coded with the {@link SuccessorModel}; a branch is followed by its out-edge coded
+ * with the report's {@link AdaptiveEdgeModel}. Both models restart from the named model version
+ * with every report.
+ *
+ * <pre>{@code
+ * PathEncoder enc = new PathEncoder(EdgeModel.uniform(table));
+ * enc.enterMethod(3);
+ * enc.branch(7, 1);      // block 7 of method 3 took its out-edge 1
+ * enc.exitMethod(3);
+ * byte[] report = enc.finishReport();
+ * }</pre>
+ */
+public final class PathEncoder {
+    private EdgeModel model;
+    private EdgeModel pendingModel;
+    private final BranchLayout layout;
+    private AdaptiveEdgeModel edges;
+    private final SuccessorModel successors;
+    private final RangeEncoder coder;
+
+    // Frame 0 is the root pseudo-frame (method id == methodCount) that calls outermost methods.
+    private int[] frameMethod = new int[64];
+    private int[] frameEdge = new int[64];
+    private int[] frameCalls = new int[64];
+    private int depth;
+
+    private int[] startMethod = new int[0];
+    private int[] startEdge = new int[0];
+    private int[] startCalls = new int[0];
+    private int startRootCalls;
+    private long events;
+    private long dropped;
+    private PathRecording recording;
+
+    /**
+     * Creates an encoder that starts its first report with {@code model}.
+     *
+     * @param model the current edge model (the uniform one if the device has received none)
+     */
+    public PathEncoder(EdgeModel model) {
+        this.model = model;
+        this.layout = model.layout;
+        this.edges = new AdaptiveEdgeModel(model);
+        this.successors = new SuccessorModel(layout);
+        this.coder = new RangeEncoder(256);
+        frameMethod[0] = layout.methodCount;
+        beginReport();
+    }
+
+    /**
+     * Switches to {@code next} from the next report on (devices switch only between reports).
+     *
+     * @throws IllegalArgumentException if {@code next} is for other branch nodes
+     */
+    public void useModel(EdgeModel next) {
+        if (!next.layout.sameAs(layout)) {
+            throw new IllegalArgumentException(
+                    "model " + next.version() + " is for other branch nodes than the encoder's");
+        }
+        pendingModel = next;
+    }
+
+    /** The model the current report is coded with. */
+    public EdgeModel model() {
+        return model;
+    }
+
+    /** In debug mode, every accepted event is also appended to {@code recording} (or null). */
+    public void record(PathRecording recording) {
+        this.recording = recording;
+    }
+
+    /** A method was entered. */
+    public void enterMethod(int methodId) {
+        if (methodId < 0 || methodId >= layout.methodCount) {
+            dropped++;
+            return;
+        }
+        int top = depth;
+        successors.encode(
+                coder,
+                frameMethod[top],
+                SuccessorModel.context(frameEdge[top], frameCalls[top]),
+                SuccessorModel.FIRST_BRANCH + layout.branchCount(frameMethod[top]) + methodId);
+        events++;
+        if (++depth == frameMethod.length) {
+            grow();
+        }
+        frameMethod[depth] = methodId;
+        frameEdge[depth] = 0;
+        frameCalls[depth] = 0;
+        if (recording != null) {
+            recording.enter(methodId);
+        }
+    }
+
+    /** The current method's branch node {@code blockId} takes out-edge {@code edgeIndex}. */
+    public void branch(int blockId, int edgeIndex) {
+        if (depth == 0) {
+            dropped++;
+            return;
+        }
+        int m = frameMethod[depth];
+        int ord = layout.ordinal(m, blockId);
+        if (ord < 0) {
+            dropped++;
+            return;
+        }
+        int from = layout.edgeStart[m][ord];
+        if (edgeIndex < 0 || edgeIndex >= layout.edgeStart[m][ord + 1] - from) {
+            dropped++;
+            return;
+        }
+        successors.encode(
+                coder,
+                m,
+                SuccessorModel.context(frameEdge[depth], frameCalls[depth]),
+                SuccessorModel.FIRST_BRANCH + ord);
+        edges.encode(coder, m, ord, edgeIndex);
+        events++;
+        frameEdge[depth] = from + edgeIndex + 1;
+        frameCalls[depth] = 0;
+        if (recording != null) {
+            recording.branch(m, blockId, edgeIndex);
+        }
+    }
+
+    /** The method returns normally. */
+    public void exitMethod(int methodId) {
+        exit(methodId, SuccessorModel.EXIT);
+    }
+
+    /** The method is left by an exception (its catch-all exit probe). */
+    public void exitExceptionally(int methodId) {
+        exit(methodId, SuccessorModel.THROW);
+    }
+
+    private void exit(int methodId, int symbol) {
+        int target = depth;
+        while (target > 0 && frameMethod[target] != methodId) {
+            target--;
+        }
+        if (target == 0) {
+            dropped++;
+            return;
+        }
+        while (depth > target) {
+            pop(SuccessorModel.THROW);
+        }
+        pop(symbol);
+    }
+
+    private void pop(int symbol) {
+        int m = frameMethod[depth];
+        successors.encode(
+                coder, m, SuccessorModel.context(frameEdge[depth], frameCalls[depth]), symbol);
+        events++;
+        depth--;
+        frameCalls[depth]++;
+        if (frameCalls[depth] > SuccessorModel.CALL_LEVELS) {
+            frameCalls[depth] = SuccessorModel.CALL_LEVELS; // only the cap matters
+        }
+        if (recording != null) {
+            recording.exit(m, symbol == SuccessorModel.THROW);
+        }
+    }
+
+    private void grow() {
+        int n = frameMethod.length * 2;
+        frameMethod = Arrays.copyOf(frameMethod, n);
+        frameEdge = Arrays.copyOf(frameEdge, n);
+        frameCalls = Arrays.copyOf(frameCalls, n);
+    }
+
+    /** Frames open now (not counting the root). */
+    public int depth() {
+        return depth;
+    }
+
+    /** Events coded in the current report. */
+    public long eventsInReport() {
+        return events;
+    }
+
+    /** Coded bytes of the current report so far (the header and a few bytes still held aside). */
+    public int codedBytesSoFar() {
+        return coder.length();
+    }
+
+    /** Probe calls dropped since creation because they did not fit the table or the frames. */
+    public long droppedEvents() {
+        return dropped;
+    }
+
+    /**
+     * Ends the current report and starts the next one (with the model passed to {@link #useModel},
+     * if any); open frames carry over into the next report's header.
+     *
+     * @return the report bytes (format above)
+     */
+    public byte[] finishReport() {
+        coder.encodeUniform(endCheck(), 1 << 16);
+        int codedLength = coder.finish();
+        int size =
+                1
+                        + PathFormat.varLongSize(model.version())
+                        + PathFormat.varLongSize(events)
+                        + PathFormat.varLongSize(startRootCalls)
+                        + PathFormat.varLongSize(startMethod.length);
+        for (int i = 0; i < startMethod.length; i++) {
+            size +=
+                    PathFormat.varLongSize(startMethod[i])
+                            + PathFormat.varLongSize(startEdge[i])
+                            + PathFormat.varLongSize(startCalls[i]);
+        }
+        byte[] out = new byte[size + codedLength];
+        out[0] = (byte) PathFormat.CURRENT;
+        int p = PathFormat.putVarLong(out, 1, model.version());
+        p = PathFormat.putVarLong(out, p, events);
+        p = PathFormat.putVarLong(out, p, startRootCalls);
+        p = PathFormat.putVarLong(out, p, startMethod.length);
+        for (int i = 0; i < startMethod.length; i++) {
+            p = PathFormat.putVarLong(out, p, startMethod[i]);
+            p = PathFormat.putVarLong(out, p, startEdge[i]);
+            p = PathFormat.putVarLong(out, p, startCalls[i]);
+        }
+        System.arraycopy(coder.buffer(), 0, out, p, codedLength);
+        if (pendingModel != null) {
+            model = pendingModel;
+            edges = new AdaptiveEdgeModel(model);
+            pendingModel = null;
+        }
+        beginReport();
+        return out;
+    }
+
+    private int endCheck() {
+        int h = PathFormat.mix(PathFormat.CHECK_SEED, depth);
+        for (int i = 0; i <= depth; i++) {
+            h = PathFormat.mix(h, frameMethod[i]);
+            h = PathFormat.mix(h, frameEdge[i]);
+        }
+        return PathFormat.check(successors.digest(h));
+    }
+
+    private void beginReport() {
+        edges.reset();
+        successors.reset();
+        coder.reset();
+        events = 0;
+        startRootCalls = frameCalls[0];
+        startMethod = Arrays.copyOfRange(frameMethod, 1, depth + 1);
+        startEdge = Arrays.copyOfRange(frameEdge, 1, depth + 1);
+        startCalls = Arrays.copyOfRange(frameCalls, 1, depth + 1);
+    }
+}
