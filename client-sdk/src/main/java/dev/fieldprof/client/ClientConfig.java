@@ -1,0 +1,543 @@
+package dev.fieldprof.client;
+
+import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.schemas.Topics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The one immutable configuration of a device runtime, validated when built: every message names
+ * the setting and its valid range. Sources, later ones winning: the builder's defaults, the
+ * classpath resource {@value #RESOURCE} (written by the instrumenter), then {@code fieldprof.<key>}
+ * system properties. Keys are the {@code KEY_*} constants.
+ */
+public final class ClientConfig {
+    /** Classpath resource the instrumenter writes into the instrumented jar. */
+    public static final String RESOURCE = "META-INF/fieldprof/client.properties";
+
+    /** Prefix of system properties overriding the resource: {@code fieldprof.privacy.k=...}. */
+    public static final String SYSTEM_PREFIX = "fieldprof.";
+
+    public static final String KEY_APP_VERSION = "app.version";
+    public static final String KEY_DEVICE_ID = "device.id";
+    public static final String KEY_METHOD_COUNT = "method.count";
+    public static final String KEY_CONFIG_ID = "privacy.config.id";
+    public static final String KEY_EPSILON = "privacy.epsilon";
+    public static final String KEY_T = "privacy.t";
+    public static final String KEY_K = "privacy.k";
+    public static final String KEY_EPOCH_SPAN = "epoch.span";
+    public static final String KEY_CHECKPOINT_INTERVAL = "checkpoint.interval";
+    public static final String KEY_STATE_DIR = "state.dir";
+    public static final String KEY_REPORTS_PER_DAY = "reports.per.day.max";
+    public static final String KEY_TRANSPORT = "transport";
+    public static final String KEY_FILE_PATH = "transport.file.path";
+    public static final String KEY_KAFKA_BOOTSTRAP = "transport.kafka.bootstrap.servers";
+    public static final String KEY_KAFKA_TOPIC = "transport.kafka.topic";
+    public static final String KEY_KAFKA_TIMEOUT = "transport.kafka.timeout";
+    public static final String KEY_SPOOL_DIR = "transport.spool.dir";
+    public static final String KEY_SPOOL_MAX_BYTES = "transport.spool.max.bytes";
+    public static final String KEY_QUEUE_CAPACITY = "transport.queue.capacity";
+
+    static final int MAX_METHOD_COUNT = 10_000_000;
+    static final int MAX_K = 100_000_000;
+
+    /** Where reports go. */
+    public enum TransportKind {
+        /** Reports are dropped after the ledger counts them (tests, dry runs). */
+        NONE,
+        /** Appended to a local file (offline runs, evaluations). */
+        FILE,
+        /** Sent to Kafka, spooled on disk while the broker is unreachable. */
+        KAFKA
+    }
+
+    private final String appVersion;
+    private final String deviceId;
+    private final int methodCount;
+    private final String configId;
+    private final PrivacyParameters privacy;
+    private final Duration epochSpan;
+    private final Duration checkpointInterval;
+    private final Path stateDir;
+    private final int reportsPerDayCap;
+    private final TransportKind transport;
+    private final Path reportFile;
+    private final String kafkaBootstrapServers;
+    private final String kafkaTopic;
+    private final Duration kafkaTimeout;
+    private final Path spoolDir;
+    private final long spoolMaxBytes;
+    private final int queueCapacity;
+
+    private ClientConfig(Builder b) {
+        this.appVersion = require(b.appVersion, KEY_APP_VERSION, "a non-empty 'app:version'");
+        this.deviceId = b.deviceId == null || b.deviceId.isBlank() ? null : b.deviceId.trim();
+        this.methodCount = checkRange(b.methodCount, KEY_METHOD_COUNT, 1, MAX_METHOD_COUNT);
+        this.configId = require(b.configId, KEY_CONFIG_ID, "a non-empty id");
+        if (b.epsilon == null) {
+            throw missing(KEY_EPSILON, "a number > 0 or ln(x)");
+        }
+        int k = checkRange(b.k, KEY_K, 1, MAX_K);
+        int t = checkRange(b.t, KEY_T, 1, k);
+        if (!(b.epsilon > 0) || b.epsilon.isInfinite()) {
+            throw new IllegalArgumentException(
+                    KEY_EPSILON + " must be finite and > 0, got " + b.epsilon);
+        }
+        this.privacy = new PrivacyParameters(b.epsilon, t, k);
+        if (b.epochSpan != null && b.epochSpan.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException(
+                    KEY_EPOCH_SPAN + " must be 'manual' or a duration >= PT1S, got " + b.epochSpan);
+        }
+        this.epochSpan = b.epochSpan;
+        if (b.checkpointInterval != null
+                && b.checkpointInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException(
+                    KEY_CHECKPOINT_INTERVAL
+                            + " must be 'none' or a duration >= PT1S, got "
+                            + b.checkpointInterval);
+        }
+        this.checkpointInterval = b.checkpointInterval;
+        if (b.stateDir == null) {
+            throw missing(KEY_STATE_DIR, "a directory path");
+        }
+        this.stateDir = b.stateDir;
+        this.reportsPerDayCap = checkRange(b.reportsPerDayCap, KEY_REPORTS_PER_DAY, 1, 1_000_000);
+        this.transport = b.transport;
+        this.reportFile = b.reportFile != null ? b.reportFile : stateDir.resolve("reports.fpr");
+        if (transport == TransportKind.KAFKA
+                && (b.kafkaBootstrapServers == null || b.kafkaBootstrapServers.isBlank())) {
+            throw missing(KEY_KAFKA_BOOTSTRAP, "host:port[,host:port...] when transport=kafka");
+        }
+        this.kafkaBootstrapServers = b.kafkaBootstrapServers;
+        this.kafkaTopic = require(b.kafkaTopic, KEY_KAFKA_TOPIC, "a topic name");
+        if (b.kafkaTimeout.compareTo(Duration.ofMillis(100)) < 0
+                || b.kafkaTimeout.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException(
+                    KEY_KAFKA_TIMEOUT + " must be in [PT0.1S, PT1H], got " + b.kafkaTimeout);
+        }
+        this.kafkaTimeout = b.kafkaTimeout;
+        this.spoolDir = b.spoolDir != null ? b.spoolDir : stateDir.resolve("spool");
+        if (b.spoolMaxBytes < 1 || b.spoolMaxBytes > (1L << 40)) {
+            throw new IllegalArgumentException(
+                    KEY_SPOOL_MAX_BYTES + " must be in [1, 2^40], got " + b.spoolMaxBytes);
+        }
+        this.spoolMaxBytes = b.spoolMaxBytes;
+        this.queueCapacity = checkRange(b.queueCapacity, KEY_QUEUE_CAPACITY, 1, 1_000_000);
+    }
+
+    private static String require(String value, String key, String expected) {
+        if (value == null || value.isBlank()) {
+            throw missing(key, expected);
+        }
+        return value.trim();
+    }
+
+    private static IllegalArgumentException missing(String key, String expected) {
+        return new IllegalArgumentException(key + " is required: " + expected);
+    }
+
+    private static int checkRange(Integer value, String key, int min, int max) {
+        if (value == null) {
+            throw missing(key, "an integer in [" + min + ", " + max + "]");
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(
+                    key + " must be in [" + min + ", " + max + "], got " + value);
+        }
+        return value;
+    }
+
+    /**
+     * Starts a builder with the defaults: config id {@code default}, manual epochs, checkpoints
+     * every minute, 24 reports per day, transport {@code file}, topic {@value
+     * Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024 reports.
+     *
+     * <pre>{@code
+     * ClientConfig config = ClientConfig.builder()
+     *         .appVersion("demo:1.0").methodCount(120)
+     *         .privacy("default", Math.log(9), 1, 1000)
+     *         .stateDir(Path.of("/var/lib/app/fieldprof"))
+     *         .build();
+     * }</pre>
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder pre-filled from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appVersion = appVersion;
+        b.deviceId = deviceId;
+        b.methodCount = methodCount;
+        b.configId = configId;
+        b.epsilon = privacy.epsilon();
+        b.t = privacy.t();
+        b.k = privacy.k();
+        b.epochSpan = epochSpan;
+        b.checkpointInterval = checkpointInterval;
+        b.stateDir = stateDir;
+        b.reportsPerDayCap = reportsPerDayCap;
+        b.transport = transport;
+        b.reportFile = reportFile;
+        b.kafkaBootstrapServers = kafkaBootstrapServers;
+        b.kafkaTopic = kafkaTopic;
+        b.kafkaTimeout = kafkaTimeout;
+        b.spoolDir = spoolDir;
+        b.spoolMaxBytes = spoolMaxBytes;
+        b.queueCapacity = queueCapacity;
+        return b;
+    }
+
+    /**
+     * Reads {@value #RESOURCE} through {@code loader} and applies {@code fieldprof.*} system
+     * properties; empty if the resource is absent and no system property names an app version.
+     */
+    public static Optional<ClientConfig> fromClasspathAndSystemProperties(ClassLoader loader)
+            throws IOException {
+        Properties merged = new Properties();
+        ClassLoader effective = loader != null ? loader : ClientConfig.class.getClassLoader();
+        boolean found = false;
+        try (InputStream in = effective.getResourceAsStream(RESOURCE)) {
+            if (in != null) {
+                merged.load(in);
+                found = true;
+            }
+        }
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(SYSTEM_PREFIX)) {
+                merged.setProperty(
+                        name.substring(SYSTEM_PREFIX.length()), System.getProperty(name));
+            }
+        }
+        if (!found && merged.getProperty(KEY_APP_VERSION) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(builder().properties(merged).build());
+    }
+
+    /** Builds a configuration from properties alone (keys without the system prefix). */
+    public static ClientConfig fromProperties(Properties properties) {
+        return builder().properties(properties).build();
+    }
+
+    /** Collects settings; {@link #build()} validates them all. Not thread-safe. */
+    public static final class Builder {
+        private String appVersion;
+        private String deviceId;
+        private Integer methodCount;
+        private String configId = "default";
+        private Double epsilon;
+        private Integer t;
+        private Integer k;
+        private Duration epochSpan;
+        private Duration checkpointInterval = Duration.ofMinutes(1);
+        private Path stateDir = defaultStateDir();
+        private Integer reportsPerDayCap = 24;
+        private TransportKind transport = TransportKind.FILE;
+        private Path reportFile;
+        private String kafkaBootstrapServers;
+        private String kafkaTopic = Topics.FREQUENCY_REPORTS;
+        private Duration kafkaTimeout = Duration.ofSeconds(30);
+        private Path spoolDir;
+        private long spoolMaxBytes = 16L << 20;
+        private Integer queueCapacity = 1024;
+
+        private Builder() {}
+
+        private static Path defaultStateDir() {
+            String home = System.getProperty("user.home");
+            return home == null ? null : Paths.get(home, ".fieldprof");
+        }
+
+        public Builder appVersion(String appVersion) {
+            this.appVersion = appVersion;
+            return this;
+        }
+
+        /** Pseudonymous device id; if unset, a random UUID is created once in the state dir. */
+        public Builder deviceId(String deviceId) {
+            this.deviceId = deviceId;
+            return this;
+        }
+
+        public Builder methodCount(int methodCount) {
+            this.methodCount = methodCount;
+            return this;
+        }
+
+        public Builder privacy(String configId, double epsilon, int t, int k) {
+            this.configId = configId;
+            this.epsilon = epsilon;
+            this.t = t;
+            this.k = k;
+            return this;
+        }
+
+        /** Time-based epochs of this span; null means manual epochs ({@code endEpoch()}). */
+        public Builder epochSpan(Duration epochSpan) {
+            this.epochSpan = epochSpan;
+            return this;
+        }
+
+        /** How often an open epoch's counts are persisted; null disables periodic checkpoints. */
+        public Builder checkpointInterval(Duration checkpointInterval) {
+            this.checkpointInterval = checkpointInterval;
+            return this;
+        }
+
+        public Builder stateDir(Path stateDir) {
+            this.stateDir = stateDir;
+            return this;
+        }
+
+        public Builder reportsPerDayCap(int reportsPerDayCap) {
+            this.reportsPerDayCap = reportsPerDayCap;
+            return this;
+        }
+
+        public Builder transport(TransportKind transport) {
+            if (transport == null) {
+                throw new IllegalArgumentException(KEY_TRANSPORT + " must not be null");
+            }
+            this.transport = transport;
+            return this;
+        }
+
+        public Builder reportFile(Path reportFile) {
+            this.reportFile = reportFile;
+            return this;
+        }
+
+        public Builder kafka(String bootstrapServers, String topic) {
+            this.kafkaBootstrapServers = bootstrapServers;
+            this.kafkaTopic = topic;
+            return this;
+        }
+
+        /** Bound on every Kafka wait (metadata, request, delivery), in [PT0.1S, PT1H]. */
+        public Builder kafkaTimeout(Duration kafkaTimeout) {
+            this.kafkaTimeout = kafkaTimeout;
+            return this;
+        }
+
+        public Builder spool(Path spoolDir, long maxBytes) {
+            this.spoolDir = spoolDir;
+            this.spoolMaxBytes = maxBytes;
+            return this;
+        }
+
+        public Builder queueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+            return this;
+        }
+
+        /** Applies every known key present in {@code p}; values are validated by build(). */
+        public Builder properties(Properties p) {
+            String v;
+            if ((v = get(p, KEY_APP_VERSION)) != null) {
+                appVersion = v;
+            }
+            if ((v = get(p, KEY_DEVICE_ID)) != null) {
+                deviceId = v;
+            }
+            if ((v = get(p, KEY_METHOD_COUNT)) != null) {
+                methodCount = parseInt(KEY_METHOD_COUNT, v);
+            }
+            if ((v = get(p, KEY_CONFIG_ID)) != null) {
+                configId = v;
+            }
+            if ((v = get(p, KEY_EPSILON)) != null) {
+                try {
+                    epsilon = PrivacyParameters.parseEpsilon(v);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                            KEY_EPSILON + " must be a number > 0 or ln(x), got '" + v + "'");
+                }
+            }
+            if ((v = get(p, KEY_T)) != null) {
+                t = parseInt(KEY_T, v);
+            }
+            if ((v = get(p, KEY_K)) != null) {
+                k = parseInt(KEY_K, v);
+            }
+            if ((v = get(p, KEY_EPOCH_SPAN)) != null) {
+                epochSpan = "manual".equalsIgnoreCase(v) ? null : parseDuration(KEY_EPOCH_SPAN, v);
+            }
+            if ((v = get(p, KEY_CHECKPOINT_INTERVAL)) != null) {
+                checkpointInterval =
+                        "none".equalsIgnoreCase(v)
+                                ? null
+                                : parseDuration(KEY_CHECKPOINT_INTERVAL, v);
+            }
+            if ((v = get(p, KEY_STATE_DIR)) != null) {
+                stateDir = Paths.get(v);
+            }
+            if ((v = get(p, KEY_REPORTS_PER_DAY)) != null) {
+                reportsPerDayCap = parseInt(KEY_REPORTS_PER_DAY, v);
+            }
+            if ((v = get(p, KEY_TRANSPORT)) != null) {
+                try {
+                    transport = TransportKind.valueOf(v.toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                            KEY_TRANSPORT + " must be one of none, file, kafka, got '" + v + "'");
+                }
+            }
+            if ((v = get(p, KEY_FILE_PATH)) != null) {
+                reportFile = Paths.get(v);
+            }
+            if ((v = get(p, KEY_KAFKA_BOOTSTRAP)) != null) {
+                kafkaBootstrapServers = v;
+            }
+            if ((v = get(p, KEY_KAFKA_TOPIC)) != null) {
+                kafkaTopic = v;
+            }
+            if ((v = get(p, KEY_KAFKA_TIMEOUT)) != null) {
+                kafkaTimeout = parseDuration(KEY_KAFKA_TIMEOUT, v);
+            }
+            if ((v = get(p, KEY_SPOOL_DIR)) != null) {
+                spoolDir = Paths.get(v);
+            }
+            if ((v = get(p, KEY_SPOOL_MAX_BYTES)) != null) {
+                try {
+                    spoolMaxBytes = Long.parseLong(v);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(
+                            KEY_SPOOL_MAX_BYTES
+                                    + " must be an integer in [1, 2^40], got '"
+                                    + v
+                                    + "'");
+                }
+            }
+            if ((v = get(p, KEY_QUEUE_CAPACITY)) != null) {
+                queueCapacity = parseInt(KEY_QUEUE_CAPACITY, v);
+            }
+            return this;
+        }
+
+        private static String get(Properties p, String key) {
+            String value = p.getProperty(key);
+            return value == null ? null : value.trim();
+        }
+
+        private static int parseInt(String key, String value) {
+            try {
+                return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        key + " must be an integer, got '" + value + "'");
+            }
+        }
+
+        private static Duration parseDuration(String key, String value) {
+            try {
+                return Duration.parse(value.toUpperCase(Locale.ROOT));
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException(
+                        key + " must be an ISO-8601 duration such as PT1H, got '" + value + "'");
+            }
+        }
+
+        /** Validates every setting and returns the immutable configuration. */
+        public ClientConfig build() {
+            return new ClientConfig(this);
+        }
+    }
+
+    public String appVersion() {
+        return appVersion;
+    }
+
+    /** The configured device id, or empty when the runtime creates one in the state dir. */
+    public Optional<String> deviceId() {
+        return Optional.ofNullable(deviceId);
+    }
+
+    public int methodCount() {
+        return methodCount;
+    }
+
+    public String configId() {
+        return configId;
+    }
+
+    public PrivacyParameters privacy() {
+        return privacy;
+    }
+
+    /** The epoch span, or empty for manual epochs. */
+    public Optional<Duration> epochSpan() {
+        return Optional.ofNullable(epochSpan);
+    }
+
+    public Optional<Duration> checkpointInterval() {
+        return Optional.ofNullable(checkpointInterval);
+    }
+
+    public Path stateDir() {
+        return stateDir;
+    }
+
+    public int reportsPerDayCap() {
+        return reportsPerDayCap;
+    }
+
+    public TransportKind transport() {
+        return transport;
+    }
+
+    public Path reportFile() {
+        return reportFile;
+    }
+
+    public String kafkaBootstrapServers() {
+        return kafkaBootstrapServers;
+    }
+
+    public String kafkaTopic() {
+        return kafkaTopic;
+    }
+
+    public Duration kafkaTimeout() {
+        return kafkaTimeout;
+    }
+
+    public Path spoolDir() {
+        return spoolDir;
+    }
+
+    public long spoolMaxBytes() {
+        return spoolMaxBytes;
+    }
+
+    public int queueCapacity() {
+        return queueCapacity;
+    }
+
+    @Override
+    public String toString() {
+        return "ClientConfig(appVersion="
+                + appVersion
+                + ", methods="
+                + methodCount
+                + ", "
+                + configId
+                + " "
+                + privacy
+                + ", epochSpan="
+                + (epochSpan == null ? "manual" : epochSpan)
+                + ", stateDir="
+                + stateDir
+                + ", transport="
+                + transport
+                + ")";
+    }
+}

@@ -1,0 +1,487 @@
+package dev.fieldprof.client;
+
+import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.privacy.HypergeometricSampler;
+import dev.fieldprof.client.privacy.LocalRandomizer;
+import dev.fieldprof.client.privacy.RandomSource;
+import dev.fieldprof.client.privacy.SecureRandomSource;
+import dev.fieldprof.client.state.AtomicFiles;
+import dev.fieldprof.client.state.EpochState;
+import dev.fieldprof.client.transport.ReportTransport;
+import dev.fieldprof.client.transport.ReportTransports;
+import dev.fieldprof.client.transport.TransportCounters;
+import dev.fieldprof.schemas.FrequencyReport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One device's profiling runtime: exact event counts by epoch, at most one report per epoch of
+ * exactly k events (an exact uniform sample of the epoch's events, then the ε-t randomizer), the
+ * privacy ledger, and the transport (DESIGN.md "Privacy"; paper section 4.1). An epoch that saw
+ * fewer than k events carries its counts forward, persisted atomically in the state directory, and
+ * is never sent early. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared
+ * daemon scheduler thread. Instrumented code reaches it through {@link Probes}.
+ */
+public final class DeviceRuntime implements AutoCloseable {
+    private static final Set<DeviceRuntime> OPEN = ConcurrentHashMap.newKeySet();
+    private static volatile ScheduledExecutorService scheduler;
+
+    private final ClientConfig config;
+    private final String deviceId;
+    private final EventCounters counters;
+    private final RandomSource random;
+    private final LocalRandomizer randomizer;
+    private final ReportTransport transport;
+    private final boolean ownsTransport;
+    private final PrivacyLedger ledger;
+    private final Clock clock;
+    private final Path stateFile;
+    private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+
+    // Guarded by this.
+    private long[] pending;
+    private long pendingTotal;
+    private long epochStartMillis;
+    private long droppedEvents;
+    private long reportsMade;
+    private long epochsCarried;
+    private long stateWriteFailures;
+    private long epochFailures;
+    private String stateDiscarded;
+    private boolean closed;
+
+    /** What {@link #endEpoch()} did. */
+    public enum Outcome {
+        /** A report of k sampled, randomized events went to the transport. */
+        REPORTED,
+        /** Fewer than k events so far: the counts carry forward (persisted), nothing is sent. */
+        CARRIED_FORWARD,
+        /** The reports-per-day cap was reached: the epoch's events were discarded unsent. */
+        SKIPPED_BY_CAP,
+        /** An internal failure (counted); the counts carry forward. */
+        FAILED,
+        /** The runtime is closed. */
+        CLOSED
+    }
+
+    /**
+     * The result of ending one epoch.
+     *
+     * @param eventsCounted events counted since the previous epoch end
+     * @param pendingEvents events carried forward after this end (0 after a report)
+     * @param reportId the report's id when one was made
+     */
+    public record EpochResult(
+            Outcome outcome, long eventsCounted, long pendingEvents, Optional<String> reportId) {}
+
+    /** Counters of the runtime itself (the transport has its own). */
+    public record RuntimeCounters(
+            long reportsMade,
+            long epochsCarried,
+            long droppedEvents,
+            long pendingEvents,
+            long stateWriteFailures,
+            long epochFailures,
+            Optional<String> stateDiscarded) {}
+
+    private DeviceRuntime(
+            ClientConfig config,
+            ReportTransport transport,
+            boolean ownsTransport,
+            RandomSource random,
+            Clock clock)
+            throws IOException {
+        this.config = config;
+        this.clock = clock;
+        this.random = random;
+        this.transport = transport;
+        this.ownsTransport = ownsTransport;
+        Files.createDirectories(config.stateDir());
+        this.deviceId =
+                config.deviceId().orElse(null) != null
+                        ? config.deviceId().get()
+                        : persistentDeviceId(config.stateDir());
+        this.counters = new EventCounters(config.methodCount());
+        this.randomizer = new LocalRandomizer(config.privacy(), random);
+        this.ledger =
+                PrivacyLedger.open(
+                        config.stateDir(),
+                        deviceId,
+                        config.appVersion(),
+                        config.configId(),
+                        config.privacy(),
+                        config.reportsPerDayCap());
+        this.stateFile = config.stateDir().resolve(stateFileName(config.appVersion()));
+        loadPending();
+    }
+
+    /**
+     * Starts a runtime with the transport the configuration names and a cryptographically secure
+     * generator. Thread-safe: counting from any thread, epochs end one at a time.
+     *
+     * <pre>{@code
+     * DeviceRuntime runtime = DeviceRuntime.start(ClientConfig.builder()
+     *         .appVersion("demo:1.0").methodCount(120).privacy("default", Math.log(9), 1, 1000)
+     *         .stateDir(Path.of("state")).build());
+     * Probes.install(runtime);
+     * }</pre>
+     *
+     * @throws IOException if the state directory cannot be created or read
+     */
+    public static DeviceRuntime start(ClientConfig config) throws IOException {
+        ReportTransport transport = ReportTransports.create(config);
+        try {
+            return start(config, transport, true, new SecureRandomSource(), Clock.systemUTC());
+        } catch (IOException | RuntimeException e) {
+            transport.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts a runtime with a given transport (not closed by the runtime, so simulators may share
+     * one), randomness (seeded only in tests and simulations) and clock.
+     */
+    public static DeviceRuntime start(
+            ClientConfig config, ReportTransport transport, RandomSource random, Clock clock)
+            throws IOException {
+        return start(config, transport, false, random, clock);
+    }
+
+    private static DeviceRuntime start(
+            ClientConfig config,
+            ReportTransport transport,
+            boolean ownsTransport,
+            RandomSource random,
+            Clock clock)
+            throws IOException {
+        if (config == null || transport == null || random == null || clock == null) {
+            throw new IllegalArgumentException("config, transport, random and clock are required");
+        }
+        DeviceRuntime runtime = new DeviceRuntime(config, transport, ownsTransport, random, clock);
+        runtime.schedule();
+        OPEN.add(runtime);
+        return runtime;
+    }
+
+    private static String persistentDeviceId(Path stateDir) throws IOException {
+        Path file = stateDir.resolve("device-id");
+        try {
+            String stored = Files.readString(file, StandardCharsets.UTF_8).trim();
+            if (!stored.isEmpty()) {
+                return stored;
+            }
+        } catch (NoSuchFileException e) {
+            // first start on this device
+        }
+        String id = UUID.randomUUID().toString();
+        AtomicFiles.write(file, id.getBytes(StandardCharsets.UTF_8));
+        return id;
+    }
+
+    static String stateFileName(String appVersion) {
+        return "epoch-"
+                + appVersion.replaceAll("[^A-Za-z0-9._-]", "_")
+                + "-"
+                + Integer.toHexString(appVersion.hashCode())
+                + ".state";
+    }
+
+    private void loadPending() {
+        pending = new long[config.methodCount()];
+        epochStartMillis = clock.millis();
+        try {
+            EpochState state = EpochState.readFrom(stateFile);
+            if (state == null) {
+                return;
+            }
+            if (state.matches(
+                    config.appVersion(),
+                    config.configId(),
+                    config.privacy().k(),
+                    config.methodCount())) {
+                pending = state.counts();
+                pendingTotal = state.total();
+                epochStartMillis = state.epochStartMillis();
+            } else {
+                stateDiscarded = "configuration changed: " + state;
+            }
+        } catch (IOException | RuntimeException e) {
+            stateDiscarded = "unreadable epoch state: " + e.getMessage();
+        }
+    }
+
+    private void schedule() {
+        Optional<Duration> span = config.epochSpan();
+        Optional<Duration> checkpoint = config.checkpointInterval();
+        if (span.isEmpty() && checkpoint.isEmpty()) {
+            return;
+        }
+        ScheduledExecutorService executor = scheduler();
+        synchronized (this) {
+            span.ifPresent(
+                    s ->
+                            tasks.add(
+                                    executor.scheduleAtFixedRate(
+                                            this::endEpochQuietly,
+                                            s.toMillis(),
+                                            s.toMillis(),
+                                            TimeUnit.MILLISECONDS)));
+            checkpoint.ifPresent(
+                    c ->
+                            tasks.add(
+                                    executor.scheduleWithFixedDelay(
+                                            this::checkpoint,
+                                            c.toMillis(),
+                                            c.toMillis(),
+                                            TimeUnit.MILLISECONDS)));
+        }
+    }
+
+    private static ScheduledExecutorService scheduler() {
+        ScheduledExecutorService s = scheduler;
+        if (s == null) {
+            synchronized (DeviceRuntime.class) {
+                s = scheduler;
+                if (s == null) {
+                    ScheduledThreadPoolExecutor executor =
+                            new ScheduledThreadPoolExecutor(
+                                    1,
+                                    runnable -> {
+                                        Thread thread = new Thread(runnable, "fieldprof-epochs");
+                                        thread.setDaemon(true);
+                                        return thread;
+                                    });
+                    executor.setRemoveOnCancelPolicy(true);
+                    Runtime.getRuntime()
+                            .addShutdownHook(
+                                    new Thread(
+                                            DeviceRuntime::checkpointAllOpen,
+                                            "fieldprof-shutdown-checkpoint"));
+                    scheduler = s = executor;
+                }
+            }
+        }
+        return s;
+    }
+
+    private static void checkpointAllOpen() {
+        for (DeviceRuntime runtime : OPEN) {
+            runtime.checkpoint();
+        }
+    }
+
+    EventCounters counters() {
+        return counters;
+    }
+
+    /** Counts one event from the calling thread, as {@link Probes#enter} would. Never throws. */
+    public void record(int methodId) {
+        try {
+            Probes.enter(this, methodId);
+        } catch (Throwable ignored) {
+            // same contract as Probes.enter
+        }
+    }
+
+    private void endEpochQuietly() {
+        try {
+            endEpoch();
+        } catch (Throwable ignored) {
+            // counted inside; the scheduler thread must survive
+        }
+    }
+
+    /**
+     * Ends the current epoch now: with at least k events (counted plus carried), samples exactly k
+     * uniformly, randomizes them and hands one report to the transport; with fewer, persists the
+     * counts and sends nothing. Does not throw on I/O failures (they are counted).
+     */
+    public synchronized EpochResult endEpoch() {
+        if (closed) {
+            return new EpochResult(Outcome.CLOSED, 0, pendingTotal, Optional.empty());
+        }
+        long counted = absorb();
+        int k = config.privacy().k();
+        try {
+            if (pendingTotal < k) {
+                epochsCarried++;
+                persistPending();
+                return new EpochResult(
+                        Outcome.CARRIED_FORWARD, counted, pendingTotal, Optional.empty());
+            }
+            Instant now = clock.instant();
+            if (!ledger.mayReport(now)) {
+                resetPending(now);
+                persistPending();
+                try {
+                    ledger.recordSkippedByCap();
+                } catch (IOException e) {
+                    stateWriteFailures++;
+                }
+                return new EpochResult(Outcome.SKIPPED_BY_CAP, counted, 0, Optional.empty());
+            }
+            int[] sample = HypergeometricSampler.sampleMultivariate(random, pending, k);
+            int[] randomized = randomizer.randomize(sample);
+            List<Integer> counts = new ArrayList<>(randomized.length);
+            for (int z : randomized) {
+                counts.add(z);
+            }
+            String reportId = UUID.randomUUID().toString();
+            FrequencyReport report =
+                    FrequencyReport.newBuilder()
+                            .setReportId(reportId)
+                            .setDeviceId(deviceId)
+                            .setAppVersion(config.appVersion())
+                            .setConfigId(config.configId())
+                            .setK(k)
+                            .setCreatedAtMillis(Instant.ofEpochMilli(now.toEpochMilli()))
+                            .setCounts(counts)
+                            .build();
+            // The ledger is written before the report can leave, so a crash only over-counts.
+            try {
+                ledger.recordReport(now);
+            } catch (IOException e) {
+                stateWriteFailures++;
+            }
+            resetPending(now);
+            persistPending();
+            reportsMade++;
+            transport.submit(report);
+            return new EpochResult(Outcome.REPORTED, counted, 0, Optional.of(reportId));
+        } catch (RuntimeException e) {
+            epochFailures++;
+            return new EpochResult(Outcome.FAILED, counted, pendingTotal, Optional.empty());
+        }
+    }
+
+    /** Moves the counters' new events into the pending counts; returns how many. */
+    private long absorb() {
+        EventCounters.Delta delta = counters.drain();
+        droppedEvents += delta.dropped();
+        long[] d = delta.counts();
+        for (int v = 0; v < d.length; v++) {
+            pending[v] += d[v];
+        }
+        pendingTotal += delta.total();
+        return delta.total();
+    }
+
+    private void resetPending(Instant now) {
+        pending = new long[config.methodCount()];
+        pendingTotal = 0;
+        epochStartMillis = now.toEpochMilli();
+    }
+
+    private void persistPending() {
+        try {
+            new EpochState(
+                            config.appVersion(),
+                            config.configId(),
+                            config.privacy().k(),
+                            epochStartMillis,
+                            pending)
+                    .writeTo(stateFile);
+        } catch (IOException | RuntimeException e) {
+            stateWriteFailures++;
+        }
+    }
+
+    /**
+     * Persists the open epoch's counts without ending it, so that a kill -9 loses at most the
+     * events since the last checkpoint. Runs periodically and at JVM shutdown. Never throws.
+     */
+    public synchronized void checkpoint() {
+        if (closed) {
+            return;
+        }
+        try {
+            absorb();
+            persistPending();
+        } catch (RuntimeException e) {
+            epochFailures++;
+        }
+    }
+
+    public ClientConfig config() {
+        return config;
+    }
+
+    /** The device id reports carry (configured, or created once in the state directory). */
+    public String deviceId() {
+        return deviceId;
+    }
+
+    /** This device's privacy ledger for the configured app version. */
+    public PrivacyLedger.Entry ledger() {
+        return ledger.entry();
+    }
+
+    public TransportCounters transportCounters() {
+        return transport.counters();
+    }
+
+    public ReportTransport transport() {
+        return transport;
+    }
+
+    public synchronized RuntimeCounters counters(boolean includeOpenEpoch) {
+        if (includeOpenEpoch && !closed) {
+            absorb();
+        }
+        return new RuntimeCounters(
+                reportsMade,
+                epochsCarried,
+                droppedEvents,
+                pendingTotal,
+                stateWriteFailures,
+                epochFailures,
+                Optional.ofNullable(stateDiscarded));
+    }
+
+    /**
+     * Stops the epoch timer, persists the open epoch (it is not ended: fewer than k events are
+     * never sent early), and closes the transport if the runtime created it. Idempotent.
+     */
+    @Override
+    public void close() {
+        List<ScheduledFuture<?>> cancelled;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            checkpoint();
+            closed = true;
+            cancelled = new ArrayList<>(tasks);
+            tasks.clear();
+        }
+        for (ScheduledFuture<?> task : cancelled) {
+            task.cancel(false);
+        }
+        OPEN.remove(this);
+        if (ownsTransport) {
+            transport.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DeviceRuntime(" + deviceId + ", " + config + ")";
+    }
+}

@@ -1,0 +1,293 @@
+package dev.fieldprof.client.ledger;
+
+import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.client.state.AtomicFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * The privacy ledger of one device and app version: how much it has reported and what that costs.
+ * By the guarantee of DESIGN.md (traces at distance d give output probabilities within e^(ε·d/t)),
+ * one report of k events protects each t changed events at ε, and the report's whole content (d =
+ * k) at ε·k/t. Across reports the losses add (sequential composition), so the <em>user-level
+ * bound</em> for hiding everything the device ever reported is Σ over reports of ε_i·k_i/t_i =
+ * ε·(events reported)/t for a fixed configuration. Sampling k of an epoch's events can only lower
+ * the loss; the ledger ignores that gain and stays an upper bound. A report is entered before it is
+ * handed to the transport, so a crash can only over-count. A per-day cap (UTC days of the device
+ * clock) stops reporting when reached. Stored as a versioned properties file, written atomically.
+ */
+public final class PrivacyLedger {
+    private static final int FORMAT = 1;
+    private static final String PREFIX = "ledger-";
+    private static final String SUFFIX = ".properties";
+
+    private final Path file;
+    private final String deviceId;
+    private final String appVersion;
+    private final String configId;
+    private final PrivacyParameters parameters;
+    private final int reportsPerDayCap;
+    private long reports;
+    private long eventsReported;
+    private double userLevelEpsilon;
+    private LocalDate day;
+    private int reportsOnDay;
+    private long epochsSkippedByCap;
+    private long lastReportMillis;
+
+    /** A read-only view of one ledger. */
+    public record Entry(
+            String deviceId,
+            String appVersion,
+            String configId,
+            double epsilon,
+            int t,
+            int k,
+            long reports,
+            long eventsReported,
+            double userLevelEpsilon,
+            int reportsPerDayCap,
+            LocalDate day,
+            int reportsOnDay,
+            long epochsSkippedByCap,
+            long lastReportMillis) {
+
+        /** ε per t changed events: the event-level guarantee of every report. */
+        public double epsilonPerTEvents() {
+            return epsilon;
+        }
+
+        /** Lines for the CLI: {@code key value}. */
+        public List<String> format() {
+            List<String> lines = new ArrayList<>();
+            lines.add("device " + deviceId);
+            lines.add("app-version " + appVersion);
+            lines.add("config " + configId);
+            lines.add(
+                    String.format(
+                            Locale.ROOT, "epsilon-per-t-events %.6f (t=%d, k=%d)", epsilon, t, k));
+            lines.add("reports " + reports);
+            lines.add("events-reported " + eventsReported);
+            lines.add(String.format(Locale.ROOT, "user-level-epsilon %.6f", userLevelEpsilon));
+            lines.add(
+                    "reports-on-day "
+                            + reportsOnDay
+                            + " of "
+                            + reportsPerDayCap
+                            + " ("
+                            + (day == null ? "none yet" : day)
+                            + ")");
+            lines.add("epochs-skipped-by-cap " + epochsSkippedByCap);
+            lines.add(
+                    "last-report "
+                            + (lastReportMillis == 0
+                                    ? "never"
+                                    : Instant.ofEpochMilli(lastReportMillis)));
+            return lines;
+        }
+    }
+
+    private PrivacyLedger(
+            Path file,
+            String deviceId,
+            String appVersion,
+            String configId,
+            PrivacyParameters parameters,
+            int reportsPerDayCap) {
+        this.file = file;
+        this.deviceId = deviceId;
+        this.appVersion = appVersion;
+        this.configId = configId;
+        this.parameters = parameters;
+        this.reportsPerDayCap = reportsPerDayCap;
+    }
+
+    /**
+     * Opens (or starts) the ledger of {@code appVersion} in {@code stateDir}. Thread-safe.
+     *
+     * <pre>{@code
+     * PrivacyLedger ledger = PrivacyLedger.open(dir, "device-1", "demo:1.0", "default",
+     *         new PrivacyParameters(Math.log(9), 1, 1000), 24);
+     * }</pre>
+     *
+     * @param reportsPerDayCap reports allowed per UTC day, >= 1
+     */
+    public static PrivacyLedger open(
+            Path stateDir,
+            String deviceId,
+            String appVersion,
+            String configId,
+            PrivacyParameters parameters,
+            int reportsPerDayCap)
+            throws IOException {
+        if (reportsPerDayCap < 1) {
+            throw new IllegalArgumentException(
+                    "reportsPerDayCap must be >= 1, got " + reportsPerDayCap);
+        }
+        PrivacyLedger ledger =
+                new PrivacyLedger(
+                        stateDir.resolve(fileName(appVersion)),
+                        deviceId,
+                        appVersion,
+                        configId,
+                        parameters,
+                        reportsPerDayCap);
+        Properties stored = load(ledger.file);
+        if (stored != null) {
+            ledger.reports = Long.parseLong(stored.getProperty("reports", "0"));
+            ledger.eventsReported = Long.parseLong(stored.getProperty("eventsReported", "0"));
+            ledger.userLevelEpsilon =
+                    Double.parseDouble(stored.getProperty("userLevelEpsilon", "0"));
+            String day = stored.getProperty("day", "");
+            ledger.day = day.isEmpty() ? null : LocalDate.parse(day);
+            ledger.reportsOnDay = Integer.parseInt(stored.getProperty("reportsOnDay", "0"));
+            ledger.epochsSkippedByCap =
+                    Long.parseLong(stored.getProperty("epochsSkippedByCap", "0"));
+            ledger.lastReportMillis = Long.parseLong(stored.getProperty("lastReportMillis", "0"));
+        } else {
+            ledger.persist(); // so that the CLI lists a device that has not reported yet
+        }
+        return ledger;
+    }
+
+    static String fileName(String appVersion) {
+        String safe = appVersion.replaceAll("[^A-Za-z0-9._-]", "_");
+        return PREFIX + safe + "-" + Integer.toHexString(appVersion.hashCode()) + SUFFIX;
+    }
+
+    private static Properties load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(reader);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        String format = p.getProperty("format");
+        if (!String.valueOf(FORMAT).equals(format)) {
+            throw new IOException("unsupported ledger format " + format + " in " + file);
+        }
+        return p;
+    }
+
+    /** Whether another report fits under today's cap. */
+    public synchronized boolean mayReport(Instant now) {
+        LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+        return !today.equals(day) || reportsOnDay < reportsPerDayCap;
+    }
+
+    /** Enters one report of k events and persists the ledger before the report may leave. */
+    public synchronized Entry recordReport(Instant now) throws IOException {
+        LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+        if (!today.equals(day)) {
+            day = today;
+            reportsOnDay = 0;
+        }
+        reportsOnDay++;
+        reports++;
+        eventsReported += parameters.k();
+        userLevelEpsilon += parameters.epsilon() * parameters.k() / parameters.t();
+        lastReportMillis = now.toEpochMilli();
+        persist();
+        return entry();
+    }
+
+    /** Enters one epoch that ended without a report because the cap was reached. */
+    public synchronized Entry recordSkippedByCap() throws IOException {
+        epochsSkippedByCap++;
+        persist();
+        return entry();
+    }
+
+    public synchronized Entry entry() {
+        return new Entry(
+                deviceId,
+                appVersion,
+                configId,
+                parameters.epsilon(),
+                parameters.t(),
+                parameters.k(),
+                reports,
+                eventsReported,
+                userLevelEpsilon,
+                reportsPerDayCap,
+                day,
+                reportsOnDay,
+                epochsSkippedByCap,
+                lastReportMillis);
+    }
+
+    private void persist() throws IOException {
+        Properties p = new Properties();
+        p.setProperty("format", String.valueOf(FORMAT));
+        p.setProperty("deviceId", deviceId);
+        p.setProperty("appVersion", appVersion);
+        p.setProperty("configId", configId);
+        p.setProperty("epsilon", Double.toString(parameters.epsilon()));
+        p.setProperty("t", Integer.toString(parameters.t()));
+        p.setProperty("k", Integer.toString(parameters.k()));
+        p.setProperty("reports", Long.toString(reports));
+        p.setProperty("eventsReported", Long.toString(eventsReported));
+        p.setProperty("userLevelEpsilon", Double.toString(userLevelEpsilon));
+        p.setProperty("reportsPerDayCap", Integer.toString(reportsPerDayCap));
+        p.setProperty("day", day == null ? "" : day.toString());
+        p.setProperty("reportsOnDay", Integer.toString(reportsOnDay));
+        p.setProperty("epochsSkippedByCap", Long.toString(epochsSkippedByCap));
+        p.setProperty("lastReportMillis", Long.toString(lastReportMillis));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        p.store(bytes, "fieldprof privacy ledger");
+        AtomicFiles.write(file, bytes.toByteArray());
+    }
+
+    /** Reads every ledger in {@code stateDir}, as stored (for the CLI). */
+    public static List<Entry> readAll(Path stateDir) throws IOException {
+        List<Entry> entries = new ArrayList<>();
+        if (!Files.isDirectory(stateDir)) {
+            throw new NoSuchFileException(stateDir.toString(), null, "not a directory");
+        }
+        try (DirectoryStream<Path> files =
+                Files.newDirectoryStream(stateDir, PREFIX + "*" + SUFFIX)) {
+            for (Path file : files) {
+                Properties p = new Properties();
+                try (InputStream in = Files.newInputStream(file)) {
+                    p.load(in);
+                }
+                if (!String.valueOf(FORMAT).equals(p.getProperty("format"))) {
+                    throw new IOException("unsupported ledger format in " + file);
+                }
+                String day = p.getProperty("day", "");
+                entries.add(
+                        new Entry(
+                                p.getProperty("deviceId"),
+                                p.getProperty("appVersion"),
+                                p.getProperty("configId"),
+                                Double.parseDouble(p.getProperty("epsilon")),
+                                Integer.parseInt(p.getProperty("t")),
+                                Integer.parseInt(p.getProperty("k")),
+                                Long.parseLong(p.getProperty("reports")),
+                                Long.parseLong(p.getProperty("eventsReported")),
+                                Double.parseDouble(p.getProperty("userLevelEpsilon")),
+                                Integer.parseInt(p.getProperty("reportsPerDayCap")),
+                                day.isEmpty() ? null : LocalDate.parse(day),
+                                Integer.parseInt(p.getProperty("reportsOnDay")),
+                                Long.parseLong(p.getProperty("epochsSkippedByCap")),
+                                Long.parseLong(p.getProperty("lastReportMillis"))));
+            }
+        }
+        entries.sort((a, b) -> a.appVersion().compareTo(b.appVersion()));
+        return entries;
+    }
+}

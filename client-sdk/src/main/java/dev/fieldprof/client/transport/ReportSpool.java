@@ -1,0 +1,147 @@
+package dev.fieldprof.client.transport;
+
+import dev.fieldprof.client.state.AtomicFiles;
+import dev.fieldprof.schemas.FrequencyReport;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A bounded on-disk queue of reports waiting for an unreachable broker: one file per report ({@code
+ * <sequence>.rep}, the report's codec bytes, written atomically), oldest first. Past the byte cap
+ * the oldest reports are deleted and counted as {@link DropReason#SPOOL_FULL}. Survives restarts.
+ * Used from one thread (the transport's publisher).
+ */
+public final class ReportSpool {
+    private static final String SUFFIX = ".rep";
+
+    private final Path dir;
+    private final long maxBytes;
+    private final TransportStats stats;
+    private final TreeMap<Long, Long> sizes = new TreeMap<>();
+    private long bytes;
+    private long nextSequence;
+
+    /**
+     * Opens the spool in {@code dir}, picking up reports left by an earlier process.
+     *
+     * @param maxBytes cap on the spooled bytes, >= 1
+     */
+    public ReportSpool(Path dir, long maxBytes, TransportStats stats) {
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be >= 1, got " + maxBytes);
+        }
+        this.dir = dir;
+        this.maxBytes = maxBytes;
+        this.stats = stats;
+        scan();
+    }
+
+    private void scan() {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                try {
+                    long sequence =
+                            Long.parseLong(name.substring(0, name.length() - SUFFIX.length()));
+                    long size = Files.size(file);
+                    sizes.put(sequence, size);
+                    bytes += size;
+                    nextSequence = Math.max(nextSequence, sequence + 1);
+                } catch (NumberFormatException | IOException ignored) {
+                    // not ours, or vanished
+                }
+            }
+        } catch (IOException ignored) {
+            // an unreadable spool is empty; adds will count their failures
+        }
+        stats.spooledNow(sizes.size());
+    }
+
+    private Path fileOf(long sequence) {
+        return dir.resolve(String.format("%019d%s", sequence, SUFFIX));
+    }
+
+    /** Spools a report, evicting the oldest past the cap; counts every outcome. */
+    public void add(FrequencyReport report) {
+        byte[] encoded;
+        try {
+            encoded = ReportFile.encode(report);
+        } catch (RuntimeException e) {
+            stats.dropped(DropReason.ENCODE_FAILED);
+            return;
+        }
+        if (encoded.length > maxBytes) {
+            stats.dropped(DropReason.SPOOL_FULL);
+            return;
+        }
+        while (bytes + encoded.length > maxBytes && !sizes.isEmpty()) {
+            removeOldest();
+            stats.dropped(DropReason.SPOOL_FULL);
+        }
+        long sequence = nextSequence++;
+        try {
+            AtomicFiles.write(fileOf(sequence), encoded);
+            sizes.put(sequence, (long) encoded.length);
+            bytes += encoded.length;
+            stats.spooled();
+        } catch (IOException | RuntimeException e) {
+            stats.dropped(DropReason.WRITE_FAILED);
+        }
+        stats.spooledNow(sizes.size());
+    }
+
+    /** The oldest spooled report, if any (unreadable files are discarded and counted). */
+    public Optional<Spooled> oldest() {
+        while (!sizes.isEmpty()) {
+            long sequence = sizes.firstKey();
+            try {
+                byte[] bytes = Files.readAllBytes(fileOf(sequence));
+                return Optional.of(new Spooled(sequence, ReportFile.decode(bytes)));
+            } catch (IOException | RuntimeException e) {
+                removeOldest();
+                stats.dropped(DropReason.WRITE_FAILED);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A spooled report and its position. */
+    public record Spooled(long sequence, FrequencyReport report) {}
+
+    /** Deletes a report once it was sent. */
+    public void remove(long sequence) {
+        Long size = sizes.remove(sequence);
+        if (size != null) {
+            bytes -= size;
+            try {
+                Files.deleteIfExists(fileOf(sequence));
+            } catch (IOException ignored) {
+                // forgotten in memory; a restart may resend it, and report ids make that harmless
+            }
+        }
+        stats.spooledNow(sizes.size());
+    }
+
+    private void removeOldest() {
+        remove(sizes.firstKey());
+    }
+
+    public int size() {
+        return sizes.size();
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    public boolean isEmpty() {
+        return sizes.isEmpty();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.fieldprof.client.transport;
+
+import dev.fieldprof.client.ClientConfig;
+
+/**
+ * Builds the transport a {@link ClientConfig} names. The Kafka transport is loaded reflectively, so
+ * that the core never links Kafka classes unless {@code transport=kafka} is chosen.
+ */
+public final class ReportTransports {
+    private static final String KAFKA_CLASS =
+            "dev.fieldprof.client.transport.kafka.KafkaReportTransport";
+
+    private ReportTransports() {}
+
+    /** The configured transport; fails with a message naming the setting if it cannot be made. */
+    public static ReportTransport create(ClientConfig config) {
+        switch (config.transport()) {
+            case NONE:
+                return new CallbackReportTransport(report -> {}, config.queueCapacity());
+            case FILE:
+                return new FileReportTransport(config.reportFile(), config.queueCapacity());
+            case KAFKA:
+                try {
+                    return (ReportTransport)
+                            Class.forName(KAFKA_CLASS)
+                                    .getMethod("fromConfig", ClientConfig.class)
+                                    .invoke(null, config);
+                } catch (ReflectiveOperationException | LinkageError e) {
+                    throw new IllegalStateException(
+                            ClientConfig.KEY_TRANSPORT
+                                    + "=kafka needs kafka-clients on the classpath: "
+                                    + e,
+                            e);
+                }
+            default:
+                throw new IllegalStateException("unknown transport " + config.transport());
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.fieldprof.client.transport;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * A snapshot of a transport's counters: reports sent (acknowledged by the broker or written to the
+ * file), currently spooled on disk, ever spooled, and dropped by reason.
+ */
+public record TransportCounters(
+        long submitted, long sent, long spooled, long spooledNow, Map<DropReason, Long> dropped) {
+
+    public TransportCounters {
+        EnumMap<DropReason, Long> copy = new EnumMap<>(DropReason.class);
+        for (DropReason reason : DropReason.values()) {
+            copy.put(reason, dropped.getOrDefault(reason, 0L));
+        }
+        dropped = Collections.unmodifiableMap(copy);
+    }
+
+    public long dropped(DropReason reason) {
+        return dropped.get(reason);
+    }
+
+    public long droppedTotal() {
+        long total = 0;
+        for (long d : dropped.values()) {
+            total += d;
+        }
+        return total;
+    }
+
+    @Override
+    public String toString() {
+        return "submitted="
+                + submitted
+                + " sent="
+                + sent
+                + " spooled="
+                + spooled
+                + " spooledNow="
+                + spooledNow
+                + " dropped="
+                + dropped;
+    }
+}

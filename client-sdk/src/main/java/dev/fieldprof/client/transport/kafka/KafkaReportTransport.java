@@ -1,0 +1,319 @@
+package dev.fieldprof.client.transport.kafka;
+
+import dev.fieldprof.client.ClientConfig;
+import dev.fieldprof.client.transport.AsyncReportTransport;
+import dev.fieldprof.client.transport.DropReason;
+import dev.fieldprof.client.transport.ReportSpool;
+import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.RecordCodec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Sends reports to Kafka (topic {@code fieldprof.reports.frequency} by default; key = device id,
+ * value = {@link RecordCodec} bytes) with an idempotent producer, acks=all and lz4 compression. All
+ * Kafka calls run on the transport's background thread. While the broker is unreachable reports go
+ * to a bounded on-disk {@link ReportSpool}; the oldest spooled report is retried with exponential
+ * backoff, and once one gets through the spool drains in order. A report id makes the rare re-send
+ * after a crash harmless (the estimator counts a report id once).
+ */
+public final class KafkaReportTransport extends AsyncReportTransport {
+    private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
+    private static final Duration MIN_BACKOFF = Duration.ofMillis(200);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+
+    private final Function<Properties, Producer<String, byte[]>> producerFactory;
+    private final Properties producerProperties;
+    private final String topic;
+    private final Duration timeout;
+    private final ReportSpool spool;
+    private final ConcurrentLinkedQueue<FrequencyReport> failed = new ConcurrentLinkedQueue<>();
+    private Producer<String, byte[]> producer;
+    private long retryAtNanos;
+    private Duration backoff = MIN_BACKOFF;
+
+    /**
+     * Creates the transport; the producer itself is created on the background thread, so an
+     * unresolvable or dead broker never delays the caller. Thread-safe.
+     *
+     * <pre>{@code
+     * ReportTransport transport = new KafkaReportTransport("broker:9092",
+     *         Topics.FREQUENCY_REPORTS, Duration.ofSeconds(30), Path.of("spool"), 16 << 20, 1024);
+     * }</pre>
+     *
+     * @param bootstrapServers host:port list, non-empty
+     * @param topic target topic, non-empty
+     * @param timeout bound of every Kafka wait (metadata, request, delivery), >= 100 ms
+     * @param spoolDir where reports wait while the broker is unreachable
+     * @param spoolMaxBytes spool cap in bytes, >= 1
+     * @param queueCapacity in-memory queue, >= 1
+     */
+    public KafkaReportTransport(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity) {
+        this(bootstrapServers, topic, timeout, spoolDir, spoolMaxBytes, queueCapacity, null);
+    }
+
+    /**
+     * As above, with the producer made by {@code producerFactory} (tests); null = KafkaProducer.
+     */
+    KafkaReportTransport(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity,
+            Function<Properties, Producer<String, byte[]>> producerFactory) {
+        super("kafka", queueCapacity, Duration.ofMillis(100));
+        if (bootstrapServers == null || bootstrapServers.isBlank()) {
+            throw new IllegalArgumentException(
+                    "bootstrapServers must be a non-empty host:port list");
+        }
+        if (topic == null || topic.isBlank()) {
+            throw new IllegalArgumentException("topic must be non-empty");
+        }
+        if (timeout == null || timeout.toMillis() < 100) {
+            throw new IllegalArgumentException("timeout must be >= 100 ms, got " + timeout);
+        }
+        this.topic = topic;
+        this.timeout = timeout;
+        this.producerProperties = producerProperties(bootstrapServers, timeout);
+        this.producerFactory =
+                producerFactory != null
+                        ? producerFactory
+                        : props ->
+                                new KafkaProducer<>(
+                                        props, new StringSerializer(), new ByteArraySerializer());
+        this.spool = new ReportSpool(spoolDir, spoolMaxBytes, stats);
+        start();
+    }
+
+    /** Builds the transport a {@link ClientConfig} with transport=kafka describes. */
+    public static KafkaReportTransport fromConfig(ClientConfig config) {
+        return new KafkaReportTransport(
+                config.kafkaBootstrapServers(),
+                config.kafkaTopic(),
+                config.kafkaTimeout(),
+                config.spoolDir(),
+                config.spoolMaxBytes(),
+                config.queueCapacity());
+    }
+
+    static Properties producerProperties(String bootstrapServers, Duration timeout) {
+        Properties p = new Properties();
+        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        int linger = 20;
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, Integer.toString(linger));
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(ms));
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(ms));
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(ms + linger));
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "200");
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "10000");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "fieldprof-device");
+        return p;
+    }
+
+    /** The producer settings in use (for tests and diagnostics). */
+    public Properties producerProperties() {
+        Properties copy = new Properties();
+        copy.putAll(producerProperties);
+        return copy;
+    }
+
+    private Optional<Producer<String, byte[]>> producer() {
+        if (producer == null) {
+            try {
+                producer = producerFactory.apply(producerProperties);
+            } catch (RuntimeException e) {
+                // e.g. no resolvable bootstrap address yet: stay offline and retry later
+                goOffline();
+                return Optional.empty();
+            }
+        }
+        return Optional.of(producer);
+    }
+
+    private boolean offline() {
+        return retryAtNanos != 0;
+    }
+
+    private void goOffline() {
+        retryAtNanos = System.nanoTime() + backoff.toNanos();
+        backoff =
+                backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                        ? MAX_BACKOFF
+                        : backoff.multipliedBy(2);
+    }
+
+    private void goOnline() {
+        retryAtNanos = 0;
+        backoff = MIN_BACKOFF;
+    }
+
+    @Override
+    protected void deliver(FrequencyReport report) {
+        spoolFailures();
+        if (offline() || !spool.isEmpty()) {
+            // Keep order and never wait on a dead broker per report: queue behind the spool.
+            spool.add(report);
+            retrySpool();
+            return;
+        }
+        send(report);
+    }
+
+    private void send(FrequencyReport report) {
+        byte[] value;
+        try {
+            value = CODEC.encode(report);
+        } catch (RuntimeException e) {
+            stats.dropped(DropReason.ENCODE_FAILED);
+            return;
+        }
+        Optional<Producer<String, byte[]>> p = producer();
+        if (p.isEmpty()) {
+            spool.add(report);
+            return;
+        }
+        try {
+            p.get()
+                    .send(
+                            new ProducerRecord<>(topic, report.getDeviceId(), value),
+                            (metadata, exception) -> {
+                                if (exception == null) {
+                                    stats.sent();
+                                } else if (permanent(exception)) {
+                                    stats.dropped(DropReason.REJECTED);
+                                } else {
+                                    failed.add(report); // spooled by the publisher thread
+                                }
+                            });
+        } catch (RuntimeException e) {
+            if (permanent(e)) {
+                stats.dropped(DropReason.REJECTED);
+            } else {
+                spool.add(report);
+                goOffline();
+            }
+        }
+    }
+
+    private static boolean permanent(Exception e) {
+        return e instanceof RecordTooLargeException
+                || e instanceof AuthorizationException
+                || e instanceof InvalidTopicException;
+    }
+
+    private void spoolFailures() {
+        FrequencyReport report;
+        boolean any = false;
+        while ((report = failed.poll()) != null) {
+            spool.add(report);
+            any = true;
+        }
+        if (any && !offline()) {
+            goOffline();
+        }
+    }
+
+    @Override
+    protected void idle() {
+        spoolFailures();
+        retrySpool();
+    }
+
+    /** Sends spooled reports in order, synchronously, while the broker accepts them. */
+    private void retrySpool() {
+        if (spool.isEmpty()) {
+            return;
+        }
+        if (offline() && System.nanoTime() - retryAtNanos < 0) {
+            return;
+        }
+        while (true) {
+            Optional<ReportSpool.Spooled> next = spool.oldest();
+            if (next.isEmpty()) {
+                goOnline();
+                return;
+            }
+            Optional<Producer<String, byte[]>> p = producer();
+            if (p.isEmpty()) {
+                return;
+            }
+            FrequencyReport report = next.get().report();
+            try {
+                p.get()
+                        .send(
+                                new ProducerRecord<>(
+                                        topic, report.getDeviceId(), CODEC.encode(report)))
+                        .get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+                spool.remove(next.get().sequence());
+                stats.sent();
+                goOnline();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Exception cause && permanent(cause)) {
+                    spool.remove(next.get().sequence());
+                    stats.dropped(DropReason.REJECTED);
+                    continue;
+                }
+                goOffline();
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                if (!(e instanceof RetriableException)
+                        && e instanceof RuntimeException re
+                        && permanent(re)) {
+                    spool.remove(next.get().sequence());
+                    stats.dropped(DropReason.REJECTED);
+                    continue;
+                }
+                goOffline();
+                return;
+            }
+        }
+    }
+
+    @Override
+    protected void shutdown() {
+        if (producer != null) {
+            try {
+                producer.close(timeout);
+            } catch (RuntimeException ignored) {
+                // closing a producer to a dead broker may fail; its unsent reports call back below
+            }
+        }
+        spoolFailures();
+    }
+
+    /** Reports waiting in the spool right now. */
+    public int spooled() {
+        return spool.size();
+    }
+}

@@ -1,0 +1,116 @@
+package dev.fieldprof.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClientConfigTest {
+    @TempDir Path dir;
+
+    private Properties valid() {
+        Properties p = new Properties();
+        p.setProperty("app.version", "demo:1.0");
+        p.setProperty("method.count", "120");
+        p.setProperty("privacy.config.id", "cfg-1");
+        p.setProperty("privacy.epsilon", "ln(9)");
+        p.setProperty("privacy.t", "2");
+        p.setProperty("privacy.k", "1000");
+        p.setProperty("state.dir", dir.toString());
+        return p;
+    }
+
+    @Test
+    void readsTheInstrumenterKeys() {
+        ClientConfig config = ClientConfig.fromProperties(valid());
+        assertThat(config.appVersion()).isEqualTo("demo:1.0");
+        assertThat(config.methodCount()).isEqualTo(120);
+        assertThat(config.configId()).isEqualTo("cfg-1");
+        assertThat(config.privacy().epsilon()).isEqualTo(Math.log(9));
+        assertThat(config.privacy().t()).isEqualTo(2);
+        assertThat(config.privacy().k()).isEqualTo(1000);
+        assertThat(config.epochSpan()).isEmpty();
+        assertThat(config.transport()).isEqualTo(ClientConfig.TransportKind.FILE);
+        assertThat(config.reportFile()).isEqualTo(dir.resolve("reports.fpr"));
+    }
+
+    @Test
+    void namesSettingAndRangeInEveryMessage() {
+        Properties p = valid();
+        p.setProperty("privacy.t", "1001");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("privacy.t must be in [1, 1000], got 1001");
+        p.setProperty("privacy.t", "1");
+        p.setProperty("method.count", "0");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("method.count must be in [1, 10000000], got 0");
+        p.setProperty("method.count", "ten");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("method.count must be an integer, got 'ten'");
+        p.setProperty("method.count", "10");
+        p.setProperty("epoch.span", "PT0.5S");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("epoch.span must be 'manual' or a duration >= PT1S, got PT0.5S");
+        p.setProperty("epoch.span", "hourly");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("epoch.span must be an ISO-8601 duration such as PT1H, got 'hourly'");
+        p.setProperty("epoch.span", "PT1H");
+        p.setProperty("transport", "kafka");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage(
+                        "transport.kafka.bootstrap.servers is required: host:port[,host:port...]"
+                                + " when transport=kafka");
+        p.setProperty("transport", "carrier-pigeon");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("transport must be one of none, file, kafka, got 'carrier-pigeon'");
+        p.remove("transport");
+        p.setProperty("privacy.epsilon", "-1");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("privacy.epsilon must be finite and > 0, got -1.0");
+        p.remove("privacy.epsilon");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("privacy.epsilon is required: a number > 0 or ln(x)");
+    }
+
+    @Test
+    void systemPropertiesOverrideTheClasspathResource() throws Exception {
+        Path root = dir.resolve("cp");
+        Path resource = root.resolve(ClientConfig.RESOURCE);
+        Files.createDirectories(resource.getParent());
+        try (var out = Files.newOutputStream(resource)) {
+            valid().store(out, null);
+        }
+        String key = ClientConfig.SYSTEM_PREFIX + ClientConfig.KEY_EPOCH_SPAN;
+        System.setProperty(key, "PT2H");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+            ClientConfig config =
+                    ClientConfig.fromClasspathAndSystemProperties(loader).orElseThrow();
+            assertThat(config.appVersion()).isEqualTo("demo:1.0");
+            assertThat(config.epochSpan()).contains(Duration.ofHours(2));
+        } finally {
+            System.clearProperty(key);
+        }
+    }
+
+    @Test
+    void isEmptyWithoutResourceOrAppVersion() throws Exception {
+        try (URLClassLoader loader = new URLClassLoader(new URL[0], null)) {
+            assertThat(ClientConfig.fromClasspathAndSystemProperties(loader)).isEmpty();
+        }
+    }
+
+    @Test
+    void toBuilderRoundTrips() {
+        ClientConfig config = ClientConfig.fromProperties(valid());
+        ClientConfig copy = config.toBuilder().build();
+        assertThat(copy.toString()).isEqualTo(config.toString());
+    }
+}

@@ -1,0 +1,207 @@
+package dev.fieldprof.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.fieldprof.client.DeviceRuntime.EpochResult;
+import dev.fieldprof.client.DeviceRuntime.Outcome;
+import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.client.transport.CallbackReportTransport;
+import dev.fieldprof.schemas.FrequencyReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeviceRuntimeTest {
+    private static final long SEED = 4242L;
+    @TempDir Path dir;
+    private final List<FrequencyReport> reports = new CopyOnWriteArrayList<>();
+    private final CallbackReportTransport transport = new CallbackReportTransport(reports::add, 64);
+
+    @AfterEach
+    void tearDown() {
+        transport.close();
+    }
+
+    private ClientConfig.Builder config() {
+        return ClientConfig.builder()
+                .appVersion("demo:1.0")
+                .deviceId("device-7")
+                .methodCount(6)
+                .privacy("default", Math.log(9), 1, 10)
+                .checkpointInterval(null)
+                .stateDir(dir);
+    }
+
+    private DeviceRuntime start(ClientConfig config, Clock clock) throws Exception {
+        return DeviceRuntime.start(config, transport, new SeededRandomSource(SEED), clock);
+    }
+
+    @Test
+    void carriesShortEpochsAcrossRestartsAndNeverSendsThemEarly() throws Exception {
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            for (int i = 0; i < 6; i++) {
+                runtime.record(i % 3);
+            }
+            EpochResult result = runtime.endEpoch();
+            assertThat(result.outcome()).isEqualTo(Outcome.CARRIED_FORWARD);
+            assertThat(result.pendingEvents()).isEqualTo(6);
+        }
+        assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
+        assertThat(reports).isEmpty();
+        // A new process: the 6 events are still there, 4 more complete the epoch.
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            assertThat(runtime.counters(false).pendingEvents()).isEqualTo(6);
+            for (int i = 0; i < 3; i++) {
+                runtime.record(5);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.CARRIED_FORWARD);
+            runtime.record(4);
+            EpochResult result = runtime.endEpoch();
+            assertThat(result.outcome()).isEqualTo(Outcome.REPORTED);
+            assertThat(result.pendingEvents()).isZero();
+        }
+        assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
+        assertThat(reports).hasSize(1);
+        FrequencyReport report = reports.get(0);
+        assertThat(report.getDeviceId()).isEqualTo("device-7");
+        assertThat(report.getAppVersion()).isEqualTo("demo:1.0");
+        assertThat(report.getConfigId()).isEqualTo("default");
+        assertThat(report.getK()).isEqualTo(10);
+        assertThat(report.getCounts()).hasSize(6).allSatisfy(z -> assertThat(z).isBetween(0, 10));
+    }
+
+    @Test
+    void discardsStateOfAnotherConfiguration() throws Exception {
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            runtime.record(1);
+            runtime.endEpoch();
+        }
+        try (DeviceRuntime runtime =
+                start(config().privacy("other", 1.0, 1, 10).build(), Clock.systemUTC())) {
+            DeviceRuntime.RuntimeCounters counters = runtime.counters(false);
+            assertThat(counters.pendingEvents()).isZero();
+            assertThat(counters.stateDiscarded())
+                    .hasValueSatisfying(s -> assertThat(s).contains("configuration changed"));
+        }
+    }
+
+    @Test
+    void detectsACorruptStateFile() throws Exception {
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            runtime.record(1);
+            runtime.endEpoch();
+        }
+        Path state = dir.resolve(DeviceRuntime.stateFileName("demo:1.0"));
+        byte[] bytes = Files.readAllBytes(state);
+        bytes[bytes.length - 9] ^= 1;
+        Files.write(state, bytes);
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            assertThat(runtime.counters(false).stateDiscarded())
+                    .hasValueSatisfying(s -> assertThat(s).contains("checksum"));
+        }
+    }
+
+    @Test
+    void samplesExactlyKFromALargeEpochAndKeepsTheLedger() throws Exception {
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 1000; i++) {
+                    runtime.record(i % 6);
+                }
+                assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+            }
+            PrivacyLedger.Entry ledger = runtime.ledger();
+            assertThat(ledger.reports()).isEqualTo(3);
+            assertThat(ledger.eventsReported()).isEqualTo(30);
+            // user-level bound = epsilon * events reported / t
+            assertThat(ledger.userLevelEpsilon()).isCloseTo(30 * Math.log(9), within(1e-9));
+            assertThat(ledger.epsilonPerTEvents()).isEqualTo(Math.log(9));
+        }
+        assertThat(PrivacyLedger.readAll(dir))
+                .singleElement()
+                .satisfies(e -> assertThat(e.reports()).isEqualTo(3));
+    }
+
+    @Test
+    void stopsReportingAtTheDailyCap() throws Exception {
+        Instant noon = Instant.parse("2026-11-22T12:00:00Z");
+        Clock clock = Clock.fixed(noon, ZoneOffset.UTC);
+        try (DeviceRuntime runtime = start(config().reportsPerDayCap(2).build(), clock)) {
+            Outcome[] outcomes = new Outcome[3];
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 20; i++) {
+                    runtime.record(i % 6);
+                }
+                outcomes[round] = runtime.endEpoch().outcome();
+            }
+            assertThat(outcomes)
+                    .containsExactly(Outcome.REPORTED, Outcome.REPORTED, Outcome.SKIPPED_BY_CAP);
+            assertThat(runtime.ledger().reportsOnDay()).isEqualTo(2);
+            assertThat(runtime.ledger().epochsSkippedByCap()).isEqualTo(1);
+        }
+        // The next UTC day the cap resets.
+        Clock tomorrow = Clock.fixed(noon.plus(Duration.ofDays(1)), ZoneOffset.UTC);
+        try (DeviceRuntime runtime = start(config().reportsPerDayCap(2).build(), tomorrow)) {
+            for (int i = 0; i < 20; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+            assertThat(runtime.ledger().reports()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void createsAndKeepsADeviceIdInTheStateDirectory() throws Exception {
+        String first;
+        try (DeviceRuntime runtime = start(config().deviceId(null).build(), Clock.systemUTC())) {
+            first = runtime.deviceId();
+        }
+        try (DeviceRuntime runtime = start(config().deviceId(null).build(), Clock.systemUTC())) {
+            assertThat(runtime.deviceId()).isEqualTo(first).hasSize(36);
+        }
+    }
+
+    @Test
+    void endsTimeBasedEpochsOnTheSchedulerThread() throws Exception {
+        CountDownLatch reported = new CountDownLatch(1);
+        try (CallbackReportTransport signalling =
+                        new CallbackReportTransport(r -> reported.countDown(), 4);
+                DeviceRuntime runtime =
+                        DeviceRuntime.start(
+                                config().epochSpan(Duration.ofSeconds(1)).build(),
+                                signalling,
+                                new SeededRandomSource(SEED),
+                                Clock.systemUTC())) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(0);
+            }
+            assertThat(reported.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(runtime.ledger().reports()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void closingPersistsTheOpenEpochWithoutSendingIt() throws Exception {
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            for (int i = 0; i < 50; i++) {
+                runtime.record(2);
+            }
+        }
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            assertThat(runtime.counters(false).pendingEvents()).isEqualTo(50);
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+        }
+    }
+}
