@@ -1,0 +1,142 @@
+package dev.fieldprof.client.transport.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.client.transport.DropReason;
+import dev.fieldprof.client.transport.Reports;
+import dev.fieldprof.client.transport.TransportCounters;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Kafka transport with no reachable broker: host calls return at once and never throw, reports
+ * wait in the bounded spool, the oldest are dropped past its cap (counted), a spool that cannot be
+ * written (a "full disk") counts failures, and a broker that comes back drains the spool in order.
+ */
+class KafkaReportTransportTest {
+    private static final String DEAD_BROKER = "127.0.0.1:1";
+    @TempDir Path dir;
+
+    @Test
+    void hostCallsReturnPromptlyAndReportsAreSpooledWhileTheBrokerIsDead() throws Exception {
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        DEAD_BROKER, "reports", Duration.ofMillis(300), dir, 1 << 20, 64)) {
+            long start = System.nanoTime();
+            for (int i = 0; i < 20; i++) {
+                transport.submit(Reports.report(i, 50));
+            }
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(elapsedMillis).as("20 submits to a dead broker").isLessThan(200);
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+            TransportCounters counters = transport.counters();
+            assertThat(counters.sent()).isZero();
+            assertThat(counters.droppedTotal()).isZero();
+            assertThat(counters.spooledNow()).isEqualTo(20);
+            assertThat(transport.spooled()).isEqualTo(20);
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.filter(f -> f.toString().endsWith(".rep")).count()).isEqualTo(20);
+        }
+    }
+
+    @Test
+    void dropsTheOldestPastTheSpoolCapAndCountsThem() throws Exception {
+        long oneReport =
+                dev.fieldprof.schemas.RecordCodec.of(dev.fieldprof.schemas.FrequencyReport.class)
+                        .encode(Reports.report(0, 50))
+                        .length;
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        DEAD_BROKER,
+                        "reports",
+                        Duration.ofMillis(200),
+                        dir,
+                        3 * oneReport + 2,
+                        64)) {
+            for (int i = 0; i < 10; i++) {
+                transport.submit(Reports.report(i, 50));
+            }
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+            TransportCounters counters = transport.counters();
+            assertThat(counters.spooledNow()).isEqualTo(3);
+            assertThat(counters.dropped(DropReason.SPOOL_FULL)).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void countsWriteFailuresWhenTheSpoolCannotBeWritten() throws Exception {
+        Path blocker = dir.resolve("full-disk");
+        Files.writeString(blocker, "a file where the spool directory should be");
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        DEAD_BROKER,
+                        "reports",
+                        Duration.ofMillis(200),
+                        blocker.resolve("spool"),
+                        1 << 20,
+                        64)) {
+            for (int i = 0; i < 5; i++) {
+                transport.submit(Reports.report(i, 10));
+            }
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+            assertThat(transport.counters().dropped(DropReason.WRITE_FAILED)).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void drainsTheSpoolInOrderOnceTheBrokerAnswers() throws Exception {
+        // First process: dead broker, 4 reports spooled.
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        DEAD_BROKER, "reports", Duration.ofMillis(200), dir, 1 << 20, 64)) {
+            for (int i = 0; i < 4; i++) {
+                transport.submit(Reports.report(i, 5));
+            }
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+        }
+        // Next process: a broker that acknowledges everything (MockProducer, auto-complete).
+        MockProducer<String, byte[]> mock =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        "localhost:9092",
+                        "reports",
+                        Duration.ofMillis(500),
+                        dir,
+                        1 << 20,
+                        64,
+                        (Properties p) -> (Producer<String, byte[]>) mock)) {
+            transport.submit(Reports.report(4, 5));
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+            assertThat(transport.counters().sent()).isEqualTo(5);
+            assertThat(transport.spooled()).isZero();
+        }
+        assertThat(mock.history())
+                .extracting(r -> r.key())
+                .containsExactly("device-0", "device-1", "device-2", "device-0", "device-1");
+        assertThat(mock.history()).allSatisfy(r -> assertThat(r.topic()).isEqualTo("reports"));
+    }
+
+    @Test
+    void configuresAnIdempotentAcksAllCompressedProducer() throws Exception {
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        DEAD_BROKER, "reports", Duration.ofSeconds(2), dir, 1 << 20, 4)) {
+            Properties p = transport.producerProperties();
+            assertThat(p.getProperty("acks")).isEqualTo("all");
+            assertThat(p.getProperty("enable.idempotence")).isEqualTo("true");
+            assertThat(p.getProperty("compression.type")).isEqualTo("lz4");
+            assertThat(p.getProperty("max.block.ms")).isEqualTo("2000");
+        }
+    }
+}
