@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         name = "privacy",
         mixinStandardHelpOptions = true,
         description = "Privacy tools of the device SDK: exact audit of the randomizer, ledger.",
-        subcommands = {PrivacyAuditCommand.class})
+        subcommands = {PrivacyAuditCommand.class, PrivacyLedgerCommand.class})
 public final class PrivacyCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -1,0 +1,62 @@
+package dev.fieldprof.cli.privacy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.privacy.PrivacyParameters;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class PrivacyLedgerCommandTest {
+    @TempDir Path dir;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = FieldprofCommand.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    @Test
+    void printsTheLedgerOfAStateDirectory() throws Exception {
+        PrivacyLedger ledger =
+                PrivacyLedger.open(
+                        dir,
+                        "device-1",
+                        "demo:1.0",
+                        "default",
+                        new PrivacyParameters(Math.log(9), 2, 100),
+                        24);
+        ledger.recordReport(Instant.parse("2026-11-22T08:00:00Z"));
+        ledger.recordReport(Instant.parse("2026-11-22T09:00:00Z"));
+        int exit = run("privacy", "ledger", "--state-dir", dir.toString());
+        assertThat(exit).isZero();
+        assertThat(out.toString().lines())
+                .containsExactly(
+                        "device device-1",
+                        "app-version demo:1.0",
+                        "config default",
+                        "epsilon-per-t-events 2.197225 (t=2, k=100)",
+                        "reports 2",
+                        "events-reported 200",
+                        "user-level-epsilon 219.722458",
+                        "reports-on-day 2 of 24 (2026-11-22)",
+                        "epochs-skipped-by-cap 0",
+                        "last-report 2026-11-22T09:00:00Z");
+    }
+
+    @Test
+    void failsWithOneLineWithoutAStateDirectory() {
+        int exit = run("privacy", "ledger", "--state-dir", dir.resolve("missing").toString());
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString().trim()).startsWith("fieldprof: no state directory at ");
+    }
+}
