@@ -4,6 +4,8 @@
 DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(cd "$DEPLOY_DIR/.." && pwd)"
 FIELDPROF_RUN_DIR="${FIELDPROF_RUN_DIR:-$DEPLOY_DIR/run}"
+# Resolved classpaths are kept here, shared by every run directory (test runs use their own).
+FIELDPROF_CACHE_DIR="${FIELDPROF_CACHE_DIR:-$DEPLOY_DIR/run/cache}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 MVN="${MVN:-mvn}"
 # Extra Maven arguments, e.g. FIELDPROF_MVN_ARGS=-o on a machine without network.

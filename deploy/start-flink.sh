@@ -32,7 +32,7 @@ for port in "$FLINK_REST_PORT" "$FLINK_RPC_PORT"; do
 done
 
 started=$SECONDS
-CP="$(resolve_classpath "$DEPLOY_DIR/flink/pom.xml" "$FLINK_RUN_DIR/classpath.txt")"
+CP="$(resolve_classpath "$DEPLOY_DIR/flink/pom.xml" "$FIELDPROF_CACHE_DIR/flink-classpath.txt")"
 render "$DEPLOY_DIR/conf/config.yaml" "$CONF/config.yaml" \
   FLINK_HOST FLINK_RPC_PORT FLINK_REST_PORT FLINK_TASK_SLOTS FLINK_JM_MEMORY FLINK_TM_MEMORY FLINK_RUN_DIR
 

@@ -26,10 +26,10 @@ for port in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
 done
 
 started=$SECONDS
-CP="$(resolve_classpath "$DEPLOY_DIR/kafka/pom.xml" "$KAFKA_RUN_DIR/classpath.txt")"
+CP="$(resolve_classpath "$DEPLOY_DIR/kafka/pom.xml" "$FIELDPROF_CACHE_DIR/kafka-classpath.txt")"
 
 # The admin helper is compiled once against the broker's classpath.
-TOOLS="$KAFKA_RUN_DIR/tools"
+TOOLS="$FIELDPROF_CACHE_DIR/kafka-tools"
 if [[ ! -f "$TOOLS/KafkaTopics.class" || "$DEPLOY_DIR/tools/KafkaTopics.java" -nt "$TOOLS/KafkaTopics.class" ]]; then
   mkdir -p "$TOOLS"
   "${JAVA}c" -nowarn -cp "$CP" -d "$TOOLS" "$DEPLOY_DIR/tools/KafkaTopics.java" || die "could not compile tools/KafkaTopics.java"

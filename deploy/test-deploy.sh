@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Script test of deploy/: starts a KRaft broker and a Flink session cluster as their own JVMs on
+# free loopback ports (in a private run directory, so a cluster of yours is never touched),
+# submits the frequency estimation job through the REST API with `fieldprof jobs submit`, feeds it
+# randomized reports, reads the estimate of their window back and checks it, then stops
+# everything. Exit 0 only when every step passed; cleanup runs on every exit (trap).
+#
+# Needs the built CLI and job jar: run `mvn -B install -DskipTests` (or `mvn -B install`) first.
+# Environment: FIELDPROF_MVN_ARGS (e.g. -o), READY_TIMEOUT_SECONDS, KEEP_RUN_DIR=1 to keep logs.
+set -euo pipefail
+DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_DIR="$(cd "$DEPLOY_DIR/.." && pwd)"
+started=$SECONDS
+
+step() { echo "test-deploy: [$((SECONDS - started)) s] $*"; }
+fail() { echo "test-deploy: FAILED: $*" >&2; exit 1; }
+
+# free_port: a random loopback port nobody listens on (checked by connecting to it).
+free_port() {
+  local port
+  for _ in $(seq 1 100); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  fail "no free loopback port found"
+}
+
+export FIELDPROF_RUN_DIR
+FIELDPROF_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fieldprof-deploy-test.XXXXXX")"
+export KAFKA_PORT KAFKA_CONTROLLER_PORT FLINK_REST_PORT FLINK_RPC_PORT
+KAFKA_PORT="$(free_port)"
+KAFKA_CONTROLLER_PORT="$(free_port)"
+FLINK_REST_PORT="$(free_port)"
+FLINK_RPC_PORT="$(free_port)"
+export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-2}"
+
+cleanup() {
+  local status=$?
+  "$DEPLOY_DIR/stop-all.sh" >/dev/null 2>&1 || echo "test-deploy: stop-all.sh failed" >&2
+  if [[ $status != 0 ]]; then
+    for log in "$FIELDPROF_RUN_DIR"/kafka/kafka.log "$FIELDPROF_RUN_DIR"/flink/jobmanager.log "$FIELDPROF_RUN_DIR"/flink/taskmanager.log; do
+      [[ -f "$log" ]] && { echo "---- last lines of $log" >&2; grep -E "ERROR|Exception" "$log" | tail -n 15 >&2 || true; }
+    done
+  fi
+  if [[ "${KEEP_RUN_DIR:-0}" == 1 || $status != 0 ]]; then
+    echo "test-deploy: logs kept in $FIELDPROF_RUN_DIR" >&2
+  else
+    rm -rf "$FIELDPROF_RUN_DIR"
+  fi
+  if [[ $status == 0 ]]; then
+    echo "test-deploy: PASSED in $((SECONDS - started)) s"
+  fi
+  exit $status
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+CLI_JAR="$REPO_DIR/cli/target/fieldprof-cli.jar"
+[[ -f "$CLI_JAR" ]] || fail "$CLI_JAR is missing: run 'mvn -B install -DskipTests' first"
+ls "$REPO_DIR"/jobs/target/fieldprof-jobs-*-job.jar >/dev/null 2>&1 \
+  || fail "the job jar (jobs/target/fieldprof-jobs-*-job.jar) is missing: run 'mvn -B install -DskipTests' first"
+
+step "starting the Kafka broker on 127.0.0.1:$KAFKA_PORT"
+BOOTSTRAP="$("$DEPLOY_DIR/start-kafka.sh")" || fail "start-kafka.sh"
+step "starting the Flink cluster on 127.0.0.1:$FLINK_REST_PORT"
+REST_URL="$("$DEPLOY_DIR/start-flink.sh")" || fail "start-flink.sh"
+
+# Small windows so that the test sees one close within seconds.
+WINDOW_MS=10000
+step "submitting the frequency estimation job"
+java -Dfieldprof.home="$REPO_DIR" -jar "$CLI_JAR" jobs submit \
+  --jobmanager "127.0.0.1:$FLINK_REST_PORT" --parallelism 2 --timeout 120s -- \
+  --bootstrap "$BOOTSTRAP" --window "${WINDOW_MS}ms" --out-of-orderness 1s --idleness 5s \
+  --checkpoint-interval 2s --transactional-id-prefix "deploy-test-$$" \
+  || fail "fieldprof jobs submit"
+
+APP="deploy-test:$$-$RANDOM"
+REPORTS=200
+ROUND_TRIP=(java -cp "$CLI_JAR" "$DEPLOY_DIR/tools/EstimateRoundTrip.java")
+step "feeding $REPORTS randomized reports of $APP"
+"${ROUND_TRIP[@]}" feed "$BOOTSTRAP" "$APP" "$REPORTS" "$WINDOW_MS" $((2 * WINDOW_MS)) || fail "feeding reports"
+step "reading the estimate back"
+"${ROUND_TRIP[@]}" check "$BOOTSTRAP" "$APP" "$REPORTS" 120 || fail "the estimate"
+
+JOB_STATE="$(curl -sf "$REST_URL/jobs/overview" | grep -o '"state":"[A-Z]*"' | head -n 1 || true)"
+[[ "$JOB_STATE" == '"state":"RUNNING"' ]] || fail "the job is not running any more ($JOB_STATE)"
+step "stopping everything"
