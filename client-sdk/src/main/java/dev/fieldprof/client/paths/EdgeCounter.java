@@ -1,9 +1,11 @@
 package dev.fieldprof.client.paths;
 
 /**
- * Counts taken out-edges of every branch node, and method entries, from decoded paths (the edge
- * counting step of AdapTracer's TraceParser, section 6.3); {@link ModelUpdater} turns the counts
- * into the next model. Not thread-safe; merge per-report counters with {@link #addAll}.
+ * Counts taken out-edges of every branch node, method entries, and which event follows which in
+ * each frame context (for the next model's successor hints), from decoded paths: the edge counting
+ * step of AdapTracer's TraceParser (section 6.3). {@link ModelUpdater} turns the counts into the
+ * next model. It follows the frame stack through the events, restarting at each decoded report's
+ * {@link #begin}. Not thread-safe; merge counters with {@link #addAll}.
  */
 public final class EdgeCounter implements PathEventSink {
     private final BranchLayout layout;
@@ -11,6 +13,14 @@ public final class EdgeCounter implements PathEventSink {
     private final long[] entries;
     private long decisions;
     private long ignored;
+    // (method << 32 | context) -> (symbol -> count): the next-event statistics per frame context.
+    private final java.util.HashMap<Long, java.util.HashMap<Integer, long[]>> successors =
+            new java.util.HashMap<>();
+    // The frame stack as the coder sees it; frame 0 is the outermost (root) frame.
+    private int[] frameMethod = new int[64];
+    private int[] frameEdge = new int[64];
+    private int[] frameCalls = new int[64];
+    private int depth;
 
     /** Empty counts for the branch nodes of {@code table}. */
     public EdgeCounter(BranchTable table) {
@@ -20,15 +30,55 @@ public final class EdgeCounter implements PathEventSink {
             counts[m] = new long[layout.edgeCount(m)];
         }
         this.entries = new long[layout.methodCount];
+        frameMethod[0] = layout.methodCount;
+    }
+
+    @Override
+    public void begin(PathReportHeader header) {
+        int[] methods = header.openMethods();
+        int[] edges = header.openLastEdges();
+        int[] calls = header.openCalls();
+        while (frameMethod.length <= methods.length + 1) {
+            grow();
+        }
+        depth = methods.length;
+        frameCalls[0] = header.rootCalls();
+        frameEdge[0] = 0;
+        for (int i = 0; i < methods.length; i++) {
+            frameMethod[i + 1] = methods[i];
+            frameEdge[i + 1] = edges[i];
+            frameCalls[i + 1] = calls[i];
+        }
+    }
+
+    private void observe(int symbol) {
+        int m = frameMethod[depth];
+        long key = ((long) m << 32) | SuccessorModel.context(frameEdge[depth], frameCalls[depth]);
+        successors.computeIfAbsent(key, k -> new java.util.HashMap<>())
+                .computeIfAbsent(symbol, k -> new long[1])[0]++;
+    }
+
+    private void grow() {
+        int n = frameMethod.length * 2;
+        frameMethod = java.util.Arrays.copyOf(frameMethod, n);
+        frameEdge = java.util.Arrays.copyOf(frameEdge, n);
+        frameCalls = java.util.Arrays.copyOf(frameCalls, n);
     }
 
     @Override
     public void enter(int methodId) {
-        if (methodId >= 0 && methodId < layout.methodCount) {
-            entries[methodId]++;
-        } else {
+        if (methodId < 0 || methodId >= layout.methodCount) {
             ignored++;
+            return;
         }
+        entries[methodId]++;
+        observe(SuccessorModel.FIRST_BRANCH + layout.branchCount(frameMethod[depth]) + methodId);
+        if (++depth == frameMethod.length) {
+            grow();
+        }
+        frameMethod[depth] = methodId;
+        frameEdge[depth] = 0;
+        frameCalls[depth] = 0;
     }
 
     @Override
@@ -45,10 +95,39 @@ public final class EdgeCounter implements PathEventSink {
         }
         counts[methodId][s[ord] + edgeIndex]++;
         decisions++;
+        if (depth > 0 && frameMethod[depth] == methodId) {
+            observe(SuccessorModel.FIRST_BRANCH + ord);
+            frameEdge[depth] = s[ord] + edgeIndex + 1;
+            frameCalls[depth] = 0;
+        }
     }
 
     @Override
-    public void exit(int methodId, boolean exceptional) {}
+    public void exit(int methodId, boolean exceptional) {
+        if (depth == 0 || frameMethod[depth] != methodId) {
+            ignored++;
+            return;
+        }
+        observe(exceptional ? SuccessorModel.THROW : SuccessorModel.EXIT);
+        depth--;
+        if (frameCalls[depth] < SuccessorModel.CALL_LEVELS) {
+            frameCalls[depth]++;
+        }
+    }
+
+    /**
+     * Times {@code symbol} followed in the context {@code context} of a frame of {@code methodId}
+     * (numbering as in {@link EdgeModel.Builder#successors}).
+     */
+    public long successorCount(int methodId, int context, int symbol) {
+        var bySymbol = successors.get(((long) methodId << 32) | context);
+        long[] c = bySymbol == null ? null : bySymbol.get(symbol);
+        return c == null ? 0 : c[0];
+    }
+
+    java.util.Map<Long, java.util.HashMap<Integer, long[]>> successorCounts() {
+        return successors;
+    }
 
     /** Times the out-edge was taken. */
     public long count(int methodId, int blockId, int edgeIndex) {
@@ -98,6 +177,12 @@ public final class EdgeCounter implements PathEventSink {
         }
         decisions += other.decisions;
         ignored += other.ignored;
+        for (var e : other.successors.entrySet()) {
+            var mine = successors.computeIfAbsent(e.getKey(), k -> new java.util.HashMap<>());
+            for (var s : e.getValue().entrySet()) {
+                mine.computeIfAbsent(s.getKey(), k -> new long[1])[0] += s.getValue()[0];
+            }
+        }
     }
 
     BranchLayout layout() {

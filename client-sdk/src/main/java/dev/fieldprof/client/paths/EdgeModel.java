@@ -9,10 +9,13 @@ import java.util.Arrays;
  * section 4.1, Algorithm 1). Immutable and thread-safe; {@link AdaptiveEdgeModel} is the mutable
  * copy a coder adapts during one report.
  *
- * <p>{@link #DEFAULT_INC} = 24 was chosen by measurement ({@code IncChoiceTest} prints bits per
- * decision for inc in {1, 2, 4, 8, 16, 32} on skewed and mixed synthetic branches, starting from
- * the uniform model, bound 8192): larger inc learns a skewed branch faster, 32 starts to lose on
- * branches whose bias drifts, and 16-32 are within 1% of each other on the mixed set.
+ * <p>{@link #DEFAULT_INC} = 4 was chosen by measurement ({@code IncChoiceTest} prints bits per
+ * decision for inc in {1, 2, 4, 8, 16, 32}, bound 8192, on skewed and on mixed synthetic branch
+ * streams (random biases, Zipf-like switches, drifting biases), reports of 1,000 and 20,000
+ * decisions, starting cold from the uniform model or from a model trained on earlier reports). Mean
+ * bits/decision over the eight columns: inc 1: 0.7288, 2: 0.7235, 4: 0.7230, 8: 0.7274, 16: 0.7348,
+ * 32: 0.7456. Larger inc learns skewed nodes faster from a cold start but overreacts on balanced
+ * ones; AdapTracer's own measurement (section 7.1) settled on 3.
  *
  * <pre>{@code
  * EdgeModel m0 = EdgeModel.uniform(table);                      // version 0, all ones
@@ -22,7 +25,7 @@ import java.util.Arrays;
  */
 public final class EdgeModel {
     /** Default increment per taken edge, chosen by measurement (see the class comment). */
-    public static final int DEFAULT_INC = 24;
+    public static final int DEFAULT_INC = 4;
 
     /** Default bound on a node's total before its counts are halved. */
     public static final int DEFAULT_BOUND = 1 << 13;
@@ -33,13 +36,29 @@ public final class EdgeModel {
     final BranchLayout layout;
     // Per method, frequencies by local edge index (layout.edgeStart[m][ordinal] + edge).
     final int[][] freqs;
+    // Per method (index methodCount = the outermost frame), successor hints: ascending contexts,
+    // and per context the candidate symbols and their starting counts.
+    final int[][] hintContexts;
+    final int[][][] hintSymbols;
+    final int[][][] hintFreqs;
 
-    private EdgeModel(long version, int inc, int bound, BranchLayout layout, int[][] freqs) {
+    private EdgeModel(
+            long version,
+            int inc,
+            int bound,
+            BranchLayout layout,
+            int[][] freqs,
+            int[][] hintContexts,
+            int[][][] hintSymbols,
+            int[][][] hintFreqs) {
         this.version = version;
         this.inc = inc;
         this.bound = bound;
         this.layout = layout;
         this.freqs = freqs;
+        this.hintContexts = hintContexts;
+        this.hintSymbols = hintSymbols;
+        this.hintFreqs = hintFreqs;
     }
 
     /** The uniform model (every frequency 1), version 0, default inc and bound. */
@@ -100,6 +119,34 @@ public final class EdgeModel {
         return Arrays.copyOfRange(freqs[methodId], from, from + degree);
     }
 
+    /**
+     * Contexts (ascending) of a frame of {@code methodId} that have successor hints; {@code
+     * methodId == methodCount} denotes the outermost frame. See {@link Builder#successors}.
+     */
+    public int[] successorContexts(int methodId) {
+        return hintContexts[checkHintMethod(methodId)].clone();
+    }
+
+    /** Hinted next-event symbols of a context (empty if none); see {@link Builder#successors}. */
+    public int[] successorSymbols(int methodId, int context) {
+        int i = Arrays.binarySearch(hintContexts[checkHintMethod(methodId)], context);
+        return i < 0 ? new int[0] : hintSymbols[methodId][i].clone();
+    }
+
+    /** Starting counts of {@link #successorSymbols} (empty if none). */
+    public int[] successorFrequencies(int methodId, int context) {
+        int i = Arrays.binarySearch(hintContexts[checkHintMethod(methodId)], context);
+        return i < 0 ? new int[0] : hintFreqs[methodId][i].clone();
+    }
+
+    private int checkHintMethod(int methodId) {
+        if (methodId < 0 || methodId > layout.methodCount) {
+            throw new IllegalArgumentException(
+                    "methodId must be in [0, " + layout.methodCount + "], got " + methodId);
+        }
+        return methodId;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof EdgeModel other
@@ -107,7 +154,10 @@ public final class EdgeModel {
                 && inc == other.inc
                 && bound == other.bound
                 && layout.sameAs(other.layout)
-                && Arrays.deepEquals(freqs, other.freqs);
+                && Arrays.deepEquals(freqs, other.freqs)
+                && Arrays.deepEquals(hintContexts, other.hintContexts)
+                && Arrays.deepEquals(hintSymbols, other.hintSymbols)
+                && Arrays.deepEquals(hintFreqs, other.hintFreqs);
     }
 
     @Override
@@ -132,6 +182,8 @@ public final class EdgeModel {
     public static final class Builder {
         private final BranchLayout layout;
         private final int[][] freqs;
+        private final java.util.List<java.util.TreeMap<Integer, int[][]>> hints =
+                new java.util.ArrayList<>();
         private long version;
         private int inc = DEFAULT_INC;
         private int bound = DEFAULT_BOUND;
@@ -146,6 +198,15 @@ public final class EdgeModel {
                     freqs[m] = new int[layout.edgeCount(m)];
                     Arrays.fill(freqs[m], 1);
                 }
+                java.util.TreeMap<Integer, int[][]> h = new java.util.TreeMap<>();
+                if (base != null) {
+                    for (int i = 0; i < base.hintContexts[m].length; i++) {
+                        h.put(
+                                base.hintContexts[m][i],
+                                new int[][] {base.hintSymbols[m][i], base.hintFreqs[m][i]});
+                    }
+                }
+                hints.add(h);
             }
         }
 
@@ -210,7 +271,81 @@ public final class EdgeModel {
         }
 
         /**
-         * @throws IllegalArgumentException if bound or a node's total is out of range
+         * Sets the successor hints of one context: the next events a frame in that context most
+         * likely codes, which seed the report's successor tables (see {@code SuccessorModel}), so
+         * that a short report does not pay to learn them. Contexts and symbols follow path format
+         * version 1: a frame's context is {@code (lastEdge + 1) * 4 + min(callsReturned, 3)}, where
+         * lastEdge is the local index of the frame's last taken edge (out-edges numbered
+         * consecutively over the method's branch nodes in ascending block order; -1 right after
+         * entry) and callsReturned counts calls returned to the frame since; symbols are 0 = normal
+         * exit, 1 = exceptional exit, 2 + b = branch node with ordinal b (ascending block order), 2
+         * + B + c = call of method c, B being the method's branch node count.
+         *
+         * @param methodId 0 <= methodId <= methodCount (methodCount: the outermost frame)
+         * @param context 0 <= context < (method's out-edge count + 1) * 4
+         * @param symbols at most 4 distinct valid symbols; empty removes the context's hints
+         * @param freqs one starting count >= 1 per symbol, summing to at most 8191
+         */
+        public Builder successors(int methodId, int context, int[] symbols, int[] freqs) {
+            if (methodId < 0 || methodId > layout.methodCount) {
+                throw new IllegalArgumentException(
+                        "methodId must be in [0, " + layout.methodCount + "], got " + methodId);
+            }
+            int contexts = (layout.edgeCount(methodId) + 1) * SuccessorModel.CALL_LEVELS;
+            if (context < 0 || context >= contexts) {
+                throw new IllegalArgumentException(
+                        "context must be in [0, " + contexts + "), got " + context);
+            }
+            if (symbols.length != freqs.length || symbols.length > SuccessorModel.CANDIDATES) {
+                throw new IllegalArgumentException(
+                        "need as many frequencies as symbols, at most "
+                                + SuccessorModel.CANDIDATES
+                                + ", got "
+                                + symbols.length
+                                + " and "
+                                + freqs.length);
+            }
+            long limit =
+                    SuccessorModel.FIRST_BRANCH
+                            + (long) layout.branchCount(methodId)
+                            + layout.methodCount;
+            long sum = 0;
+            for (int i = 0; i < symbols.length; i++) {
+                if (symbols[i] < 0 || symbols[i] >= limit || freqs[i] < 1) {
+                    throw new IllegalArgumentException(
+                            "symbols must be in [0, "
+                                    + limit
+                                    + ") with frequencies >= 1, got "
+                                    + Arrays.toString(symbols)
+                                    + " / "
+                                    + Arrays.toString(freqs));
+                }
+                for (int j = 0; j < i; j++) {
+                    if (symbols[j] == symbols[i]) {
+                        throw new IllegalArgumentException(
+                                "symbols must be distinct, got " + Arrays.toString(symbols));
+                    }
+                }
+                sum += freqs[i];
+            }
+            if (sum > SuccessorModel.BOUND - 1) {
+                throw new IllegalArgumentException(
+                        "successor frequencies must sum to at most "
+                                + (SuccessorModel.BOUND - 1)
+                                + ", got "
+                                + sum);
+            }
+            if (symbols.length == 0) {
+                hints.get(methodId).remove(context);
+            } else {
+                hints.get(methodId).put(context, new int[][] {symbols.clone(), freqs.clone()});
+            }
+            return this;
+        }
+
+        /**
+         * Checks and builds the model. @throws IllegalArgumentException if bound or a node's total
+         * is out of range
          */
         public EdgeModel build() {
             if (bound < 2 || bound > RangeEncoder.MAX_TOTAL - inc) {
@@ -242,11 +377,26 @@ public final class EdgeModel {
                     }
                 }
             }
-            int[][] copy = new int[freqs.length][];
-            for (int m = 0; m < freqs.length; m++) {
+            int n = freqs.length;
+            int[][] copy = new int[n][];
+            int[][] contexts = new int[n][];
+            int[][][] symbols = new int[n][][];
+            int[][][] counts = new int[n][][];
+            for (int m = 0; m < n; m++) {
                 copy[m] = freqs[m].clone();
+                java.util.TreeMap<Integer, int[][]> h = hints.get(m);
+                contexts[m] = new int[h.size()];
+                symbols[m] = new int[h.size()][];
+                counts[m] = new int[h.size()][];
+                int i = 0;
+                for (var e : h.entrySet()) {
+                    contexts[m][i] = e.getKey();
+                    symbols[m][i] = e.getValue()[0].clone();
+                    counts[m][i] = e.getValue()[1].clone();
+                    i++;
+                }
             }
-            return new EdgeModel(version, inc, bound, layout, copy);
+            return new EdgeModel(version, inc, bound, layout, copy, contexts, symbols, counts);
         }
     }
 }

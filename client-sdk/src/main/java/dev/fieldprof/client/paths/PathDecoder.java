@@ -43,7 +43,7 @@ public final class PathDecoder {
         this.model = model;
         this.layout = model.layout;
         this.edges = new AdaptiveEdgeModel(model);
-        this.successors = new SuccessorModel(layout);
+        this.successors = new SuccessorModel(model);
         this.maxEvents = maxEvents;
     }
 
@@ -71,18 +71,27 @@ public final class PathDecoder {
         PathFormat.Reader in = new PathFormat.Reader(report, 1);
         long modelVersion = in.varLong("model version");
         long events = in.varLong("event count");
-        int rootCalls = in.varInt("root call count", SuccessorModel.CALL_LEVELS + 1);
-        // Each open frame takes at least three bytes: bounds the allocation by the report size.
-        int d = in.varInt("open frame count", report.length / 3 + 1);
+        // Each open frame takes at least two bytes: bounds the allocation by the report size.
+        long frames = in.varLong("open frame count");
+        int rootCalls = (int) (frames % PathFormat.PACK);
+        if (frames / PathFormat.PACK > report.length / 2) {
+            throw new InvalidPathReportException(
+                    "malformed header: " + frames / PathFormat.PACK + " open frames");
+        }
+        int d = (int) (frames / PathFormat.PACK);
         int[] methods = new int[d];
         int[] lastEdges = new int[d];
         int[] calls = new int[d];
         for (int i = 0; i < d; i++) {
             methods[i] = in.varInt("open method id", BranchLayout.MAX_METHODS);
-            lastEdges[i] = in.varInt("open frame edge", Integer.MAX_VALUE);
-            calls[i] = in.varInt("open frame calls", SuccessorModel.CALL_LEVELS + 1);
+            long context = in.varLong("open frame context");
+            if (context < 0 || context / PathFormat.PACK > Integer.MAX_VALUE) {
+                throw new InvalidPathReportException("malformed header: open frame context");
+            }
+            lastEdges[i] = (int) (context / PathFormat.PACK);
+            calls[i] = (int) (context % PathFormat.PACK);
         }
-        if (modelVersion < 0 || events < 0) {
+        if (modelVersion < 0 || events < 0 || frames < 0) {
             throw new InvalidPathReportException("malformed header: negative version or count");
         }
         return new PathReportHeader(
@@ -132,6 +141,7 @@ public final class PathDecoder {
             frameEdge[i + 1] = openLastEdges[i];
             frameCalls[i + 1] = openCalls[i];
         }
+        sink.begin(h);
         RangeDecoder dec =
                 new RangeDecoder(report, h.codedOffset(), report.length - h.codedOffset());
         try {

@@ -22,9 +22,10 @@ import java.util.Arrays;
  * byte    format version (1)
  * varint  model version the stream was coded with (unsigned LEB128)
  * varint  event count N
- * varint  calls returned to the outermost (root) context so far, for its context
- * varint  d = frames open at the start, then d times, outermost first:
- *         varint method id, varint last edge + 1 (0 = none since entry), varint calls since
+ * varint  d * 5 + r: d = frames open at the start, r = calls returned to the outermost
+ *         (root) frame so far (capped at 4), then d times, outermost first:
+ *         varint method id, varint e * 5 + c: e = last local edge + 1 (0 = none since entry),
+ *         c = calls returned since (capped at 4); (e, c) is the frame's successor context
  * bytes   range-coded stream to the end of the report, trailing zero bytes stripped:
  *         N events, then a 16-bit check coded uniformly: a hash of the open frames and of
  *         the successor tables at the end (see SuccessorModel#digest)
@@ -48,7 +49,7 @@ public final class PathEncoder {
     private EdgeModel pendingModel;
     private final BranchLayout layout;
     private AdaptiveEdgeModel edges;
-    private final SuccessorModel successors;
+    private SuccessorModel successors;
     private final RangeEncoder coder;
 
     // Frame 0 is the root pseudo-frame (method id == methodCount) that calls outermost methods.
@@ -74,7 +75,7 @@ public final class PathEncoder {
         this.model = model;
         this.layout = model.layout;
         this.edges = new AdaptiveEdgeModel(model);
-        this.successors = new SuccessorModel(layout);
+        this.successors = new SuccessorModel(model);
         this.coder = new RangeEncoder(256);
         frameMethod[0] = layout.methodCount;
         beginReport();
@@ -238,29 +239,27 @@ public final class PathEncoder {
                 1
                         + PathFormat.varLongSize(model.version())
                         + PathFormat.varLongSize(events)
-                        + PathFormat.varLongSize(startRootCalls)
-                        + PathFormat.varLongSize(startMethod.length);
+                        + PathFormat.varLongSize(
+                                PathFormat.pack(startMethod.length, startRootCalls));
         for (int i = 0; i < startMethod.length; i++) {
             size +=
                     PathFormat.varLongSize(startMethod[i])
-                            + PathFormat.varLongSize(startEdge[i])
-                            + PathFormat.varLongSize(startCalls[i]);
+                            + PathFormat.varLongSize(PathFormat.pack(startEdge[i], startCalls[i]));
         }
         byte[] out = new byte[size + codedLength];
         out[0] = (byte) PathFormat.CURRENT;
         int p = PathFormat.putVarLong(out, 1, model.version());
         p = PathFormat.putVarLong(out, p, events);
-        p = PathFormat.putVarLong(out, p, startRootCalls);
-        p = PathFormat.putVarLong(out, p, startMethod.length);
+        p = PathFormat.putVarLong(out, p, PathFormat.pack(startMethod.length, startRootCalls));
         for (int i = 0; i < startMethod.length; i++) {
             p = PathFormat.putVarLong(out, p, startMethod[i]);
-            p = PathFormat.putVarLong(out, p, startEdge[i]);
-            p = PathFormat.putVarLong(out, p, startCalls[i]);
+            p = PathFormat.putVarLong(out, p, PathFormat.pack(startEdge[i], startCalls[i]));
         }
         System.arraycopy(coder.buffer(), 0, out, p, codedLength);
         if (pendingModel != null) {
             model = pendingModel;
             edges = new AdaptiveEdgeModel(model);
+            successors = new SuccessorModel(model);
             pendingModel = null;
         }
         beginReport();

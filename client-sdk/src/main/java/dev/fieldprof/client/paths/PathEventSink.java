@@ -6,6 +6,12 @@ package dev.fieldprof.client.paths;
  */
 public interface PathEventSink {
 
+    /**
+     * A decoded report begins, with the frames its header names still open (outermost first). Sinks
+     * that follow the frame stack (such as {@link EdgeCounter}) restart from them.
+     */
+    default void begin(PathReportHeader header) {}
+
     /** A method was entered (called from the enclosing frame, or outermost). */
     void enter(int methodId);
 

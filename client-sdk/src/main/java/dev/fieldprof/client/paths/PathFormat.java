@@ -25,6 +25,13 @@ final class PathFormat {
         return h & 0xFFFF;
     }
 
+    /** Header pairs (n, calls) with calls <= 4 are written as one varint n * 5 + calls. */
+    static final int PACK = SuccessorModel.CALL_LEVELS + 1;
+
+    static long pack(int n, int calls) {
+        return (long) n * PACK + calls;
+    }
+
     private PathFormat() {}
 
     /** Unsigned LEB128. */

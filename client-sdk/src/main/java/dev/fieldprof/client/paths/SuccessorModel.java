@@ -28,12 +28,13 @@ final class SuccessorModel {
 
     // A new candidate starts at NEW_COUNT against an escape of 1; hits add INC; totals above
     // BOUND halve. Fixed constants: they are part of path format version 1.
-    private static final int NEW_COUNT = 4;
-    private static final int INC = 16;
-    private static final int BOUND = 1 << 13;
+    static final int NEW_COUNT = 4;
+    static final int INC = 16;
+    static final int BOUND = 1 << 13;
     private static final int KINDS = 4;
 
     private final BranchLayout layout;
+    private final EdgeModel model;
     private final int[][] sym;
     private final int[][] freq; // CANDIDATES + 1 per context; the last one is the escape
     private final int[][] count;
@@ -42,8 +43,9 @@ final class SuccessorModel {
     private int[] touched = new int[16];
     private int touchedCount;
 
-    SuccessorModel(BranchLayout layout) {
-        this.layout = layout;
+    SuccessorModel(EdgeModel model) {
+        this.model = model;
+        this.layout = model.layout;
         int n = layout.methodCount + 1;
         sym = new int[n][];
         freq = new int[n][];
@@ -78,6 +80,16 @@ final class SuccessorModel {
         int[] f = freq[m];
         for (int c = 0; c < contexts; c++) {
             f[c * (CANDIDATES + 1) + CANDIDATES] = 1;
+        }
+        // Seed the contexts the model has hints for (learned by the server from earlier reports).
+        int[] hinted = model.hintContexts[m];
+        for (int i = 0; i < hinted.length; i++) {
+            int c = hinted[i];
+            int[] hs = model.hintSymbols[m][i];
+            int[] hf = model.hintFreqs[m][i];
+            System.arraycopy(hs, 0, sym[m], c * CANDIDATES, hs.length);
+            System.arraycopy(hf, 0, f, c * (CANDIDATES + 1), hf.length);
+            count[m][c] = hs.length;
         }
         stamp[m] = epoch;
     }
