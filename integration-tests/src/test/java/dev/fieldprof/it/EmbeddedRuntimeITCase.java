@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.cli.runtime.EmbeddedRuntime;
 import dev.fieldprof.schemas.Topics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,7 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -137,19 +139,7 @@ class EmbeddedRuntimeITCase {
                         .setBounded(OffsetsInitializer.latest())
                         .setValueOnlyDeserializer(new SimpleStringSchema())
                         .build();
-        KafkaSink<String> sink =
-                KafkaSink.<String>builder()
-                        .setBootstrapServers(RUNTIME.bootstrapServers())
-                        .setRecordSerializer(
-                                KafkaRecordSerializationSchema.builder()
-                                        .setTopic(output)
-                                        .setValueSerializationSchema(new SimpleStringSchema())
-                                        .build())
-                        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                        .setTransactionalIdPrefix("it-" + UUID.randomUUID())
-                        // Below the broker's transaction.max.timeout.ms (Flink's default is 1 h).
-                        .setProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "600000")
-                        .build();
+        KafkaSink<String> sink = exactlyOnceSink(output);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "words")
                 .uid("words")
                 .map(new UpperCase())
@@ -164,6 +154,57 @@ class EmbeddedRuntimeITCase {
         List<String> expected =
                 words.stream().map(w -> w.toUpperCase(Locale.ROOT)).collect(Collectors.toList());
         assertThat(RUNTIME.drain(output, new StringDeserializer())).isEqualTo(expected);
+    }
+
+    @Test
+    void awaitRecordsSeesTheOutputOfAStreamingJob() throws Exception {
+        String input = RUNTIME.createRandomTopic(2, false);
+        String output = RUNTIME.createRandomTopic(1, false);
+        StreamExecutionEnvironment env = RUNTIME.environment();
+        env.setParallelism(2);
+        env.enableCheckpointing(200);
+        KafkaSource<String> source =
+                KafkaSource.<String>builder()
+                        .setBootstrapServers(RUNTIME.bootstrapServers())
+                        .setTopics(input)
+                        .setGroupId("it-" + UUID.randomUUID())
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .build();
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "words")
+                .uid("words")
+                .map(new UpperCase())
+                .name("upper-case")
+                .uid("upper-case")
+                .sinkTo(exactlyOnceSink(output))
+                .name("upper-case-words")
+                .uid("upper-case-words");
+        JobClient job = env.executeAsync("streaming-upper-case");
+        try {
+            RUNTIME.produce(input, List.of("a", "b", "c", "d", "e", "f"));
+
+            assertThat(
+                            RUNTIME.awaitRecords(
+                                    output, new StringDeserializer(), 6, Duration.ofSeconds(60)))
+                    .containsExactlyInAnyOrder("A", "B", "C", "D", "E", "F");
+        } finally {
+            job.cancel().get();
+        }
+    }
+
+    private static KafkaSink<String> exactlyOnceSink(String topic) {
+        return KafkaSink.<String>builder()
+                .setBootstrapServers(RUNTIME.bootstrapServers())
+                .setRecordSerializer(
+                        KafkaRecordSerializationSchema.builder()
+                                .setTopic(topic)
+                                .setValueSerializationSchema(new SimpleStringSchema())
+                                .build())
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix("it-" + UUID.randomUUID())
+                // Below the broker's transaction.max.timeout.ms (Flink's default is 1 h).
+                .setProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "600000")
+                .build();
     }
 
     /** The job's one transformation. */
