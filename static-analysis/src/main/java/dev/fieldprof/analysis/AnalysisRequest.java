@@ -1,5 +1,6 @@
 package dev.fieldprof.analysis;
 
+import dev.fieldprof.analysis.constraints.PairRules;
 import dev.fieldprof.analysis.model.AppPackages;
 import dev.fieldprof.analysis.model.ProgramModels;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.List;
  * @param k trace length, or null for the paper's 5·|V|
  * @param maxChainDepth longest call chain kept, in methods (≥ 1)
  * @param maxChains most call chains kept in all (≥ 0)
+ * @param rules the version of Algorithm 1's conditions (SOUND unless measuring the paper's)
  */
 public record AnalysisRequest(
         Path jar,
@@ -24,7 +26,8 @@ public record AnalysisRequest(
         int t,
         Integer k,
         int maxChainDepth,
-        int maxChains) {
+        int maxChains,
+        PairRules rules) {
 
     public AnalysisRequest {
         classpath = List.copyOf(classpath);
@@ -47,7 +50,8 @@ public record AnalysisRequest(
                 1,
                 null,
                 8,
-                10_000);
+                10_000,
+                PairRules.SOUND);
     }
 
     public AnalysisRequest withClasspath(List<Path> entries) {
@@ -62,7 +66,8 @@ public record AnalysisRequest(
                 t,
                 k,
                 maxChainDepth,
-                maxChains);
+                maxChains,
+                rules);
     }
 
     public AnalysisRequest withAppPackages(AppPackages packages) {
@@ -77,7 +82,8 @@ public record AnalysisRequest(
                 t,
                 k,
                 maxChainDepth,
-                maxChains);
+                maxChains,
+                rules);
     }
 
     public AnalysisRequest withWorld(World w) {
@@ -92,7 +98,24 @@ public record AnalysisRequest(
                 t,
                 k,
                 maxChainDepth,
-                maxChains);
+                maxChains,
+                rules);
+    }
+
+    public AnalysisRequest withRules(PairRules r) {
+        return new AnalysisRequest(
+                jar,
+                classpath,
+                appPackages,
+                world,
+                appVersion,
+                configId,
+                epsilon,
+                t,
+                k,
+                maxChainDepth,
+                maxChains,
+                r);
     }
 
     public AnalysisRequest withPrivacy(String id, double eps, int threshold, Integer traceLength) {
@@ -107,6 +130,7 @@ public record AnalysisRequest(
                 threshold,
                 traceLength,
                 maxChainDepth,
-                maxChains);
+                maxChains,
+                rules);
     }
 }

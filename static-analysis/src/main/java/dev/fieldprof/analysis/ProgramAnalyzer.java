@@ -104,8 +104,8 @@ public final class ProgramAnalyzer {
         }
 
         phase = System.nanoTime();
-        UnknownCallers unknown = UnknownCallers.compute(facts, scan, library);
-        List<OrderPairs.Pair> found = OrderPairs.find(facts, unknown);
+        UnknownCallers unknown = UnknownCallers.compute(facts, scan, library, request.rules());
+        List<OrderPairs.Pair> found = OrderPairs.find(facts, unknown, request.rules());
         List<OrderPair> pairs = new ArrayList<>();
         int dominating = 0;
         int only = 0;

@@ -12,11 +12,24 @@ public final class BodyGraph {
 
     private final int[][] successors;
     private final boolean[] exits;
+    private final boolean[] explicitExits;
 
+    /** A graph whose exits are all explicit (returns and throws). */
     public BodyGraph(int[][] successors, boolean[] exits) {
-        if (successors.length != exits.length) {
+        this(successors, exits, exits);
+    }
+
+    /**
+     * @param exits statements after which control may leave the method, implicit exceptions
+     *     included
+     * @param explicitExits only the returns and uncaught throw statements, as the paper counts
+     *     exits (used to measure what the implicit exits fix)
+     */
+    public BodyGraph(int[][] successors, boolean[] exits, boolean[] explicitExits) {
+        if (successors.length != exits.length || exits.length != explicitExits.length) {
             throw new IllegalArgumentException("successors and exits differ in length");
         }
+        this.explicitExits = explicitExits.clone();
         this.successors = new int[successors.length][];
         for (int i = 0; i < successors.length; i++) {
             this.successors[i] = successors[i].clone();
@@ -41,6 +54,15 @@ public final class BodyGraph {
      * traversal from the entry that stops at {@code node} reaches no exit (Section 4.3).
      */
     public boolean dominatesExits(int node) {
+        return dominates(node, exits);
+    }
+
+    /** As {@link #dominatesExits} with only returns and throw statements as exits (the paper's). */
+    public boolean dominatesExplicitExits(int node) {
+        return dominates(node, explicitExits);
+    }
+
+    private boolean dominates(int node, boolean[] exits) {
         if (successors.length == 0) {
             return false;
         }

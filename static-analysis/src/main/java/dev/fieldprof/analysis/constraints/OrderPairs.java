@@ -26,6 +26,12 @@ public final class OrderPairs {
 
     /** Pairs in discovery order (methods by signature, call sites by statement), no duplicates. */
     public static List<Pair> find(ProgramFacts facts, UnknownCallers unknown) {
+        return find(facts, unknown, PairRules.SOUND);
+    }
+
+    /** As {@link #find(ProgramFacts, UnknownCallers)} under the given version of the rules. */
+    public static List<Pair> find(ProgramFacts facts, UnknownCallers unknown, PairRules rules) {
+        boolean sound = rules == PairRules.SOUND;
         Map<String, Integer> callSitesOf = new HashMap<>();
         for (MethodFacts method : facts.methods().values()) {
             for (CallSiteFacts site : method.callSites()) {
@@ -41,11 +47,12 @@ public final class OrderPairs {
             for (CallSiteFacts site : method.callSites()) {
                 List<String> targets = site.targets();
                 if (targets.size() == 1
-                        && site.targetsComplete()
-                        && site.guaranteesEntry()
+                        && (!sound || (site.targetsComplete() && site.guaranteesEntry()))
                         && facts.methods().containsKey(targets.get(0))
                         && !targets.get(0).equals(signature)
-                        && method.body().dominatesExits(site.statement())) {
+                        && (sound
+                                ? method.body().dominatesExits(site.statement())
+                                : method.body().dominatesExplicitExits(site.statement()))) {
                     add(pairs, new Pair(signature, targets.get(0), PairRule.DOMINATING_CALL_SITE));
                 }
                 for (String target : targets) {

@@ -46,6 +46,21 @@ public final class UnknownCallers {
      *     method and may subclass its public types
      */
     public static UnknownCallers compute(ProgramFacts facts, BytecodeScan scan, boolean library) {
+        return compute(facts, scan, library, PairRules.SOUND);
+    }
+
+    /** Under {@link PairRules#PAPER} only overrides of library methods count, as in the paper. */
+    public static UnknownCallers compute(
+            ProgramFacts facts, BytecodeScan scan, boolean library, PairRules rules) {
+        if (rules == PairRules.PAPER) {
+            Map<String, String> overrides = new TreeMap<>();
+            for (MethodFacts method : facts.methods().values()) {
+                if (method.overridesNonApplication()) {
+                    overrides.put(method.signature(), "overrides a library or JDK method");
+                }
+            }
+            return new UnknownCallers(overrides);
+        }
         Map<String, String> reasons = new TreeMap<>();
         Map<String, List<String>> bySubSignature = new HashMap<>();
         Map<String, List<String>> byReferenceKey = new HashMap<>();

@@ -145,6 +145,11 @@ public final class BytecodeScan {
 
     private void noteConstant(Object constant, boolean application) {
         if (constant instanceof Handle handle) {
+            if (handle.getTag() <= org.objectweb.asm.Opcodes.H_PUTSTATIC) {
+                // A field handle (records' ObjectMethods bootstrap takes getters as
+                // H_GETFIELD): it reads or writes a field and calls no method.
+                return;
+            }
             handleTargets.add(
                     MethodSignatures.sootSignature(
                             handle.getOwner(), handle.getName(), handle.getDesc()));

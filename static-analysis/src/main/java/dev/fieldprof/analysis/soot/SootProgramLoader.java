@@ -225,6 +225,7 @@ public final class SootProgramLoader {
 
         int[][] successors = new int[units.size()][];
         boolean[] exits = new boolean[units.size()];
+        boolean[] explicitExits = new boolean[units.size()];
         List<CallSiteFacts> callSites = new ArrayList<>();
         for (int i = 0; i < units.size(); i++) {
             Unit unit = units.get(i);
@@ -237,6 +238,11 @@ public final class SootProgramLoader {
                 next.addAll(handlers.get(i));
             }
             successors[i] = next.stream().mapToInt(Integer::intValue).toArray();
+            explicitExits[i] =
+                    unit instanceof ReturnStmt
+                            || unit instanceof ReturnVoidStmt
+                            || (unit instanceof ThrowStmt && handlers.get(i).isEmpty())
+                            || normal.getSuccsOf(unit).isEmpty();
             exits[i] =
                     unit instanceof ReturnStmt
                             || unit instanceof ReturnVoidStmt
@@ -259,7 +265,7 @@ public final class SootProgramLoader {
                 overridden,
                 units.size(),
                 callSites,
-                new BodyGraph(successors, exits));
+                new BodyGraph(successors, exits, explicitExits));
     }
 
     /**

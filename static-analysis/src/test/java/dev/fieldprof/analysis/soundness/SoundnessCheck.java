@@ -61,7 +61,10 @@ public final class SoundnessCheck {
 
     private SoundnessCheck() {}
 
-    /** Runs the whole check; {@code workDir} receives the instrumented jar and the counts. */
+    /** The exact counts of one driven run; {@code vmError} runs are not checked. */
+    public record Run(int index, boolean vmError, Map<Integer, Long> counts) {}
+
+    /** Analyses the jar under SOUND rules as a library, then instruments and drives it. */
     public static Outcome run(
             String program,
             Path jar,
@@ -75,10 +78,39 @@ public final class SoundnessCheck {
             throws IOException, InterruptedException {
         AnalysisResult analysis =
                 ProgramAnalyzer.analyze(AnalysisRequest.of(jar, program).withWorld(World.LIBRARY));
-        ProgramModel model = analysis.model();
-        Path instrumented = workDir.resolve(program.replace(':', '-') + "-instrumented.jar");
+        List<Run> driven =
+                drive(
+                        program,
+                        jar,
+                        analysis.model(),
+                        packagePrefix,
+                        probesClasses,
+                        driverClasses,
+                        runs,
+                        callsPerRun,
+                        seed,
+                        workDir);
+        return check(program, analysis, driven);
+    }
+
+    /** Instruments the jar for the model and runs the seeded driver in a child JVM. */
+    public static List<Run> drive(
+            String program,
+            Path jar,
+            ProgramModel model,
+            String packagePrefix,
+            Path probesClasses,
+            Path driverClasses,
+            int runs,
+            int callsPerRun,
+            long seed,
+            Path workDir)
+            throws IOException, InterruptedException {
+        String name = program.replace(':', '-');
+        Path instrumented = workDir.resolve(name + "-instrumented.jar");
         new JarInstrumenter(false).instrument(jar, model, instrumented);
-        Path counts = workDir.resolve(program.replace(':', '-') + "-counts.txt");
+        Path counts = workDir.resolve(name + "-counts.txt");
+        Path log = workDir.resolve(name + "-driver.log");
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Process process =
                 new ProcessBuilder(
@@ -99,8 +131,7 @@ public final class SoundnessCheck {
                                 Long.toString(seed),
                                 counts.toString())
                         .redirectErrorStream(true)
-                        .redirectOutput(
-                                workDir.resolve(program.replace(':', '-') + "-driver.log").toFile())
+                        .redirectOutput(log.toFile())
                         .start();
         if (!process.waitFor(240, TimeUnit.SECONDS)) {
             process.destroyForcibly();
@@ -108,21 +139,11 @@ public final class SoundnessCheck {
         }
         if (process.exitValue() != 0) {
             throw new IllegalStateException(
-                    "driver of "
-                            + program
-                            + " failed: "
-                            + Files.readString(
-                                    workDir.resolve(program.replace(':', '-') + "-driver.log")));
+                    "driver of " + program + " failed: " + Files.readString(log));
         }
-        List<Violation> violations = new ArrayList<>();
-        int checkedRuns = 0;
-        int vmErrorRuns = 0;
-        long checks = 0;
-        java.util.Set<Integer> executed = new java.util.HashSet<>();
+        List<Run> out = new ArrayList<>();
         for (String line : Files.readAllLines(counts, StandardCharsets.UTF_8)) {
             String[] parts = line.split(" ");
-            int run = Integer.parseInt(parts[1]);
-            boolean vmError = parts[3].equals("1");
             Map<Integer, Long> count = new HashMap<>();
             for (int i = 4; i < parts.length; i++) {
                 int colon = parts[i].indexOf(':');
@@ -130,8 +151,25 @@ public final class SoundnessCheck {
                         Integer.parseInt(parts[i].substring(0, colon)),
                         Long.parseLong(parts[i].substring(colon + 1)));
             }
-            executed.addAll(count.keySet());
-            if (vmError) {
+            out.add(new Run(Integer.parseInt(parts[1]), parts[3].equals("1"), count));
+        }
+        return out;
+    }
+
+    /**
+     * Checks every pair of the analysis against every run. The analysis must have the same V as the
+     * model the runs were instrumented with (same jar and application packages).
+     */
+    public static Outcome check(String program, AnalysisResult analysis, List<Run> runs) {
+        ProgramModel model = analysis.model();
+        List<Violation> violations = new ArrayList<>();
+        int checkedRuns = 0;
+        int vmErrorRuns = 0;
+        long checks = 0;
+        java.util.Set<Integer> executed = new java.util.HashSet<>();
+        for (Run run : runs) {
+            executed.addAll(run.counts().keySet());
+            if (run.vmError()) {
                 // A StackOverflowError or linkage error can strike between a call and the
                 // callee's first instruction; the analysis assumes no VM errors.
                 vmErrorRuns++;
@@ -140,15 +178,15 @@ public final class SoundnessCheck {
             checkedRuns++;
             for (OrderPair pair : model.getPairs()) {
                 checks++;
-                long left = count.getOrDefault(pair.getLeft(), 0L);
-                long right = count.getOrDefault(pair.getRight(), 0L);
+                long left = run.counts().getOrDefault(pair.getLeft(), 0L);
+                long right = run.counts().getOrDefault(pair.getRight(), 0L);
                 if (left > right) {
                     violations.add(
                             new Violation(
                                     model.getMethods().get(pair.getLeft()).getSignature(),
                                     model.getMethods().get(pair.getRight()).getSignature(),
                                     pair.getRule().name(),
-                                    run,
+                                    run.index(),
                                     left,
                                     right));
                 }
