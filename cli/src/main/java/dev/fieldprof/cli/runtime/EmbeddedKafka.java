@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -53,6 +54,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final String LOOPBACK = "127.0.0.1";
     private static final int NODE_ID = 1;
+    private static final int BIND_ATTEMPTS = 3;
 
     private final Path directory;
     private final String bootstrapServers;
@@ -246,6 +248,20 @@ public final class EmbeddedKafka implements AutoCloseable {
         /** Formats fresh storage, starts the broker and returns once it answers requests. */
         public EmbeddedKafka start() {
             long started = System.nanoTime();
+            // A port found free can be taken by another process before the broker binds it:
+            // such a start is retried on fresh ports.
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return startOnce(started);
+                } catch (RuntimeException e) {
+                    if (attempt >= BIND_ATTEMPTS || !causedByBindFailure(e)) {
+                        throw e;
+                    }
+                }
+            }
+        }
+
+        private EmbeddedKafka startOnce(long started) {
             Path directory;
             try {
                 directory = Files.createTempDirectory("fieldprof-kafka-");
@@ -284,6 +300,15 @@ public final class EmbeddedKafka implements AutoCloseable {
                 deleteRecursively(directory);
                 throw e;
             }
+        }
+
+        private static boolean causedByBindFailure(Throwable failure) {
+            for (Throwable t = failure; t != null; t = t.getCause()) {
+                if (t instanceof BindException) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private Properties brokerProperties(Path directory, int brokerPort, int controllerPort) {
