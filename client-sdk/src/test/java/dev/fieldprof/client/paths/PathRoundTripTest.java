@@ -161,6 +161,34 @@ class PathRoundTripTest {
     }
 
     @Test
+    void roundTripsWithWrongAndRandomSuccessorHints() {
+        for (long seed = 1; seed <= 40; seed++) {
+            SyntheticProgram program = SyntheticProgram.generate(seed, 8, 2, 30, 20);
+            EdgeModel m0 = EdgeModel.uniform(program.table);
+            SplittableRandom rnd = new SplittableRandom(seed * 31);
+            EdgeModel.Builder b = EdgeModel.builder(m0).version(9);
+            BranchLayout layout = m0.layout;
+            for (int m = 0; m <= program.methodCount; m++) {
+                int contexts = (layout.edgeCount(m) + 1) * SuccessorModel.CALL_LEVELS;
+                int symbols = 2 + layout.branchCount(m) + program.methodCount;
+                for (int c = 0; c < contexts; c++) {
+                    if (rnd.nextInt(3) == 0) {
+                        continue;
+                    }
+                    int k = Math.min(symbols, rnd.nextInt(1, 5));
+                    int[] sym = rnd.ints(0, symbols).distinct().limit(k).toArray();
+                    int[] f = rnd.ints(sym.length, 1, 2000).toArray();
+                    b.successors(m, c, sym, f);
+                }
+            }
+            EdgeModel hinted = b.build();
+            Harness h = new Harness(hinted, seed, 1 + (int) (seed % 50), List.of());
+            program.run(new SplittableRandom(seed), h, 20, 5_000);
+            h.verify(Map.of(9L, hinted), "seed " + seed);
+        }
+    }
+
+    @Test
     void roundTripsDeepRecursionAcrossReportCuts() {
         ArrayBranchTable table =
                 ArrayBranchTable.builder(3).branch(0, 4, 2).branch(1, 0, 3).branch(2, 9, 2).build();
