@@ -85,6 +85,7 @@ step "feeding $REPORTS randomized reports of $APP"
 step "reading the estimate back"
 "${ROUND_TRIP[@]}" check "$BOOTSTRAP" "$APP" "$REPORTS" 120 || fail "the estimate"
 
-JOB_STATE="$(curl -sf "$REST_URL/jobs/overview" | grep -o '"state":"[A-Z]*"' | head -n 1 || true)"
+source "$DEPLOY_DIR/lib.sh" # for http_get
+JOB_STATE="$(http_get "$REST_URL/jobs/overview" | grep -o '"state":"[A-Z]*"' | head -n 1 || true)"
 [[ "$JOB_STATE" == '"state":"RUNNING"' ]] || fail "the job is not running any more ($JOB_STATE)"
 step "stopping everything"

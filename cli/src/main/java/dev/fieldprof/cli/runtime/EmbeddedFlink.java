@@ -109,6 +109,7 @@ public final class EmbeddedFlink implements AutoCloseable {
     /** Options of the MiniCluster; the defaults suit tests and the demo. */
     public static final class Builder {
         private int taskSlots = 4;
+        private int restPort;
         private final Configuration configuration = new Configuration();
 
         private Builder() {}
@@ -122,7 +123,19 @@ public final class EmbeddedFlink implements AutoCloseable {
             return this;
         }
 
-        /** Adds Flink configuration, e.g. a fixed {@code rest.bind-port} to reach the web UI. */
+        /**
+         * Port of the REST endpoint (and of the web UI when {@code flink-runtime-web} is on the
+         * classpath); 0, the default, takes a free one.
+         */
+        public Builder restPort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535, got " + port);
+            }
+            this.restPort = port;
+            return this;
+        }
+
+        /** Adds Flink configuration; it overrides the builder's own settings. */
         public Builder configuration(Configuration extra) {
             configuration.addAll(extra);
             return this;
@@ -133,7 +146,7 @@ public final class EmbeddedFlink implements AutoCloseable {
             Configuration conf = new Configuration();
             conf.set(RestOptions.ADDRESS, "127.0.0.1");
             conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-            conf.set(RestOptions.BIND_PORT, "0");
+            conf.set(RestOptions.BIND_PORT, String.valueOf(restPort));
             // Small memory: a job of ours keeps its state on the heap and needs no managed memory.
             conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.ofMebiBytes(32));
             conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.ofMebiBytes(64));
