@@ -28,7 +28,7 @@ public final class FakeFlinkRest implements AutoCloseable {
     private record Response(int status, String body) {}
 
     private final HttpServer server;
-    private final Map<String, Response> responses = new ConcurrentHashMap<>();
+    private final Map<String, List<Response>> responses = new ConcurrentHashMap<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
 
     public FakeFlinkRest() throws IOException {
@@ -37,9 +37,14 @@ public final class FakeFlinkRest implements AutoCloseable {
         server.start();
     }
 
-    /** Answers {@code METHOD PATH} (path with query) with this status and JSON body. */
+    /**
+     * Answers {@code METHOD PATH} (path with query) with this status and JSON body. Several answers
+     * to one request are given in turn, the last one from then on.
+     */
     public FakeFlinkRest answer(String method, String pathAndQuery, int status, String json) {
-        responses.put(method + " " + pathAndQuery, new Response(status, json));
+        responses
+                .computeIfAbsent(method + " " + pathAndQuery, key -> new CopyOnWriteArrayList<>())
+                .add(new Response(status, json));
         return this;
     }
 
@@ -63,10 +68,15 @@ public final class FakeFlinkRest implements AutoCloseable {
                         pathAndQuery,
                         exchange.getRequestHeaders().getFirst("Content-Type"),
                         body));
-        Response response =
-                responses.getOrDefault(
-                        exchange.getRequestMethod() + " " + pathAndQuery,
-                        new Response(404, "{\"errors\":[\"Not found: " + pathAndQuery + "\"]}"));
+        List<Response> queued = responses.get(exchange.getRequestMethod() + " " + pathAndQuery);
+        Response response;
+        if (queued == null) {
+            response = new Response(404, "{\"errors\":[\"Not found: " + pathAndQuery + "\"]}");
+        } else {
+            synchronized (queued) {
+                response = queued.size() > 1 ? queued.remove(0) : queued.get(0);
+            }
+        }
         byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(response.status(), bytes.length);
