@@ -1,0 +1,141 @@
+package dev.fieldprof.jobs.paths;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.ModelUpdater;
+import dev.fieldprof.client.paths.PathEncoder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class PathModelAggregatorTest {
+    // Method 0: a loop test at block 1 and a 3-way switch at block 4; method 1: a null check at
+    // block 0; method 2: no branches.
+    static final ArrayBranchTable TABLE =
+            ArrayBranchTable.builder(3).branch(0, 1, 2).branch(0, 4, 3).branch(1, 0, 2).build();
+
+    /** One device's run: {@code invocations} calls of method 0, one report per invocation. */
+    static List<byte[]> deviceReports(PathEncoder device, long seed, int invocations) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        List<byte[]> reports = new ArrayList<>();
+        for (int i = 0; i < invocations; i++) {
+            device.enterMethod(0);
+            int iterations = rnd.nextInt(5, 30);
+            for (int it = 0; it < iterations; it++) {
+                device.branch(1, 0);
+                device.branch(4, rnd.nextInt(16) == 0 ? rnd.nextInt(2) : 2);
+                device.enterMethod(1);
+                device.branch(0, rnd.nextInt(32) == 0 ? 1 : 0);
+                device.exitMethod(1);
+                device.enterMethod(2);
+                device.exitMethod(2);
+            }
+            device.branch(1, 1);
+            device.exitMethod(0);
+            reports.add(device.finishReport());
+        }
+        return reports;
+    }
+
+    static int bytes(List<byte[]> reports) {
+        return reports.stream().mapToInt(r -> r.length).sum();
+    }
+
+    @Test
+    void publishedModelsShrinkTheDevicesNextReports() {
+        EdgeModel m0 = EdgeModel.uniform(TABLE);
+        PathModelAggregator agg =
+                new PathModelAggregator(m0, 3, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        PathEncoder device = new PathEncoder(m0);
+        int[] sizes = new int[4];
+        for (int round = 0; round < 4; round++) {
+            List<byte[]> reports = deviceReports(device, 100 + round, 50);
+            sizes[round] = bytes(reports);
+            for (byte[] r : reports) {
+                assertTrue(agg.add(r).accepted(), "round " + round);
+            }
+            EdgeModel next = agg.closeWindow().orElseThrow();
+            assertEquals(round + 1, next.version());
+            device.useModel(next); // devices switch between reports
+        }
+        System.out.printf(
+                "50 reports per round, bytes with models 0..3: %s%n",
+                java.util.Arrays.toString(sizes));
+        assertEquals(List.of(2L, 3L, 4L), agg.keptVersions());
+        // Each round is a new run (seed 100 + round): version 1 already cuts 42%; later versions
+        // change little because the workload does not drift.
+        assertEquals(765, sizes[0]);
+        assertEquals(444, sizes[1]);
+        assertEquals(439, sizes[2]);
+        assertEquals(447, sizes[3]);
+    }
+
+    @Test
+    void decodesEachReportWithTheVersionItNamesAndRejectsEvictedOnes() {
+        EdgeModel m0 = EdgeModel.uniform(TABLE);
+        PathModelAggregator agg =
+                new PathModelAggregator(m0, 2, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        PathEncoder old = new PathEncoder(m0);
+        List<byte[]> fromV0 = deviceReports(old, 1, 3);
+        agg.add(fromV0.get(0));
+        EdgeModel m1 = agg.closeWindow().orElseThrow();
+        // A device still on version 0 is decoded with version 0, beside version 1 reports.
+        PathEncoder fresh = new PathEncoder(m1);
+        PathModelAggregator.Outcome o0 = agg.add(fromV0.get(1));
+        PathModelAggregator.Outcome o1 = agg.add(deviceReports(fresh, 2, 1).get(0));
+        assertEquals(0, o0.modelVersion());
+        assertTrue(o0.accepted());
+        assertEquals(1, o1.modelVersion());
+        assertTrue(o1.accepted());
+        EdgeModel m2 = agg.closeWindow().orElseThrow();
+        assertEquals(2, m2.version());
+        PathModelAggregator.Outcome evicted = agg.add(fromV0.get(2));
+        assertFalse(evicted.accepted());
+        assertEquals("edge model version 0 is not kept (kept: [1, 2])", evicted.reason());
+        assertEquals(1, agg.rejectedInWindow());
+        // Nothing accepted in this window: no new version.
+        assertEquals(Optional.empty(), agg.closeWindow());
+        assertEquals(2, agg.current().version());
+    }
+
+    @Test
+    void rejectedReportsCountNothing() {
+        EdgeModel m0 = EdgeModel.uniform(TABLE);
+        PathModelAggregator agg =
+                new PathModelAggregator(m0, 2, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        byte[] report = deviceReports(new PathEncoder(m0), 3, 1).get(0);
+        byte[] corrupt = report.clone();
+        corrupt[corrupt.length - 3] ^= 0x10;
+        PathModelAggregator.Outcome o = agg.add(corrupt);
+        assertFalse(o.accepted());
+        assertTrue(o.reason().startsWith("corrupt stream"), o.reason());
+        byte[] future = report.clone();
+        future[0] = 2;
+        assertEquals(
+                "unsupported path format version 2; this decoder reads version 1",
+                agg.add(future).reason());
+        assertEquals(-1, agg.add(new byte[0]).modelVersion());
+        assertEquals(Optional.empty(), agg.closeWindow());
+    }
+
+    @Test
+    void adoptsPublishedModelsAfterARestart() {
+        EdgeModel m0 = EdgeModel.uniform(TABLE);
+        EdgeModel m7 =
+                EdgeModel.builder(m0).version(7).frequencies(1, 0, new int[] {60, 4}).build();
+        PathModelAggregator agg =
+                new PathModelAggregator(m0, 2, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        agg.adopt(m7);
+        assertEquals(7, agg.current().version());
+        assertEquals(List.of(0L, 7L), agg.keptVersions());
+        assertTrue(agg.add(deviceReports(new PathEncoder(m7), 4, 1).get(0)).accepted());
+        assertEquals(8, agg.closeWindow().orElseThrow().version());
+        assertEquals(List.of(7L, 8L), agg.keptVersions());
+    }
+}
