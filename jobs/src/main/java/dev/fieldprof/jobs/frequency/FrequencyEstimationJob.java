@@ -1,0 +1,258 @@
+package dev.fieldprof.jobs.frequency;
+
+import dev.fieldprof.jobs.frequency.functions.DecodePrograms;
+import dev.fieldprof.jobs.frequency.functions.DecodeReports;
+import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;
+import dev.fieldprof.jobs.frequency.functions.EmitShardSum;
+import dev.fieldprof.jobs.frequency.functions.EmitWindowSum;
+import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
+import dev.fieldprof.jobs.frequency.functions.Keys;
+import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
+import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
+import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
+import dev.fieldprof.jobs.frequency.functions.ReportTimeWindows;
+import dev.fieldprof.jobs.frequency.functions.SumReports;
+import dev.fieldprof.jobs.frequency.functions.ValidateReports;
+import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.frequency.records.WindowSum;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.util.OutputTag;
+import org.apache.flink.util.ParameterTool;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * Turns randomized frequency reports into windowed, unbiased, constraint-consistent estimates
+ * (issue 5; DESIGN.md "Privacy", "The per-window QP, fast", "Topics and records").
+ *
+ * <p>Pipeline: raw report records → decode → deduplicate by report id → validate against the
+ * program model broadcast from the compacted programs topic (reports that precede their model wait,
+ * bounded) → per (app version, config, shard) tumbling event-time windows summed incrementally →
+ * the shards merged per (app version, config, window) → one estimate and one constraint projection
+ * per window, plus the cumulative estimate since the start → EstimateWindow records keyed by app
+ * version. Every record the job cannot use becomes a DeadLetter.
+ *
+ * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
+ *
+ * <ul>
+ *   <li>{@code --bootstrap HOST:PORT} Kafka bootstrap servers (required)
+ *   <li>{@code --reports-topic} [fieldprof.reports.frequency]
+ *   <li>{@code --programs-topic} [fieldprof.programs]
+ *   <li>{@code --estimates-topic} [fieldprof.estimates]
+ *   <li>{@code --dead-letter-topic} [fieldprof.dead-letters]
+ *   <li>{@code --window} tumbling window size [1 min]
+ *   <li>{@code --hot-threshold} ℓ of the hot set [0.25]
+ *   <li>{@code --top} methods ranked with signatures per estimate [20]
+ *   <li>{@code --group-id} consumer group of the reports [fieldprof-frequency-estimation]
+ *   <li>{@code --checkpoint-interval} 0 disables checkpoints and exactly-once [10 s]
+ *   <li>{@code --shards} parallel partial sums per (app version, config) [4]
+ *   <li>{@code --transactional-id-prefix} unique per job [fieldprof-frequency-estimation]
+ *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
+ *   <li>{@code --out-of-orderness} watermark bound [10 s]
+ *   <li>{@code --idleness} a partition without records this long stops holding the watermark [30 s]
+ *   <li>{@code --model-wait} how long (event time) a report waits for its program model [5 min]
+ *   <li>{@code --max-pending} reports waiting per (app version, shard) [10000]
+ *   <li>{@code --dedup-ttl} how long a report id is remembered [24 h]
+ * </ul>
+ */
+public final class FrequencyEstimationJob {
+    /** The job's name in Flink. */
+    public static final String NAME = DeadLetters.JOB;
+
+    private static final OutputTag<ReportRecord> LATE =
+            new OutputTag<>("late-reports") {
+                private static final long serialVersionUID = 1L;
+            };
+
+    private final FrequencyJobOptions options;
+    private final Source<RawRecord, ?, ?> reports;
+    private final Source<RawRecord, ?, ?> programs;
+    private final Sink<EncodedRecord> estimates;
+    private final Sink<EncodedRecord> deadLetters;
+
+    /**
+     * A job over the given sources and sinks (Kafka in production, bounded sources and collecting
+     * sinks in tests).
+     *
+     * @param reports raw records of the reports topic
+     * @param programs raw records of the programs topic
+     * @param estimates receives encoded EstimateWindow records keyed by app version
+     * @param deadLetters receives encoded DeadLetter records keyed like the rejected record
+     */
+    public FrequencyEstimationJob(
+            FrequencyJobOptions options,
+            Source<RawRecord, ?, ?> reports,
+            Source<RawRecord, ?, ?> programs,
+            Sink<EncodedRecord> estimates,
+            Sink<EncodedRecord> deadLetters) {
+        this.options = options;
+        this.reports = reports;
+        this.programs = programs;
+        this.estimates = estimates;
+        this.deadLetters = deadLetters;
+    }
+
+    /** The production job: Kafka sources and exactly-once Kafka sinks named by the options. */
+    public static FrequencyEstimationJob onKafka(FrequencyJobOptions options) {
+        return new FrequencyEstimationJob(
+                options,
+                kafkaSource(options, options.reportsTopic(), options.groupId(), false),
+                kafkaSource(
+                        options, options.programsTopic(), options.groupId() + "-programs", true),
+                kafkaSink(options, options.estimatesTopic(), "estimates"),
+                kafkaSink(options, options.deadLetterTopic(), "dead-letters"));
+    }
+
+    public FrequencyJobOptions options() {
+        return options;
+    }
+
+    /**
+     * Adds the job's pipeline to {@code env} (with its checkpointing and global parameters) without
+     * executing it, so that a caller can run it with {@code env.executeAsync(NAME)}.
+     */
+    public void buildInto(StreamExecutionEnvironment env) {
+        env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
+        if (!options.checkpointInterval().isZero()) {
+            env.enableCheckpointing(options.checkpointInterval().toMillis());
+        }
+        WatermarkStrategy<RawRecord> recordTime =
+                WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(options.outOfOrderness())
+                        .withTimestampAssigner(new RecordTimestamp())
+                        .withIdleness(options.idleness());
+
+        SingleOutputStreamOperator<ProgramUpdate> models =
+                env.fromSource(programs, recordTime, "program-models-source")
+                        .uid("program-models-source")
+                        .process(new DecodePrograms())
+                        .name("decode-program-models")
+                        .uid("decode-program-models");
+        BroadcastStream<ProgramUpdate> modelBroadcast = models.broadcast(ValidateReports.PROGRAMS);
+
+        SingleOutputStreamOperator<ReportRecord> decoded =
+                env.fromSource(reports, recordTime, "frequency-reports-source")
+                        .uid("frequency-reports-source")
+                        .process(new DecodeReports())
+                        .name("decode-reports")
+                        .uid("decode-reports");
+        SingleOutputStreamOperator<ReportRecord> unique =
+                decoded.keyBy(new Keys.ReportId())
+                        .process(new DeduplicateReports(options.dedupTtl()))
+                        .name("deduplicate-reports")
+                        .uid("deduplicate-reports");
+        SingleOutputStreamOperator<ReportRecord> valid =
+                unique.keyBy(new Keys.AppShard(options.shards()))
+                        .connect(modelBroadcast)
+                        .process(
+                                new ValidateReports(
+                                        options.modelWait(),
+                                        options.maxPending(),
+                                        options.window()))
+                        .name("validate-reports")
+                        .uid("validate-reports");
+        SingleOutputStreamOperator<WindowSum> shardSums =
+                valid.keyBy(new Keys.AppConfigShard(options.shards()))
+                        .window(new ReportTimeWindows(options.window()))
+                        .sideOutputLateData(LATE)
+                        .aggregate(new SumReports(), new EmitShardSum())
+                        .name("frequency-window-sum")
+                        .uid("frequency-window-sum");
+        SingleOutputStreamOperator<WindowSum> windowSums =
+                shardSums
+                        .keyBy(new Keys.AppConfig())
+                        .window(TumblingEventTimeWindows.of(options.window()))
+                        .aggregate(new MergeShardSums(), new EmitWindowSum())
+                        .name("frequency-window-merge")
+                        .uid("frequency-window-merge");
+        windowSums
+                .keyBy(new Keys.AppConfig())
+                .connect(modelBroadcast)
+                .process(new EstimateWindows(options.hotThreshold(), options.top()))
+                .name("estimate-windows")
+                .uid("estimate-windows")
+                .sinkTo(estimates)
+                .name("estimates-sink")
+                .uid("estimates-sink");
+
+        DataStream<EncodedRecord> late =
+                shardSums
+                        .getSideOutput(LATE)
+                        .map(new LateReportToDeadLetter())
+                        .name("late-reports")
+                        .uid("late-reports");
+        decoded.getSideOutput(DeadLetters.TAG)
+                .union(
+                        models.getSideOutput(DeadLetters.TAG),
+                        valid.getSideOutput(DeadLetters.TAG),
+                        late)
+                .sinkTo(deadLetters)
+                .name("dead-letters-sink")
+                .uid("dead-letters-sink");
+    }
+
+    /** Builds the pipeline into the context's environment and runs it to the end. */
+    public JobExecutionResult execute() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        buildInto(env);
+        return env.execute(NAME);
+    }
+
+    /**
+     * Parses the options (see the class comment) and runs the job on Kafka.
+     *
+     * @throws IllegalArgumentException naming the option when an option is missing or bad
+     */
+    public static void main(String[] args) throws Exception {
+        onKafka(FrequencyJobOptions.parse(args)).execute();
+    }
+
+    private static KafkaSource<RawRecord> kafkaSource(
+            FrequencyJobOptions options, String topic, String groupId, boolean fromEarliest) {
+        return KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(options.bootstrap())
+                .setTopics(topic)
+                .setGroupId(groupId)
+                // Programs: always the whole compacted topic. Reports: resume where the group
+                // stopped (a restore from a checkpoint uses the checkpointed offsets instead).
+                .setStartingOffsets(
+                        fromEarliest
+                                ? OffsetsInitializer.earliest()
+                                : OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new RawRecordDeserializer())
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .build();
+    }
+
+    private static KafkaSink<EncodedRecord> kafkaSink(
+            FrequencyJobOptions options, String topic, String role) {
+        boolean exactlyOnce = !options.checkpointInterval().isZero();
+        return KafkaSink.<EncodedRecord>builder()
+                .setBootstrapServers(options.bootstrap())
+                .setRecordSerializer(new EncodedRecordSerializer(topic))
+                .setDeliveryGuarantee(
+                        exactlyOnce
+                                ? DeliveryGuarantee.EXACTLY_ONCE
+                                : DeliveryGuarantee.AT_LEAST_ONCE)
+                .setTransactionalIdPrefix(options.transactionalIdPrefix() + "-" + role)
+                .setProperty(
+                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                        Long.toString(options.transactionTimeout().toMillis()))
+                .build();
+    }
+}

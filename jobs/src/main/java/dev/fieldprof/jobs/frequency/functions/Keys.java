@@ -1,0 +1,64 @@
+package dev.fieldprof.jobs.frequency.functions;
+
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.frequency.records.WindowSum;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
+
+/** The keys of the job (named classes, so that Flink sees their types). */
+public final class Keys {
+    private Keys() {}
+
+    /** Report id: deduplication. */
+    public static final class ReportId implements KeySelector<ReportRecord, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(ReportRecord report) {
+            return report.reportId;
+        }
+    }
+
+    /** (app version, shard): validation, spread so one app version is no hot key. */
+    public static final class AppShard
+            implements KeySelector<ReportRecord, Tuple2<String, Integer>> {
+        private static final long serialVersionUID = 1L;
+        private final int shards;
+
+        public AppShard(int shards) {
+            this.shards = shards;
+        }
+
+        @Override
+        public Tuple2<String, Integer> getKey(ReportRecord report) {
+            return Tuple2.of(report.appVersion, report.shard(shards));
+        }
+    }
+
+    /** (app version, config, shard): the parallel window sums. */
+    public static final class AppConfigShard
+            implements KeySelector<ReportRecord, Tuple3<String, String, Integer>> {
+        private static final long serialVersionUID = 1L;
+        private final int shards;
+
+        public AppConfigShard(int shards) {
+            this.shards = shards;
+        }
+
+        @Override
+        public Tuple3<String, String, Integer> getKey(ReportRecord report) {
+            return Tuple3.of(report.appVersion, report.configId, report.shard(shards));
+        }
+    }
+
+    /** (app version, config): merging the shards and estimating. */
+    public static final class AppConfig implements KeySelector<WindowSum, Tuple2<String, String>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Tuple2<String, String> getKey(WindowSum sum) {
+            return Tuple2.of(sum.appVersion, sum.configId);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.fieldprof.jobs.frequency.functions;
+
+import dev.fieldprof.jobs.frequency.DeadLetters;
+import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.schemas.DeadLetterReason;
+import org.apache.flink.api.common.functions.MapFunction;
+
+/** A report whose window had already closed when it arrived: kept as a dead letter, not lost. */
+public final class LateReportToDeadLetter implements MapFunction<ReportRecord, EncodedRecord> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public EncodedRecord map(ReportRecord report) {
+        return DeadLetters.of(
+                report.raw,
+                DeadLetterReason.OTHER,
+                "late: record time "
+                        + report.raw.timestamp
+                        + " is in a window already estimated (beyond the allowed"
+                        + " out-of-orderness)");
+    }
+}

@@ -1,0 +1,31 @@
+package dev.fieldprof.jobs.frequency.functions;
+
+import dev.fieldprof.jobs.frequency.ProgramIndex;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Decoded program models of one operator instance, keyed by app version and refreshed when the
+ * broadcast bytes change; the broadcast state keeps the bytes, so the cache is rebuilt lazily after
+ * a restore.
+ */
+final class ProgramCache {
+    private record Entry(byte[] bytes, ProgramIndex index) {}
+
+    private final Map<String, Entry> entries = new HashMap<>();
+
+    /** The index of {@code bytes}, decoding them only when they differ from the cached ones. */
+    ProgramIndex get(String appVersion, byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        Entry entry = entries.get(appVersion);
+        if (entry != null && (entry.bytes == bytes || Arrays.equals(entry.bytes, bytes))) {
+            return entry.index;
+        }
+        ProgramIndex index = ProgramIndex.decode(bytes);
+        entries.put(appVersion, new Entry(bytes, index));
+        return index;
+    }
+}

@@ -1,0 +1,17 @@
+package dev.fieldprof.jobs.frequency.functions;
+
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
+
+/**
+ * Event time is the Kafka record timestamp, set when the report is sent, never the device clock
+ * (DESIGN.md "Topics and records").
+ */
+public final class RecordTimestamp implements SerializableTimestampAssigner<RawRecord> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public long extractTimestamp(RawRecord record, long previous) {
+        return record.timestamp;
+    }
+}

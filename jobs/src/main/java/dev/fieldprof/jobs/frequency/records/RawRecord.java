@@ -1,0 +1,38 @@
+package dev.fieldprof.jobs.frequency.records;
+
+import java.io.Serializable;
+
+/**
+ * One Kafka record as read, bytes untouched: where it came from, its timestamp and its key and
+ * value, so that a record the job cannot use goes to the dead letters whole. A Flink POJO.
+ */
+public class RawRecord implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public String topic;
+    public int partition;
+    public long offset;
+
+    /** Kafka record timestamp in epoch milliseconds: the event time of the job. */
+    public long timestamp;
+
+    public byte[] key;
+    public byte[] value;
+
+    public RawRecord() {}
+
+    public RawRecord(
+            String topic, int partition, long offset, long timestamp, byte[] key, byte[] value) {
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
+        this.timestamp = timestamp;
+        this.key = key;
+        this.value = value;
+    }
+
+    @Override
+    public String toString() {
+        return topic + "-" + partition + "@" + offset;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.fieldprof.jobs.frequency.records;
+
+import java.io.Serializable;
+
+/**
+ * A decoded FrequencyReport (plain fields, so that Flink serializes it as a POJO rather than an
+ * Avro object through Kryo) with the raw record it came from, for dead-lettering.
+ */
+public class ReportRecord implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public String reportId;
+    public String deviceId;
+    public String appVersion;
+    public String configId;
+    public int k;
+    public int[] counts;
+    public RawRecord raw;
+
+    public ReportRecord() {}
+
+    public ReportRecord(
+            String reportId,
+            String deviceId,
+            String appVersion,
+            String configId,
+            int k,
+            int[] counts,
+            RawRecord raw) {
+        this.reportId = reportId;
+        this.deviceId = deviceId;
+        this.appVersion = appVersion;
+        this.configId = configId;
+        this.k = k;
+        this.counts = counts;
+        this.raw = raw;
+    }
+
+    /** The shard of this report among {@code shards}: a stable hash of the report id. */
+    public int shard(int shards) {
+        return Math.floorMod(reportId.hashCode(), shards);
+    }
+}
