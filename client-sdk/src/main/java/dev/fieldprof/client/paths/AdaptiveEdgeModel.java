@@ -6,6 +6,12 @@ package dev.fieldprof.client.paths;
  * count; when the node's total exceeds {@code bound}, halve every count of the node, rounding up so
  * that none reaches 0. Encoder and decoder call the same code, so they stay in step. Methods are
  * copied from the model lazily, on first use after {@link #reset()}. Not thread-safe.
+ *
+ * <pre>{@code
+ * AdaptiveEdgeModel counts = new AdaptiveEdgeModel(model);
+ * counts.update(methodId, blockId, edge); // what a coder does after coding that edge
+ * int f = counts.frequency(methodId, blockId, edge);
+ * }</pre>
  */
 public final class AdaptiveEdgeModel {
     private final EdgeModel model;
@@ -17,7 +23,7 @@ public final class AdaptiveEdgeModel {
     private final int[] stamp;
     private int epoch = 1;
 
-    /** A copy of {@code model}'s frequencies, ready to adapt. */
+    /** A copy of {@code model}'s frequencies, ready to adapt; one per coder (not thread-safe). */
     public AdaptiveEdgeModel(EdgeModel model) {
         this.model = model;
         this.layout = model.layout;

@@ -26,7 +26,7 @@ public final class ArrayBranchTable implements BranchTable {
     /**
      * Starts a table of {@code methodCount} methods, none with branch nodes yet.
      *
-     * @param methodCount number of methods, 0 <= methodCount <= {@link BranchLayout#MAX_METHODS}
+     * @param methodCount number of methods, 0 <= methodCount <= {@link BranchTable#MAX_METHODS}
      */
     public static Builder builder(int methodCount) {
         return new Builder(methodCount);
@@ -69,10 +69,10 @@ public final class ArrayBranchTable implements BranchTable {
 
         @SuppressWarnings("unchecked")
         private Builder(int methodCount) {
-            if (methodCount < 0 || methodCount > BranchLayout.MAX_METHODS) {
+            if (methodCount < 0 || methodCount > BranchTable.MAX_METHODS) {
                 throw new IllegalArgumentException(
                         "methodCount must be in [0, "
-                                + BranchLayout.MAX_METHODS
+                                + BranchTable.MAX_METHODS
                                 + "], got "
                                 + methodCount);
             }
@@ -87,7 +87,7 @@ public final class ArrayBranchTable implements BranchTable {
          *
          * @param methodId 0 <= methodId < methodCount
          * @param blockId block number, >= 0, not declared before for this method
-         * @param outDegree number of out-edges, 2 <= outDegree <= {@link BranchLayout#MAX_DEGREE}
+         * @param outDegree number of out-edges, 2 <= outDegree <= {@link BranchTable#MAX_DEGREE}
          */
         public Builder branch(int methodId, int blockId, int outDegree) {
             if (methodId < 0 || methodId >= nodes.length) {
@@ -97,10 +97,10 @@ public final class ArrayBranchTable implements BranchTable {
             if (blockId < 0) {
                 throw new IllegalArgumentException("blockId must be >= 0, got " + blockId);
             }
-            if (outDegree < 2 || outDegree > BranchLayout.MAX_DEGREE) {
+            if (outDegree < 2 || outDegree > BranchTable.MAX_DEGREE) {
                 throw new IllegalArgumentException(
                         "outDegree must be in [2, "
-                                + BranchLayout.MAX_DEGREE
+                                + BranchTable.MAX_DEGREE
                                 + "], got "
                                 + outDegree);
             }

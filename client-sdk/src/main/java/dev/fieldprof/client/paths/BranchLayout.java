@@ -8,14 +8,6 @@ import java.util.Arrays;
  * shared by an {@link EdgeModel} and every coder that uses it.
  */
 final class BranchLayout implements BranchTable {
-    /** Upper bound on method ids, so that coded symbols stay ints. */
-    static final int MAX_METHODS = 1 << 28;
-
-    /** Upper bound on out-degree, so that an all-ones row fits any bound. */
-    static final int MAX_DEGREE = 1 << 12;
-
-    /** Largest block id, bounding the per-method lookup array. */
-    static final int MAX_BLOCK = 1 << 20;
 
     final int methodCount;
     final int[][] blocks;

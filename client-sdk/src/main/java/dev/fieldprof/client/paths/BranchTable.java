@@ -10,6 +10,14 @@ package dev.fieldprof.client.paths;
  * (any non-negative ints); an edge index is the position of the out-edge in the CFG's order.
  */
 public interface BranchTable {
+    /** Most methods a table may have, so that coded symbols stay ints. */
+    int MAX_METHODS = 1 << 28;
+
+    /** Largest out-degree of a branch node (a tableswitch with more cases is not traced). */
+    int MAX_DEGREE = 1 << 12;
+
+    /** Largest block id, bounding the coder's per-method lookup array. */
+    int MAX_BLOCK = 1 << 20;
 
     /** Number of methods; method ids are {@code 0 .. methodCount() - 1}. */
     int methodCount();

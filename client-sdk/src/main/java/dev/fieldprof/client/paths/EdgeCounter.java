@@ -6,6 +6,12 @@ package dev.fieldprof.client.paths;
  * step of AdapTracer's TraceParser (section 6.3). {@link ModelUpdater} turns the counts into the
  * next model. It follows the frame stack through the events, restarting at each decoded report's
  * {@link #begin}. Not thread-safe; merge counters with {@link #addAll}.
+ *
+ * <pre>{@code
+ * EdgeCounter window = new EdgeCounter(table);
+ * decoder.decode(report, window); // once per report of the window
+ * long taken = window.count(methodId, blockId, 1);
+ * }</pre>
  */
 public final class EdgeCounter implements PathEventSink {
     private final BranchLayout layout;
@@ -22,7 +28,11 @@ public final class EdgeCounter implements PathEventSink {
     private int[] frameCalls = new int[64];
     private int depth;
 
-    /** Empty counts for the branch nodes of {@code table}. */
+    /**
+     * Empty counts for the branch nodes of {@code table}.
+     *
+     * @throws IllegalArgumentException if the table breaks the limits of {@link BranchTable}
+     */
     public EdgeCounter(BranchTable table) {
         this.layout = BranchLayout.of(table);
         this.counts = new long[layout.methodCount][];

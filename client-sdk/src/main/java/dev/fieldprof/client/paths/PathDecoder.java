@@ -83,7 +83,7 @@ public final class PathDecoder {
         int[] lastEdges = new int[d];
         int[] calls = new int[d];
         for (int i = 0; i < d; i++) {
-            methods[i] = in.varInt("open method id", BranchLayout.MAX_METHODS);
+            methods[i] = in.varInt("open method id", BranchTable.MAX_METHODS);
             long context = in.varLong("open frame context");
             if (context < 0 || context / PathFormat.PACK > Integer.MAX_VALUE) {
                 throw new InvalidPathReportException("malformed header: open frame context");

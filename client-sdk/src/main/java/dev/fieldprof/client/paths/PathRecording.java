@@ -6,6 +6,14 @@ import java.util.Arrays;
  * A raw, uncoded list of path events: what a device records beside the coded stream in debug mode
  * ({@link PathEncoder#record}) and what tests compare decoded reports with. Four ints per event;
  * not thread-safe.
+ *
+ * <pre>{@code
+ * PathRecording raw = new PathRecording();
+ * encoder.record(raw); // debug mode on the device
+ * PathRecording decoded = new PathRecording();
+ * new PathDecoder(model).decode(encoder.finishReport(), decoded);
+ * boolean exact = raw.firstDifference(decoded) < 0;
+ * }</pre>
  */
 public final class PathRecording implements PathEventSink {
     public static final int ENTER = 0;
