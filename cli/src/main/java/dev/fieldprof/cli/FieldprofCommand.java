@@ -17,6 +17,8 @@ import picocli.CommandLine.Option;
         description = "Privacy-preserving field profiling for deployed Java software.",
         subcommands = {
             CommandLine.HelpCommand.class,
+            dev.fieldprof.cli.demo.DemoCommand.class,
+            dev.fieldprof.cli.jobs.JobsCommand.class,
             dev.fieldprof.cli.monitor.WatchCommand.class,
             dev.fieldprof.cli.monitor.MonitorCommand.class,
             dev.fieldprof.cli.estimation.ProjectCommand.class,

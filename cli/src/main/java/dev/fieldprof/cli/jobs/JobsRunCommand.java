@@ -1,0 +1,101 @@
+package dev.fieldprof.cli.jobs;
+
+import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.runtime.EmbeddedFlink;
+import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
+import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fieldprof jobs run}: runs a job on a Flink MiniCluster inside this JVM (against any Kafka
+ * cluster), or, with {@code --jobmanager}, submits it to a Flink cluster like {@code jobs submit}.
+ */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run a fieldprof job here (Flink MiniCluster in this JVM) until Ctrl-C, or submit it",
+            "to a cluster with --jobmanager. Job options follow the job name, e.g.",
+            "  fieldprof jobs run frequency --bootstrap 127.0.0.1:9092 --window 1m",
+            "Options of the frequency job: "
+                    + "--bootstrap (required), --window, --hot-threshold, --top, --shards,"
+                    + " --checkpoint-interval, topics and more (see FrequencyEstimationJob)."
+        })
+public final class JobsRunCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "JOB", description = "Job to run: frequency.")
+    String job;
+
+    @Parameters(
+            index = "1..*",
+            paramLabel = "JOB-OPTION",
+            description = "Options passed to the job.")
+    List<String> jobArgs = new ArrayList<>();
+
+    @Option(
+            names = "--jobmanager",
+            paramLabel = "HOST:PORT",
+            description = "Submit to this Flink cluster's REST address instead of running here.")
+    String jobmanager;
+
+    @Option(
+            names = "--task-slots",
+            defaultValue = "4",
+            description = "Task slots of the local MiniCluster (default: ${DEFAULT-VALUE}).")
+    int taskSlots;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!JobsSubmitCommand.JOBS.containsKey(job)) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "JOB must be one of "
+                            + JobsSubmitCommand.JOBS.keySet()
+                            + ", got '"
+                            + job
+                            + "'");
+        }
+        FrequencyJobOptions options;
+        try {
+            options = FrequencyJobOptions.parse(jobArgs.toArray(String[]::new));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (jobmanager != null) {
+            List<String> submit =
+                    new ArrayList<>(List.of("--jobmanager", jobmanager, "--job", job, "--"));
+            submit.addAll(jobArgs);
+            return spec.parent().subcommands().get("submit").execute(submit.toArray(String[]::new));
+        }
+        if (taskSlots < 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--task-slots must be >= 1, got " + taskSlots);
+        }
+        try (EmbeddedFlink flink = EmbeddedFlink.builder().taskSlots(taskSlots).start()) {
+            StreamExecutionEnvironment env = flink.environment();
+            FrequencyEstimationJob.onKafka(options).buildInto(env);
+            JobClient client = env.executeAsync(FrequencyEstimationJob.NAME);
+            spec.commandLine()
+                    .getOut()
+                    .printf(
+                            "job %s running on a local MiniCluster (web UI %s); Ctrl-C stops it%n",
+                            client.getJobID(), flink.restAddress());
+            spec.commandLine().getOut().flush();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> client.cancel().join()));
+            client.getJobExecutionResult().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new CliFailure("the job failed: " + e.getCause().getMessage(), e.getCause());
+        }
+        return 0;
+    }
+}
