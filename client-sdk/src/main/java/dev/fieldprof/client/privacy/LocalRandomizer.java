@@ -8,6 +8,7 @@ package dev.fieldprof.client.privacy;
 public final class LocalRandomizer {
     private final PrivacyParameters parameters;
     private final RandomSource random;
+    private final BinomialSampler.Prepared keepNone;
 
     /**
      * Creates a randomizer. Not thread-safe (it consumes {@code random}); one per device runtime.
@@ -27,6 +28,8 @@ public final class LocalRandomizer {
         }
         this.parameters = parameters;
         this.random = random;
+        // Both binomials use q = 1 - p: Binomial(f, p) = f - Binomial(f, q) in distribution.
+        this.keepNone = new BinomialSampler.Prepared(1 - parameters.p(), parameters.k());
     }
 
     public PrivacyParameters parameters() {
