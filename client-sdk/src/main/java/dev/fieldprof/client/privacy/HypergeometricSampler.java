@@ -75,11 +75,20 @@ public final class HypergeometricSampler {
 
     private static long inversion(RandomSource random, long population, long marked, long draws) {
         // Here draws <= population/2 and marked <= population/2, so the support starts at 0.
-        double unmarked = population - marked;
-        double logF0 =
-                LogFactorial.ratio(unmarked, unmarked - draws)
-                        - LogFactorial.ratio(population, population - draws);
-        double f0 = Math.exp(logF0);
+        double f0;
+        if (marked <= 32) {
+            // f(0) = C(N-M, n)/C(N, n) = prod_{i<M} (N-n-i)/(N-i): M factors, no logarithms.
+            f0 = 1;
+            for (long i = 0; i < marked; i++) {
+                f0 *= (double) (population - draws - i) / (population - i);
+            }
+        } else {
+            double unmarked = population - marked;
+            f0 =
+                    Math.exp(
+                            LogFactorial.ratio(unmarked, unmarked - draws)
+                                    - LogFactorial.ratio(population, population - draws));
+        }
         long max = Math.min(draws, marked);
         while (true) {
             double u = random.nextOpenUnit();
