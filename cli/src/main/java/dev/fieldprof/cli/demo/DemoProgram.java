@@ -22,13 +22,14 @@ import java.nio.file.attribute.FileTime;
  * @param rebuilt whether this run analyzed and instrumented (false: reused)
  * @param seconds time spent analyzing and instrumenting in this run
  */
-record DemoProgram(ProgramModel model, Path instrumentedJar, boolean rebuilt, double seconds) {
+public record DemoProgram(
+        ProgramModel model, Path instrumentedJar, boolean rebuilt, double seconds) {
 
     /** The sample app's version string in the demo. */
-    static final String APP_VERSION = "notes:1.0";
+    public static final String APP_VERSION = "notes:1.0";
 
     /** Analyzes and instruments {@code programJar} into {@code workDir}, or reuses the result. */
-    static DemoProgram prepare(Path programJar, Path workDir) {
+    public static DemoProgram prepare(Path programJar, Path workDir) {
         if (!Files.isRegularFile(programJar)) {
             throw new IllegalArgumentException(
                     "sample program jar not found: "

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * running user sessions of the instrumented sample program and ending an epoch after each session,
  * as one run of a program would on a real device. The devices share one transport.
  */
-final class SimulatedDevices implements AutoCloseable {
+public final class SimulatedDevices implements AutoCloseable {
     private static final String SESSION_CLASS = "dev.fieldprof.samples.notes.UserSession";
     private static final int DEMO_REPORTS_PER_DAY = 1_000_000;
 
@@ -42,7 +42,7 @@ final class SimulatedDevices implements AutoCloseable {
      * @param commandsPerSession user commands in one session (program run)
      * @param pause wait between one device's sessions
      */
-    SimulatedDevices(
+    public SimulatedDevices(
             ProgramModel model,
             Path instrumentedJar,
             Path stateRoot,
@@ -104,7 +104,7 @@ final class SimulatedDevices implements AutoCloseable {
         }
     }
 
-    void start() {
+    public void start() {
         threads.forEach(Thread::start);
     }
 
@@ -144,23 +144,23 @@ final class SimulatedDevices implements AutoCloseable {
     }
 
     /** Waits until every device has run its capped sessions (only with a session cap). */
-    void awaitFinished() throws InterruptedException {
+    public void awaitFinished() throws InterruptedException {
         for (Thread thread : threads) {
             thread.join();
         }
     }
 
-    long sessions() {
+    public long sessions() {
         return sessions.get();
     }
 
     /** Reports handed to the transport. */
-    long reports() {
+    public long reports() {
         return reports.get();
     }
 
     /** Sessions in which the sample program threw (it should not). */
-    long failures() {
+    public long failures() {
         return failures.get();
     }
 
