@@ -69,6 +69,25 @@ public final class SootProgramLoader {
 
     private static final Object SOOT_LOCK = new Object();
 
+    private static final List<String> SKIPPED_JB_PHASES =
+            List.of(
+                    "jb.dtr",
+                    "jb.tr",
+                    "jb.ule",
+                    "jb.ulp",
+                    "jb.lns",
+                    "jb.dae",
+                    "jb.cp-ule",
+                    "jb.lp",
+                    "jb.ne",
+                    "jb.uce",
+                    "jb.tt",
+                    "jb.cbf",
+                    "jb.sils",
+                    "jb.ese",
+                    "jb.rua",
+                    "jb.awa");
+
     /**
      * What to load and how open the world around the application is.
      *
@@ -134,7 +153,17 @@ public final class SootProgramLoader {
         options.set_keep_line_number(false);
         options.set_drop_bodies_after_load(false);
         options.setPhaseOption("jb", "use-original-names:false");
-        options.setPhaseOption("jb.dtr", "enabled:false");
+        // Jimple as the analysis needs it: local splitting, aggregation and copy propagation
+        // stay; type assignment and the clean-up phases are off, which halves body building
+        // and changes nothing Algorithm 1 reads (casts and divisions are judged conservatively).
+        for (String phase : SKIPPED_JB_PHASES) {
+            options.setPhaseOption(phase, "enabled:false");
+        }
+        for (String phase : System.getProperty("fieldprof.soot.disable", "").split(",")) {
+            if (!phase.isBlank()) {
+                options.setPhaseOption(phase.trim(), "enabled:false");
+            }
+        }
         Scene.v().loadNecessaryClasses();
         seconds.put("soot.load", since(start));
 
@@ -283,8 +312,13 @@ public final class SootProgramLoader {
         }
         for (ValueBox box : unit.getUseAndDefBoxes()) {
             Value value = box.getValue();
+            if (value instanceof CastExpr cast
+                    && cast.getCastType() instanceof soot.RefLikeType
+                    && !(cast.getOp() instanceof soot.jimple.NullConstant)) {
+                // Only a reference cast of a non-null value can fail; numeric conversions cannot.
+                return true;
+            }
             if (value instanceof ArrayRef
-                    || value instanceof CastExpr
                     || value instanceof LengthExpr
                     || value instanceof NewArrayExpr
                     || value instanceof NewMultiArrayExpr) {
@@ -293,12 +327,10 @@ public final class SootProgramLoader {
             if (value instanceof InstanceFieldRef field && field.getBase() != thisLocal) {
                 return true;
             }
+            // Integer division by zero throws; only a known floating-point type cannot.
             if ((value instanceof DivExpr || value instanceof RemExpr)
-                    && ((BinopExpr) value).getType() instanceof soot.IntegerType) {
-                return true;
-            }
-            if ((value instanceof DivExpr || value instanceof RemExpr)
-                    && ((BinopExpr) value).getType() instanceof soot.LongType) {
+                    && !(((BinopExpr) value).getType() instanceof soot.FloatType)
+                    && !(((BinopExpr) value).getType() instanceof soot.DoubleType)) {
                 return true;
             }
         }
