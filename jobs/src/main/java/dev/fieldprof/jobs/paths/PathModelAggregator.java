@@ -6,6 +6,7 @@ import dev.fieldprof.client.paths.InvalidPathReportException;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathDecoder;
 import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.paths.PathReportHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +92,7 @@ public final class PathModelAggregator {
      */
     public Outcome add(byte[] report) {
         long version = -1;
+        PathReportHeader header;
         try {
             version = PathDecoder.readHeader(report).modelVersion();
             PathDecoder decoder = decoders.get(version);
@@ -106,11 +108,13 @@ public final class PathModelAggregator {
             }
             // Decode into a scratch list first: a report that fails halfway counts nothing.
             scratch.clear();
-            decoder.decode(report, scratch);
+            header = decoder.decode(report, scratch);
         } catch (InvalidPathReportException e) {
             rejectedInWindow++;
             return Outcome.rejected(version, e.getMessage());
         }
+        // The counter follows frames for the successor hints: restart it at this report's frames.
+        window.begin(header);
         scratch.replay(window);
         acceptedInWindow++;
         return Outcome.accepted(version, scratch.size());

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.ModelUpdater;
+import dev.fieldprof.client.paths.PathDecoder;
 import dev.fieldprof.client.paths.PathEncoder;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +75,7 @@ class PathModelAggregatorTest {
         assertEquals(765, sizes[0]);
         assertEquals(444, sizes[1]);
         assertEquals(439, sizes[2]);
-        assertEquals(447, sizes[3]);
+        assertEquals(452, sizes[3]);
     }
 
     @Test
@@ -122,6 +124,39 @@ class PathModelAggregatorTest {
                 agg.add(future).reason());
         assertEquals(-1, agg.add(new byte[0]).modelVersion());
         assertEquals(Optional.empty(), agg.closeWindow());
+    }
+
+    @Test
+    void countsEachReportFromTheFramesItsHeaderNames() throws Exception {
+        EdgeModel m0 = EdgeModel.uniform(TABLE);
+        // Device A's report ends inside method 0 and method 1; device B's starts with none open.
+        PathEncoder a = new PathEncoder(m0);
+        a.enterMethod(0);
+        a.branch(1, 0);
+        a.enterMethod(1);
+        byte[] first = a.finishReport();
+        a.branch(0, 1);
+        a.exitMethod(1);
+        a.branch(1, 1);
+        a.exitMethod(0);
+        byte[] second = a.finishReport();
+        byte[] fromB = deviceReports(new PathEncoder(m0), 5, 1).get(0);
+        PathModelAggregator agg =
+                new PathModelAggregator(m0, 2, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        for (byte[] r : List.of(first, fromB, second)) {
+            assertTrue(agg.add(r).accepted());
+        }
+        // The same counts as decoding each report straight into one counter.
+        EdgeCounter direct = new EdgeCounter(TABLE);
+        PathDecoder decoder = new PathDecoder(m0);
+        for (byte[] r : List.of(first, fromB, second)) {
+            decoder.decode(r, direct);
+        }
+        EdgeModel expected = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL).next(m0, direct);
+        assertEquals(expected, agg.closeWindow().orElseThrow());
+        // Method 1's frame resumed in the second report: its entry context is still known there,
+        // so every entry of method 1 is followed by a counted branch-node successor.
+        assertEquals(direct.entries(1), direct.successorCount(1, 0, 2));
     }
 
     @Test
