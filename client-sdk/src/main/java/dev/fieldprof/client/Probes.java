@@ -111,6 +111,13 @@ public final class Probes {
         }
     }
 
+    /** Forgets the process-wide runtime and allows lazy configuration again (tests only). */
+    static synchronized void resetForTests() {
+        installed = null;
+        autoConfigurationDone = false;
+        autoConfigurationFailure = null;
+    }
+
     /** Why lazy configuration failed, if it was tried and failed. */
     public static Optional<String> autoConfigurationFailure() {
         return Optional.ofNullable(autoConfigurationFailure);
