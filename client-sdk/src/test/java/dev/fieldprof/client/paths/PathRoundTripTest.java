@@ -265,6 +265,53 @@ class PathRoundTripTest {
     }
 
     @Test
+    void arbitraryProbeMisuseNeverThrowsAndStillDecodesToWhatWasAccepted() {
+        ArrayBranchTable table =
+                ArrayBranchTable.builder(5)
+                        .branch(0, 1, 2)
+                        .branch(0, 3, 7)
+                        .branch(2, 0, 2)
+                        .branch(4, 8, 3)
+                        .build();
+        for (long seed = 1; seed <= 200; seed++) {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            EdgeModel model = EdgeModel.uniform(table);
+            PathEncoder enc = new PathEncoder(model);
+            PathRecording accepted = new PathRecording();
+            enc.record(accepted);
+            List<byte[]> reports = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                // Ids slightly out of range on purpose: -1, 5, unknown blocks, bad edges.
+                int m = rnd.nextInt(-1, 6);
+                switch (rnd.nextInt(5)) {
+                    case 0 -> enc.enterMethod(m);
+                    case 1 -> enc.branch(rnd.nextInt(-1, 10), rnd.nextInt(-1, 8));
+                    case 2 -> enc.exitMethod(m);
+                    case 3 -> enc.exitExceptionally(m);
+                    default -> {
+                        if (rnd.nextInt(50) == 0) {
+                            reports.add(enc.finishReport());
+                        }
+                    }
+                }
+            }
+            reports.add(enc.finishReport());
+            PathRecording decoded = new PathRecording();
+            PathDecoder decoder = new PathDecoder(model);
+            for (byte[] r : reports) {
+                try {
+                    decoder.decode(r, decoded);
+                } catch (InvalidPathReportException e) {
+                    fail("seed " + seed + ": " + e.getMessage(), e);
+                }
+            }
+            int diff = accepted.firstDifference(decoded);
+            assertEquals(-1, diff, "seed " + seed + ": first difference at " + diff);
+            assertTrue(enc.droppedEvents() > 0, "seed " + seed);
+        }
+    }
+
+    @Test
     void debugRecordingMatchesTheDecodedReport() {
         SyntheticProgram program = SyntheticProgram.generate(42, 9, 2, 20, 20);
         EdgeModel model = EdgeModel.uniform(program.table);
