@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.monitor.WatchCommand.class,
             dev.fieldprof.cli.monitor.MonitorCommand.class,
             dev.fieldprof.cli.estimation.ProjectCommand.class,
+            dev.fieldprof.cli.estimation.EvaluateCommand.class,
             dev.fieldprof.cli.privacy.PrivacyCommand.class,
             dev.fieldprof.cli.analysis.AnalyzeCommand.class,
             dev.fieldprof.cli.analysis.InstrumentCommand.class,

@@ -2,6 +2,11 @@ package dev.fieldprof.jobs.evaluation;
 
 import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.jobs.estimation.ConstraintGraph;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,6 +45,57 @@ public final class RecordedWorkload implements DeviceWorkload {
         this.name = name;
         this.graph = graph;
         this.runs = List.copyOf(runs);
+    }
+
+    /**
+     * Reads recorded runs: one run per line, |V| comma-separated method-entry counts in method-id
+     * order; blank lines and lines starting with '#' are skipped.
+     *
+     * @throws IllegalArgumentException naming the line when a line is not |V| non-negative counts
+     */
+    public static List<long[]> readRuns(Path file, int methods) throws IOException {
+        List<long[]> runs = new ArrayList<>();
+        int lineNumber = 0;
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            lineNumber++;
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                continue;
+            }
+            String[] fields = trimmed.split(",");
+            if (fields.length != methods) {
+                throw new IllegalArgumentException(
+                        file
+                                + ":"
+                                + lineNumber
+                                + ": "
+                                + fields.length
+                                + " counts, expected |V| = "
+                                + methods);
+            }
+            long[] run = new long[methods];
+            for (int v = 0; v < methods; v++) {
+                try {
+                    run[v] = Long.parseLong(fields[v].strip());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(
+                            file
+                                    + ":"
+                                    + lineNumber
+                                    + ": count "
+                                    + v
+                                    + " is not a number: '"
+                                    + fields[v]
+                                    + "'");
+                }
+                if (run[v] < 0) {
+                    throw new IllegalArgumentException(
+                            file + ":" + lineNumber + ": count " + v + " is negative");
+                }
+            }
+            runs.add(run);
+        }
+        return runs;
     }
 
     @Override

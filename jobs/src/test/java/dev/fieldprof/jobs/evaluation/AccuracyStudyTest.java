@@ -60,6 +60,18 @@ class AccuracyStudyTest {
                 .hasMessageContaining("|V| = 2");
     }
 
+    @Test
+    void readsRecordedRunsAndNamesABadLine() throws Exception {
+        Path runs = dir.resolve("runs.csv");
+        Files.writeString(runs, "# id0,id1\n3, 1\n\n0,7\n");
+        assertThat(RecordedWorkload.readRuns(runs, 2))
+                .containsExactly(new long[] {3, 1}, new long[] {0, 7});
+        Files.writeString(runs, "3,1\n1,2,3\n");
+        assertThatThrownBy(() -> RecordedWorkload.readRuns(runs, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("runs.csv:2: 3 counts");
+    }
+
     /**
      * Deterministic for the fixed seed. The orderings asserted hold by wide margins in expectation
      * (RE grows like √(a)/(a − 1), which at t = k is over 100 times its value at t = 1), so a

@@ -1,0 +1,174 @@
+package dev.fieldprof.cli.estimation;
+
+import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.jobs.estimation.ConstraintGraph;
+import dev.fieldprof.jobs.estimation.SignaturePairs;
+import dev.fieldprof.jobs.evaluation.AccuracyChart;
+import dev.fieldprof.jobs.evaluation.AccuracyStudy;
+import dev.fieldprof.jobs.evaluation.DeviceWorkload;
+import dev.fieldprof.jobs.evaluation.RecordedWorkload;
+import dev.fieldprof.jobs.evaluation.SyntheticWorkload;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.RecordDecodingException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fieldprof evaluate}: the accuracy study of issue 5 item 4 (profiling paper Sections
+ * 5.3-5.4); the logic is {@link AccuracyStudy}.
+ */
+@Command(
+        name = "evaluate",
+        mixinStandardHelpOptions = true,
+        description =
+                "Accuracy of the estimates with and without the constraint projection: RE (all and"
+                        + " hot methods) and HMC for eps in {ln 9, ln 49} x t in {1, 10, 100, k},"
+                        + " simulated devices with k = 5|V| events each.")
+public final class EvaluateCommand implements Callable<Integer> {
+
+    static final class Input {
+        @ArgGroup(exclusive = false)
+        Synthetic synthetic;
+
+        @ArgGroup(exclusive = false)
+        Recorded recorded;
+    }
+
+    static final class Synthetic {
+        @Option(
+                names = "--pairs",
+                required = true,
+                paramLabel = "FILE.csv",
+                description = "Pairs 'left<TAB>right' (synthetic heavy-tailed runs obeying them).")
+        Path pairs;
+
+        @Option(names = "--size", required = true, paramLabel = "N", description = "|V|.")
+        int size;
+    }
+
+    static final class Recorded {
+        @Option(
+                names = "--model",
+                required = true,
+                paramLabel = "FILE",
+                description = "ProgramModel file as written by 'fieldprof analyze'.")
+        Path model;
+
+        @Option(
+                names = "--runs",
+                required = true,
+                paramLabel = "FILE.csv",
+                description = "Recorded runs: one line of |V| comma-separated entry counts each.")
+        Path runs;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Input input;
+
+    @Option(
+            names = "--devices",
+            defaultValue = "1000",
+            description = "Simulated devices " + "(default: ${DEFAULT-VALUE}).")
+    int devices;
+
+    @Option(
+            names = "--repetitions",
+            defaultValue = "5",
+            description = "Repetitions averaged " + "(default: ${DEFAULT-VALUE}).")
+    int repetitions;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows as CSV.")
+    Path csv;
+
+    @Option(names = "--png", paramLabel = "FILE", description = "Also draw the chart as PNG.")
+    Path png;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        if (devices < 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--devices must be >= 1, got " + devices);
+        }
+        if (repetitions < 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
+        }
+        DeviceWorkload workload = input.synthetic != null ? synthetic() : recorded();
+        AccuracyStudy.Result result;
+        try {
+            result =
+                    AccuracyStudy.run(
+                            AccuracyStudy.Options.paperGrid(workload, devices, repetitions, seed));
+        } catch (ArithmeticException e) {
+            throw new CliFailure(
+                    "k = 5|V| does not fit an int for |V| = " + workload.graph().methods());
+        }
+        System.out.print(AccuracyStudy.table(result));
+        if (csv != null) {
+            Files.writeString(csv, AccuracyStudy.csv(result));
+            System.out.println("wrote " + csv);
+        }
+        if (png != null) {
+            AccuracyChart.write(result, png);
+            System.out.println("wrote " + png);
+        }
+        return 0;
+    }
+
+    private DeviceWorkload synthetic() throws IOException {
+        Synthetic s = input.synthetic;
+        if (!Files.isReadable(s.pairs)) {
+            throw new CliFailure("cannot read pairs file " + s.pairs);
+        }
+        SignaturePairs pairs;
+        try {
+            pairs = SignaturePairs.read(s.pairs);
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure(e.getMessage(), e);
+        }
+        if (s.size < pairs.signatures().size()) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--size "
+                            + s.size
+                            + " is below the "
+                            + pairs.signatures().size()
+                            + " distinct methods of "
+                            + s.pairs);
+        }
+        String name = s.pairs.getFileName().toString().replaceFirst("\\.csv$", "");
+        return new SyntheticWorkload(name, pairs.graph(s.size), seed);
+    }
+
+    private DeviceWorkload recorded() throws IOException {
+        Recorded r = input.recorded;
+        for (Path file : new Path[] {r.model, r.runs}) {
+            if (!Files.isReadable(file)) {
+                throw new CliFailure("cannot read " + file);
+            }
+        }
+        try {
+            ProgramModel model =
+                    RecordCodec.of(ProgramModel.class).decode(Files.readAllBytes(r.model));
+            ConstraintGraph graph = ConstraintGraph.of(model);
+            return new RecordedWorkload(
+                    model.getAppVersion(),
+                    graph,
+                    RecordedWorkload.readRuns(r.runs, graph.methods()));
+        } catch (RecordDecodingException | IllegalArgumentException e) {
+            throw new CliFailure(e.getMessage(), e);
+        }
+    }
+}
