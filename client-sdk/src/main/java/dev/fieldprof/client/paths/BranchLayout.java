@@ -123,6 +123,24 @@ final class BranchLayout implements BranchTable {
         }
     }
 
+    /**
+     * A 64-bit hash of every (method, block, out-degree) and the method count: equal tables give
+     * equal fingerprints, so a device can refuse a model built for other bytecode.
+     */
+    long fingerprint() {
+        long h = 0xCBF2_9CE4_8422_2325L ^ methodCount;
+        for (int m = 0; m < methodCount; m++) {
+            int[] b = blocks[m];
+            int[] s = edgeStart[m];
+            for (int i = 0; i < b.length; i++) {
+                h = (h ^ m) * 0x100_0000_01B3L;
+                h = (h ^ b[i]) * 0x100_0000_01B3L;
+                h = (h ^ (s[i + 1] - s[i])) * 0x100_0000_01B3L;
+            }
+        }
+        return h ^ (h >>> 29);
+    }
+
     /** True if both describe the same branch nodes with the same out-degrees. */
     boolean sameAs(BranchLayout other) {
         return other == this

@@ -105,6 +105,19 @@ public final class EdgeModel {
         return layout;
     }
 
+    /**
+     * A 64-bit fingerprint of the branch nodes and out-degrees the model is for; equal for equal
+     * tables. Publish it with the model so that a device whose bytecode differs refuses it.
+     */
+    public long branchFingerprint() {
+        return layout.fingerprint();
+    }
+
+    /** The fingerprint {@link #branchFingerprint()} would give for {@code table}. */
+    public static long branchFingerprint(BranchTable table) {
+        return BranchLayout.of(table).fingerprint();
+    }
+
     /** True if the model covers exactly the branch nodes and out-degrees of {@code table}. */
     public boolean matches(BranchTable table) {
         try {

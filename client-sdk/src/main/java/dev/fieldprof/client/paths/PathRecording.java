@@ -97,6 +97,69 @@ public final class PathRecording implements PathEventSink {
         size = 0;
     }
 
+    /** Version byte of {@link #toBytes()}. */
+    static final int BYTES_VERSION = 1;
+
+    /**
+     * The events in a plain binary form, for a debug-mode report's raw field: a version byte (1),
+     * then per event unsigned LEB128 varints: kind (0 enter, 1 branch, 2 exit, 3 exceptional exit),
+     * method id, and for a branch block id and edge index.
+     */
+    public byte[] toBytes() {
+        int n = 1;
+        for (int i = 0; i < size; i++) {
+            int p = 4 * i;
+            n += 1 + PathFormat.varLongSize(data[p + 1]);
+            if (data[p] == BRANCH) {
+                n += PathFormat.varLongSize(data[p + 2]) + PathFormat.varLongSize(data[p + 3]);
+            }
+        }
+        byte[] out = new byte[n];
+        out[0] = BYTES_VERSION;
+        int pos = 1;
+        for (int i = 0; i < size; i++) {
+            int p = 4 * i;
+            pos = PathFormat.putVarLong(out, pos, data[p]);
+            pos = PathFormat.putVarLong(out, pos, data[p + 1]);
+            if (data[p] == BRANCH) {
+                pos = PathFormat.putVarLong(out, pos, data[p + 2]);
+                pos = PathFormat.putVarLong(out, pos, data[p + 3]);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Reads {@link #toBytes()} output.
+     *
+     * @throws IllegalArgumentException if the bytes are not a recording of a known version
+     */
+    public static PathRecording fromBytes(byte[] bytes) {
+        if (bytes.length == 0 || bytes[0] != BYTES_VERSION) {
+            throw new IllegalArgumentException("not a path recording of version " + BYTES_VERSION);
+        }
+        PathRecording r = new PathRecording();
+        PathFormat.Reader in = new PathFormat.Reader(bytes, 1);
+        try {
+            while (in.pos < bytes.length) {
+                int kind = in.varInt("kind", 4);
+                int m = in.varInt("method id", Integer.MAX_VALUE);
+                if (kind == BRANCH) {
+                    r.add(
+                            kind,
+                            m,
+                            in.varInt("block id", Integer.MAX_VALUE),
+                            in.varInt("edge index", Integer.MAX_VALUE));
+                } else {
+                    r.add(kind, m, -1, -1);
+                }
+            }
+        } catch (InvalidPathReportException e) {
+            throw new IllegalArgumentException("malformed path recording: " + e.getMessage(), e);
+        }
+        return r;
+    }
+
     /** Index of the first event that differs from {@code other}'s, or -1 if both are equal. */
     public int firstDifference(PathRecording other) {
         int n = Math.min(size, other.size);

@@ -24,6 +24,17 @@ class EdgeModelTest {
         assertTrue(m.matches(TABLE));
         assertFalse(m.matches(ArrayBranchTable.builder(2).branch(0, 2, 3).build()));
         assertArrayEquals(new int[0], m.successorContexts(2));
+        assertEquals(6195859297736289827L, m.branchFingerprint());
+        assertEquals(
+                m.branchFingerprint(), EdgeModel.branchFingerprint(ArrayBranchTable.copyOf(TABLE)));
+        assertTrue(
+                m.branchFingerprint()
+                        != EdgeModel.branchFingerprint(
+                                ArrayBranchTable.builder(2)
+                                        .branch(0, 2, 2)
+                                        .branch(0, 5, 2)
+                                        .branch(0, 9, 4)
+                                        .build()));
     }
 
     @Test

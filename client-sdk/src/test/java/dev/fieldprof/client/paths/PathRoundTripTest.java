@@ -321,6 +321,15 @@ class PathRoundTripTest {
         program.run(new SplittableRandom(42), h, 20, 5_000);
         h.verify(Map.of(0L, model), "debug recording");
         assertEquals(h.expected.get(0), raw);
+        // The raw form a debug-mode report carries reads back to the same events.
+        assertEquals(raw, PathRecording.fromBytes(raw.toBytes()));
+        PathRecording small = new PathRecording();
+        small.enter(300);
+        small.branch(300, 7, 1);
+        small.exit(300, true);
+        assertEquals(
+                "[1, 0, -84, 2, 1, -84, 2, 7, 1, 3, -84, 2]",
+                java.util.Arrays.toString(small.toBytes()));
     }
 
     @Test
