@@ -1,0 +1,120 @@
+package dev.fieldprof.analysis;
+
+import dev.fieldprof.analysis.instrument.InstrumentationResult;
+import dev.fieldprof.analysis.instrument.JarInstrumenter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The figures issue 4 item 4 asks for, measured on one real jar: |V|, Jimple statements, pairs,
+ * Algorithm 1 seconds per 100K statements (the paper reports 3.93 s per 100K for its whole Soot
+ * analysis, Section 5.2), the whole analysis wall time, and instrumented classes per second.
+ */
+public final class AnalysisBenchmark {
+
+    /** One measured jar. */
+    public record Row(
+            String program,
+            int methods,
+            long statements,
+            int pairs,
+            double algorithm1SecondsPer100k,
+            double analysisSecondsPer100k,
+            double analyzeSeconds,
+            double sootBodySeconds,
+            int classesInstrumented,
+            double instrumentClassesPerSecond) {
+
+        public static String header() {
+            return String.format(
+                    Locale.ROOT,
+                    "%-26s %7s %9s %7s %12s %13s %11s %10s %9s %12s",
+                    "program",
+                    "|V|",
+                    "stmts",
+                    "pairs",
+                    "alg1 s/100K",
+                    "whole s/100K",
+                    "analyze s",
+                    "bodies s",
+                    "classes",
+                    "instr cls/s");
+        }
+
+        public String line() {
+            return String.format(
+                    Locale.ROOT,
+                    "%-26s %7d %9d %7d %12.2f %13.2f %11.2f %10.2f %9d %12.0f",
+                    program,
+                    methods,
+                    statements,
+                    pairs,
+                    algorithm1SecondsPer100k,
+                    analysisSecondsPer100k,
+                    analyzeSeconds,
+                    sootBodySeconds,
+                    classesInstrumented,
+                    instrumentClassesPerSecond);
+        }
+    }
+
+    private AnalysisBenchmark() {}
+
+    /** Analyses and instruments {@code jar} once (a library, every class application). */
+    public static Row measure(String program, Path jar) throws IOException {
+        long start = System.nanoTime();
+        AnalysisResult result =
+                ProgramAnalyzer.analyze(
+                        AnalysisRequest.of(
+                                jar, program.contains(":") ? program : program + ":benchmark"));
+        double analyzeSeconds = (System.nanoTime() - start) / 1e9;
+        Map<String, Double> stats = result.model().getAnalysisStats();
+        long statements = stats.get("jimpleStatements").longValue();
+        double whole =
+                stats.getOrDefault("seconds.soot.bodies", 0.0)
+                        + stats.getOrDefault("seconds.soot.facts", 0.0)
+                        + stats.getOrDefault("seconds.algorithm1", 0.0);
+        Path out = Files.createTempFile("fieldprof-bench-", ".jar");
+        try {
+            InstrumentationResult instrumentation =
+                    new JarInstrumenter(true).instrument(jar, result.model(), out);
+            return new Row(
+                    program,
+                    result.model().getMethods().size(),
+                    statements,
+                    result.model().getPairs().size(),
+                    stats.get("algorithm1.secondsPer100kStatements"),
+                    statements == 0 ? 0 : whole * 100_000 / statements,
+                    analyzeSeconds,
+                    stats.getOrDefault("seconds.soot.bodies", 0.0),
+                    instrumentation.classesInstrumented(),
+                    instrumentation.classesPerSecond());
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /** Prints the table for {@code name=path.jar} arguments. */
+    public static void main(String[] args) throws IOException {
+        print(System.out, args);
+    }
+
+    public static void print(PrintStream out, String... namedJars) throws IOException {
+        out.println(Row.header());
+        for (String argument : namedJars) {
+            int equals = argument.indexOf('=');
+            String name = equals > 0 ? argument.substring(0, equals) : argument;
+            Path jar = Path.of(equals > 0 ? argument.substring(equals + 1) : argument);
+            out.println(measure(name, jar).line());
+        }
+        out.printf(
+                Locale.ROOT,
+                "(alg1 = Soot facts + unknown callers + pairs; whole = Jimple bodies + alg1; the"
+                        + " paper: 3.93 s per 100K statements; %d cores)%n",
+                Runtime.getRuntime().availableProcessors());
+    }
+}
