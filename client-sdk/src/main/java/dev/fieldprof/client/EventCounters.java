@@ -10,11 +10,16 @@ import java.util.List;
  * Exact per-method event counts of one device runtime, striped per thread so that the hot path is a
  * plain single-writer increment: no lock, no CAS, no allocation. Each stripe only ever grows; the
  * epoch closer sums the stripes and subtracts what it saw last time, so every event lands in
- * exactly one epoch without ever resetting a counter another thread writes. Stripes of finished
- * threads are folded into one array, so memory is bounded by (live threads + 1) · |V| longs.
+ * exactly one epoch without ever resetting a counter another thread writes. A stripe allocates its
+ * counters in pages of 1024 methods on first use, so a thread costs memory only for the methods it
+ * runs; stripes of finished threads are folded into one array, so memory is bounded by (live
+ * threads + 1) · |V| longs and in practice far below it.
  */
 final class EventCounters {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle PAGES = MethodHandles.arrayElementVarHandle(long[][].class);
+    private static final int PAGE_BITS = 10;
+    private static final int PAGE_SIZE = 1 << PAGE_BITS;
 
     private final int methodCount;
     private final List<Stripe> stripes = new ArrayList<>();
@@ -37,13 +42,13 @@ final class EventCounters {
 
     /** One thread's counters; only that thread writes them. */
     static final class Stripe {
-        private final long[] counts;
+        private final long[][] pages;
         private final int dropSlot;
         private final WeakReference<Thread> owner;
         private volatile boolean abandoned;
 
         private Stripe(int methodCount, Thread owner) {
-            this.counts = new long[methodCount + 1];
+            this.pages = new long[(methodCount >>> PAGE_BITS) + 1][];
             this.dropSlot = methodCount;
             this.owner = new WeakReference<>(owner);
         }
@@ -51,9 +56,36 @@ final class EventCounters {
         /** The hot path: ids outside [0, |V|) are counted as dropped, never thrown. */
         void increment(int methodId) {
             int slot = Integer.compareUnsigned(methodId, dropSlot) < 0 ? methodId : dropSlot;
+            long[] page = pages[slot >>> PAGE_BITS];
+            if (page == null) {
+                page = newPage(slot >>> PAGE_BITS);
+            }
+            int index = slot & (PAGE_SIZE - 1);
             // Single writer: a plain read is current; the opaque write keeps the 64-bit value
             // untorn and eventually visible to the summing thread.
-            LONGS.setOpaque(counts, slot, counts[slot] + 1);
+            LONGS.setOpaque(page, index, page[index] + 1);
+        }
+
+        private long[] newPage(int pageIndex) {
+            long[] page = new long[PAGE_SIZE];
+            // Release: a reader that sees the page also sees it zero-initialized.
+            PAGES.setRelease(pages, pageIndex, page);
+            return page;
+        }
+
+        /** Adds this stripe's counts to {@code totals} (length |V| + 1). */
+        private void addTo(long[] totals) {
+            for (int p = 0; p < pages.length; p++) {
+                long[] page = (long[]) PAGES.getAcquire(pages, p);
+                if (page == null) {
+                    continue;
+                }
+                int base = p << PAGE_BITS;
+                int end = Math.min(PAGE_SIZE, totals.length - base);
+                for (int i = 0; i < end; i++) {
+                    totals[base + i] += (long) LONGS.getOpaque(page, i);
+                }
+            }
         }
 
         /** Called by the owner when it stops using this stripe; its counts are then final. */
@@ -83,21 +115,21 @@ final class EventCounters {
 
     /** Sums all stripes and returns what was counted since the previous call. */
     synchronized Delta drain() {
-        long[] totals = retired.clone();
+        long[] totals = new long[methodCount + 1];
         for (int i = stripes.size() - 1; i >= 0; i--) {
             Stripe stripe = stripes.get(i);
             boolean finished = stripe.finished();
-            long[] counts = stripe.counts;
-            for (int slot = 0; slot <= methodCount; slot++) {
-                totals[slot] += (long) LONGS.getOpaque(counts, slot);
-            }
             if (finished) {
                 // Fold: its counts are final, so they move to retired and the total stays equal.
-                for (int slot = 0; slot <= methodCount; slot++) {
-                    retired[slot] += counts[slot];
-                }
+                stripe.addTo(retired);
                 stripes.remove(i);
+            } else {
+                stripe.addTo(totals);
             }
+        }
+        // Retired counts (including folds just made) join the live ones.
+        for (int slot = 0; slot <= methodCount; slot++) {
+            totals[slot] += retired[slot];
         }
         long[] delta = new long[methodCount];
         long total = 0;

@@ -133,6 +133,27 @@ class ProbesTest {
     }
 
     @Test
+    void countsAcrossCounterPagesAndAtTheirEdges() throws Exception {
+        DeviceRuntime runtime = runtime("pages", 1024);
+        DeviceRuntime wide = runtime("wide", 2053);
+        for (int id : new int[] {0, 1023, 1024, 1023}) {
+            runtime.record(id);
+        }
+        for (int id : new int[] {0, 1023, 1024, 2047, 2048, 2052, 2053, -7}) {
+            wide.record(id);
+        }
+        EventCounters.Delta delta = runtime.counters().drain();
+        assertThat(delta.total()).isEqualTo(3);
+        assertThat(delta.dropped()).isEqualTo(1);
+        assertThat(delta.counts()[1023]).isEqualTo(2);
+        EventCounters.Delta wideDelta = wide.counters().drain();
+        assertThat(wideDelta.total()).isEqualTo(6);
+        assertThat(wideDelta.dropped()).isEqualTo(2);
+        assertThat(wideDelta.counts()[2052]).isEqualTo(1);
+        assertThat(wideDelta.counts()[1024]).isEqualTo(1);
+    }
+
+    @Test
     void ignoresEventsWithoutAnyRuntime() {
         Probes.install(null);
         assertThatCode(() -> Probes.enter(1)).doesNotThrowAnyException();
