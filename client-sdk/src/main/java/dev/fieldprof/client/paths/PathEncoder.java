@@ -32,9 +32,10 @@ import java.util.Arrays;
  * </pre>
  *
  * Each event is the frame's next-event symbol (normal exit, exceptional exit, branch node, or call
- * of a method), coded with the {@link SuccessorModel}; a branch is followed by its out-edge coded
- * with the report's {@link AdaptiveEdgeModel}. Both models restart from the named model version
- * with every report.
+ * of a method), coded with the successor model (package-private {@code SuccessorModel}: per frame
+ * context, up to four candidate next events with adaptive counts and an escape, seeded from the
+ * model's successor hints); a branch is followed by its out-edge coded with the report's {@link
+ * AdaptiveEdgeModel}. Both models restart from the named model version with every report.
  *
  * <pre>{@code
  * PathEncoder enc = new PathEncoder(EdgeModel.uniform(table));
