@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.jobs.frequency.DeadLetters;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.ReportValidation;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
@@ -183,7 +184,7 @@ public final class ValidateReports
             ProgramIndex model,
             Collector<ReportRecord> out,
             Consumer<EncodedRecord> deadLetters) {
-        ReportValidator.Failure failure = ReportValidator.check(report, model);
+        ReportValidation.Failure failure = ReportValidation.check(report, model);
         if (failure == null) {
             out.collect(report);
         } else {

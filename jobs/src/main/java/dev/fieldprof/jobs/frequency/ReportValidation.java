@@ -1,18 +1,49 @@
-package dev.fieldprof.jobs.frequency.functions;
+package dev.fieldprof.jobs.frequency;
 
 import dev.fieldprof.jobs.estimation.PrivacyParameters;
-import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.RecordCodec;
+import java.util.List;
 
-/** The checks a report must pass against its program model (issue 5, DESIGN.md "Privacy"). */
-final class ReportValidator {
+/**
+ * Decoding and the checks a report must pass against its program model (issue 5, DESIGN.md
+ * "Privacy"): Flink-free, so that the job's functions and the benchmarks share them. Thread-safe.
+ */
+public final class ReportValidation {
+    private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
+
     /** Why a report failed, or null from {@link #check} when it passed. */
-    record Failure(DeadLetterReason reason, String message) {}
+    public record Failure(DeadLetterReason reason, String message) {}
 
-    private ReportValidator() {}
+    private ReportValidation() {}
 
-    static Failure check(ReportRecord report, ProgramIndex model) {
+    /**
+     * Decodes a raw report record.
+     *
+     * @throws dev.fieldprof.schemas.RecordDecodingException when the bytes are no FrequencyReport
+     */
+    public static ReportRecord decode(RawRecord raw) {
+        FrequencyReport report = CODEC.decode(raw.value);
+        List<Integer> counts = report.getCounts();
+        int[] vector = new int[counts.size()];
+        for (int v = 0; v < vector.length; v++) {
+            vector[v] = counts.get(v);
+        }
+        return new ReportRecord(
+                report.getReportId(),
+                report.getDeviceId(),
+                report.getAppVersion(),
+                report.getConfigId(),
+                report.getK(),
+                vector,
+                raw);
+    }
+
+    /** The first check {@code report} fails against {@code model}, or null when it passes. */
+    public static Failure check(ReportRecord report, ProgramIndex model) {
         PrivacyParameters config = model.config(report.configId);
         if (config == null) {
             return new Failure(

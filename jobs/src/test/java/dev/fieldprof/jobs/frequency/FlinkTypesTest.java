@@ -1,0 +1,33 @@
+package dev.fieldprof.jobs.frequency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.frequency.records.EstimatorState;
+import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.frequency.records.WindowSum;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every record and state type of the job is a Flink POJO: no silent fallback to Kryo. */
+class FlinkTypesTest {
+    @ParameterizedTest
+    @ValueSource(
+            classes = {
+                RawRecord.class,
+                ReportRecord.class,
+                ProgramUpdate.class,
+                WindowSum.class,
+                EncodedRecord.class,
+                EstimatorState.class,
+                PartialSum.class
+            })
+    void isAPojo(Class<?> type) {
+        assertThat(TypeInformation.of(type)).isInstanceOf(PojoTypeInfo.class);
+    }
+}
