@@ -3,12 +3,17 @@ package dev.fieldprof.analysis.instrument;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fieldprof.analysis.AnalysisRequest;
+import dev.fieldprof.analysis.AnalysisResult;
 import dev.fieldprof.analysis.FixtureJars;
+import dev.fieldprof.analysis.ProgramAnalyzer;
+import dev.fieldprof.analysis.World;
 import dev.fieldprof.analysis.jar.InvalidJarException;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.AppPackages;
 import dev.fieldprof.analysis.model.MethodInventory;
 import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.File;
 import java.io.IOException;
@@ -59,7 +64,44 @@ class JarInstrumenterTest {
 
     @Test
     void countsEveryMethodEntryExactlyUnderFullVerification() throws Exception {
-        Path counts = work.resolve("counts.txt");
+        Path counts = runInstrumentedFixture();
+        Map<String, Long> bySignature = new TreeMap<>();
+        for (String line : Files.readAllLines(counts)) {
+            String[] parts = line.split(" ");
+            bySignature.put(
+                    model.getMethods().get(Integer.parseInt(parts[0])).getSignature(),
+                    Long.parseLong(parts[1]));
+        }
+        assertThat(bySignature).isEqualTo(expectedCounts());
+    }
+
+    @Test
+    void analyzerFindsTheSameMethodsAndItsPairsHoldOnTheRun() throws Exception {
+        AnalysisResult analysis =
+                ProgramAnalyzer.analyze(
+                        AnalysisRequest.of(appJar, "fixture:1.0")
+                                .withAppPackages(AppPackages.parse("fx"))
+                                .withWorld(World.APPLICATION));
+        // V from Soot equals V from the ASM inventory the instrumenter used: ids agree.
+        assertThat(analysis.model().getMethods()).isEqualTo(model.getMethods());
+        assertThat(analysis.model().getPairs()).isNotEmpty();
+        Map<Integer, Long> counts = new TreeMap<>();
+        for (String line : Files.readAllLines(runInstrumentedFixture())) {
+            String[] parts = line.split(" ");
+            counts.put(Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
+        }
+        for (OrderPair pair : analysis.model().getPairs()) {
+            assertThat(counts.getOrDefault(pair.getLeft(), 0L))
+                    .as(
+                            "%s <= %s",
+                            model.getMethods().get(pair.getLeft()).getSignature(),
+                            model.getMethods().get(pair.getRight()).getSignature())
+                    .isLessThanOrEqualTo(counts.getOrDefault(pair.getRight(), 0L));
+        }
+    }
+
+    private static Path runInstrumentedFixture() throws Exception {
+        Path counts = Files.createTempFile(work, "counts", ".txt");
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Process process =
                 new ProcessBuilder(
@@ -75,14 +117,10 @@ class JarInstrumenterTest {
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(output).isEqualTo(0);
         assertThat(output).contains("result 12 25 23 17");
+        return counts;
+    }
 
-        Map<String, Long> bySignature = new TreeMap<>();
-        for (String line : Files.readAllLines(counts)) {
-            String[] parts = line.split(" ");
-            bySignature.put(
-                    model.getMethods().get(Integer.parseInt(parts[0])).getSignature(),
-                    Long.parseLong(parts[1]));
-        }
+    private static Map<String, Long> expectedCounts() {
         Map<String, Long> expected = new TreeMap<>();
         expected.put("<fx.Main$1: void <clinit>()>", 1L);
         expected.put("<fx.Main$Circle: double r()>", 4L);
@@ -103,7 +141,7 @@ class JarInstrumenterTest {
         expected.put("<fx.Main: int weight(fx.Main$Kind)>", 3L);
         expected.put("<fx.Main: void <init>(int)>", 1L);
         expected.put("<fx.Main: void main(java.lang.String[])>", 1L);
-        assertThat(bySignature).isEqualTo(expected);
+        return expected;
     }
 
     @Test
