@@ -28,6 +28,8 @@ class SchemaEvolutionTest {
                 ProgramModel.class,
                 FrequencyReport.class,
                 EstimateWindow.class,
+                PathReport.class,
+                EdgeModel.class,
                 DeadLetter.class,
                 PrivacyConfig.class);
     }
