@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         name = "jobs",
         mixinStandardHelpOptions = true,
         description = "Run fieldprof's Flink jobs on this machine or submit them to a cluster.",
-        subcommands = {JobsRunCommand.class, JobsSubmitCommand.class})
+        subcommands = {JobsRunCommand.class, JobsSubmitCommand.class, JobsCancelCommand.class})
 public final class JobsCommand implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
