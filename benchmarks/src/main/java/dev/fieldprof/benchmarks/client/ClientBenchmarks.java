@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -28,7 +27,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 public final class ClientBenchmarks {
     private ClientBenchmarks() {}
 
-    public static void main(String[] args) throws RunnerException {
+    public static void main(String[] args) throws Exception {
         boolean quick = Arrays.asList(args).contains("--quick");
         OptionsBuilder builder = new OptionsBuilder();
         builder.include(RandomizerBenchmark.class.getName())
@@ -40,6 +39,8 @@ public final class ClientBenchmarks {
         }
         Options options = builder.build();
         Collection<RunResult> results = new Runner(options).run();
+        Map<String, Double> cpu = new TreeMap<>(CpuTime.randomizers());
+        cpu.putAll(CpuTime.counting());
         Map<String, RunResult> byName = new TreeMap<>();
         for (RunResult result : results) {
             String label = result.getParams().getBenchmark();
@@ -48,11 +49,11 @@ public final class ClientBenchmarks {
 
         System.out.println(
                 "== Randomizing one report: |V| = 10,000, k = 50,000, eps = ln 9, t = 10");
-        row(byName, "exactSecureRandom", "exact O(|V|), secure DRBG (the SDK)");
-        row(byName, "exactSeededRandom", "exact O(|V|), seeded SplittableRandom");
-        row(byName, "normalApproximation", "normal approximation (paper 4.1; not offered)");
-        row(byName, "naivePerEvent", "naive per-event O(k|V|) (paper 4.1)");
-        row(byName, "sampleKOfEpoch", "exact k-sample of a 2.5M-event epoch (secure)");
+        row(byName, cpu, "exactSecureRandom", "exact O(|V|), secure DRBG (the SDK)");
+        row(byName, cpu, "exactSeededRandom", "exact O(|V|), seeded SplittableRandom");
+        row(byName, cpu, "normalApproximation", "normal approximation (paper 4.1; not offered)");
+        row(byName, cpu, "naivePerEvent", "naive per-event O(k|V|) (paper 4.1)");
+        row(byName, cpu, "sampleKOfEpoch", "exact k-sample of a 2.5M-event epoch (secure)");
 
         System.out.println();
         System.out.println(
@@ -66,30 +67,42 @@ public final class ClientBenchmarks {
 
         System.out.println();
         System.out.println("== Counting: ns per method call, Probes.enter vs uninstrumented");
-        row(byName, "baselineOneThread", "uninstrumented, 1 thread");
-        row(byName, "countedOneThread", "Probes.enter, 1 thread");
-        row(byName, "baselineTwoThreads", "uninstrumented, 2 threads");
-        row(byName, "countedTwoThreads", "Probes.enter, 2 threads");
+        row(byName, cpu, "baselineOneThread", "uninstrumented, 1 thread");
+        row(byName, cpu, "countedOneThread", "Probes.enter, 1 thread");
+        row(byName, cpu, "baselineTwoThreads", "uninstrumented, 2 threads");
+        row(byName, cpu, "countedTwoThreads", "Probes.enter, 2 threads");
         System.out.println(
                 "(2-thread figures are the average time per call on each thread; the machine has "
                         + Runtime.getRuntime().availableProcessors()
                         + " cores)");
     }
 
-    private static void row(Map<String, RunResult> results, String name, String label) {
+    private static void row(
+            Map<String, RunResult> results, Map<String, Double> cpu, String name, String label) {
         RunResult result = results.get(name);
-        if (result == null) {
-            System.out.printf(Locale.ROOT, "  %-50s %s%n", label, "not run");
-            return;
+        String wall = "not run";
+        String unit = "";
+        if (result != null) {
+            var score = result.getPrimaryResult();
+            unit = score.getScoreUnit();
+            wall =
+                    String.format(
+                            Locale.ROOT,
+                            "%12.3f ± %-9.3f %s",
+                            score.getScore(),
+                            Double.isNaN(score.getScoreError()) ? 0 : score.getScoreError(),
+                            unit);
         }
-        var score = result.getPrimaryResult();
-        System.out.printf(
-                Locale.ROOT,
-                "  %-50s %12.3f ± %.3f %s%n",
-                label,
-                score.getScore(),
-                Double.isNaN(score.getScoreError()) ? 0 : score.getScoreError(),
-                score.getScoreUnit());
+        Double cpuTime = cpu.get(name);
+        String cpuText =
+                cpuTime == null
+                        ? "-"
+                        : String.format(
+                                Locale.ROOT,
+                                "%10.3f %s",
+                                cpuTime,
+                                unit.startsWith("ns") ? "ns" : "us");
+        System.out.printf(Locale.ROOT, "  %-50s %-28s %16s%n", label, wall, cpuText);
     }
 
     private static void printWorst(
