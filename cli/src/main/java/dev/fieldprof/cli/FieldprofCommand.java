@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.privacy.PrivacyCommand.class,
             dev.fieldprof.cli.analysis.AnalyzeCommand.class,
             dev.fieldprof.cli.analysis.InstrumentCommand.class,
+            dev.fieldprof.cli.programs.PublishCommand.class,
         })
 public final class FieldprofCommand implements Runnable {
 

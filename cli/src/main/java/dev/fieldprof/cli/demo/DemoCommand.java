@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = {
-            "Run fieldprof end to end on this machine and show live estimates:",
-            "the sample program (samples/demo-app) is analyzed and instrumented, a Kafka broker",
+            "Run fieldprof end to end on this machine and show live estimates.",
+            "The sample program (samples/demo-app) is analyzed and instrumented, a Kafka broker",
             "(KRaft) and a Flink MiniCluster start in this JVM, the estimation job runs, and",
             "simulated devices execute the instrumented program and send randomized reports."
         })

@@ -1,5 +1,6 @@
 package dev.fieldprof.cli.demo;
 
+import dev.fieldprof.cli.programs.ProgramPublisher;
 import dev.fieldprof.cli.runtime.EmbeddedRuntime;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
@@ -13,7 +14,6 @@ import dev.fieldprof.monitor.EstimatesTail;
 import dev.fieldprof.monitor.MonitorServer;
 import dev.fieldprof.monitor.TerminalView;
 import dev.fieldprof.schemas.ProgramModel;
-import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,10 +32,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * One demo run: prepares the sample program, starts the embedded runtime and the estimation job,
@@ -81,7 +77,7 @@ final class DemoRun {
                     bootstrap,
                     runtime.flink().restAddress(),
                     runtime.startTime().toMillis() / 1000.0);
-            publishModel(bootstrap, model);
+            ProgramPublisher.publish(bootstrap, Topics.PROGRAMS, model, Duration.ofSeconds(30));
             JobClient job = startJob(runtime, bootstrap);
             out.printf(
                     Locale.ROOT, "fieldprof demo: estimation job %s submitted%n", job.getJobID());
@@ -141,21 +137,6 @@ final class DemoRun {
         StreamExecutionEnvironment env = runtime.environment();
         FrequencyEstimationJob.onKafka(options).buildInto(env);
         return env.executeAsync(FrequencyEstimationJob.NAME);
-    }
-
-    private static void publishModel(String bootstrap, ProgramModel model) throws Exception {
-        java.util.Properties props = new java.util.Properties();
-        props.put("bootstrap.servers", bootstrap);
-        props.put("acks", "all");
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(
-                            new ProducerRecord<>(
-                                    Topics.PROGRAMS,
-                                    model.getAppVersion(),
-                                    RecordCodec.of(ProgramModel.class).encode(model)))
-                    .get();
-        }
     }
 
     private void show(

@@ -22,8 +22,9 @@ import picocli.CommandLine.Parameters;
         name = "run",
         mixinStandardHelpOptions = true,
         description = {
-            "Run a fieldprof job here (Flink MiniCluster in this JVM) until Ctrl-C, or submit it",
-            "to a cluster with --jobmanager. Job options follow the job name, e.g.",
+            "Run a fieldprof job here, on a Flink MiniCluster in this JVM, until Ctrl-C.",
+            "With --jobmanager, submit it to that cluster instead. Job options follow the job"
+                    + " name, e.g.",
             "  fieldprof jobs run frequency --bootstrap 127.0.0.1:9092 --window 1m",
             "Options of the frequency job: "
                     + "--bootstrap (required), --window, --hot-threshold, --top, --shards,"

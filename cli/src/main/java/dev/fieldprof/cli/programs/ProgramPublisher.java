@@ -1,0 +1,71 @@
+package dev.fieldprof.cli.programs;
+
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Publishes a program model to the compacted programs topic, keyed by its app version, so the jobs
+ * learn V, the order pairs and the privacy configurations of that version.
+ */
+public final class ProgramPublisher {
+    private ProgramPublisher() {}
+
+    /**
+     * Writes the model and waits for the broker's acknowledgement (acks=all).
+     *
+     * @throws IllegalStateException naming the broker and topic when the write fails or times out
+     */
+    public static RecordMetadata publish(
+            String bootstrapServers, String topic, ProgramModel model, Duration timeout) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
+        props.put(
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                Long.toString(Math.min(timeout.toMillis(), 30_000)));
+        byte[] value = RecordCodec.of(ProgramModel.class).encode(model);
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+            return producer.send(new ProducerRecord<>(topic, model.getAppVersion(), value))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "cannot publish to "
+                            + topic
+                            + " at "
+                            + bootstrapServers
+                            + ": "
+                            + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(
+                    "no acknowledgement from " + bootstrapServers + " within " + timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing", e);
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new IllegalStateException(
+                    "cannot publish to "
+                            + topic
+                            + " at "
+                            + bootstrapServers
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.fieldprof.cli.programs;
+
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code fieldprof publish}: sends a program model to the jobs through the programs topic. */
+@Command(
+        name = "publish",
+        mixinStandardHelpOptions = true,
+        description =
+                "Publish a program model (from 'fieldprof analyze') to the programs topic, so the"
+                        + " jobs accept and estimate reports of its app version.")
+public final class PublishCommand implements Callable<Integer> {
+
+    @Option(
+            names = "--bootstrap",
+            required = true,
+            paramLabel = "HOST:PORT",
+            description = "Kafka bootstrap servers.")
+    String bootstrap;
+
+    @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file.")
+    Path model;
+
+    @Option(
+            names = "--topic",
+            defaultValue = Topics.PROGRAMS,
+            description = "Programs topic (default: ${DEFAULT-VALUE}).")
+    String topic;
+
+    @Option(
+            names = "--timeout",
+            defaultValue = "30s",
+            converter = DurationConverter.class,
+            description = "How long to wait for the broker (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (!Files.isRegularFile(model)) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--model: no such file: " + model);
+        }
+        ProgramModel program;
+        try {
+            program = ProgramModels.read(model);
+        } catch (RuntimeException e) {
+            throw new CliFailure(
+                    "--model " + model + " is not a program model: " + e.getMessage(), e);
+        }
+        try {
+            RecordMetadata written = ProgramPublisher.publish(bootstrap, topic, program, timeout);
+            spec.commandLine()
+                    .getOut()
+                    .printf(
+                            "published %s (%d methods, %d pairs) to %s partition %d offset %d%n",
+                            program.getAppVersion(),
+                            program.getMethods().size(),
+                            program.getPairs().size(),
+                            topic,
+                            written.partition(),
+                            written.offset());
+            spec.commandLine().getOut().flush();
+        } catch (IllegalStateException e) {
+            throw new CliFailure(e.getMessage(), e);
+        }
+        return 0;
+    }
+}
