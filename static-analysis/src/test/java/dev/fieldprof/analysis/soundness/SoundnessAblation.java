@@ -81,6 +81,36 @@ public final class SoundnessAblation {
                                 + "  ["
                                 + variant.getKey()
                                 + "]");
+                // Why the default analysis drops each violated pair: for rule 2, the reason its
+                // m' has unknown callers; for rule 1, an exit before the call (an implicit
+                // exception), a possibly-null receiver or an open target set.
+                Map<String, Long> causes =
+                        outcome.violations().stream()
+                                .map(v -> v.rule() + v.left() + "\u0000" + v.right())
+                                .distinct()
+                                .map(
+                                        key -> {
+                                            if (key.startsWith("DOMINATING_CALL_SITE")) {
+                                                return "rule 1: exit, null receiver or open"
+                                                        + " dispatch before the call";
+                                            }
+                                            String left =
+                                                    key.substring(
+                                                            "ONLY_CALL_SITE".length(),
+                                                            key.indexOf('\u0000'));
+                                            return "rule 2: "
+                                                    + sound.unknownCallers()
+                                                            .getOrDefault(
+                                                                    left,
+                                                                    "another call site or a"
+                                                                            + " loop");
+                                        })
+                                .collect(
+                                        Collectors.groupingBy(
+                                                c -> c,
+                                                java.util.TreeMap::new,
+                                                Collectors.counting()));
+                causes.forEach((cause, n) -> System.out.println("    cause: " + n + " x " + cause));
                 Map<String, List<SoundnessCheck.Violation>> byPair =
                         outcome.violations().stream()
                                 .collect(
