@@ -64,6 +64,7 @@ public final class DeviceRuntime implements AutoCloseable {
     private long stateWriteFailures;
     private long epochFailures;
     private String stateDiscarded;
+    private boolean pendingDirty;
     private boolean closed;
 
     /** What {@link #endEpoch()} did. */
@@ -221,9 +222,11 @@ public final class DeviceRuntime implements AutoCloseable {
                 epochStartMillis = state.epochStartMillis();
             } else {
                 stateDiscarded = "configuration changed: " + state;
+                pendingDirty = true; // overwrite it at the next checkpoint
             }
         } catch (IOException | RuntimeException e) {
             stateDiscarded = "unreadable epoch state: " + e.getMessage();
+            pendingDirty = true;
         }
     }
 
@@ -380,6 +383,9 @@ public final class DeviceRuntime implements AutoCloseable {
             pending[v] += d[v];
         }
         pendingTotal += delta.total();
+        if (delta.total() > 0) {
+            pendingDirty = true;
+        }
         return delta.total();
     }
 
@@ -387,9 +393,13 @@ public final class DeviceRuntime implements AutoCloseable {
         pending = new long[config.methodCount()];
         pendingTotal = 0;
         epochStartMillis = now.toEpochMilli();
+        pendingDirty = true;
     }
 
     private void persistPending() {
+        if (!pendingDirty) {
+            return; // nothing new since the last write: spare the disk an fsync
+        }
         try {
             new EpochState(
                             config.appVersion(),
@@ -398,6 +408,7 @@ public final class DeviceRuntime implements AutoCloseable {
                             epochStartMillis,
                             pending)
                     .writeTo(stateFile);
+            pendingDirty = false;
         } catch (IOException | RuntimeException e) {
             stateWriteFailures++;
         }

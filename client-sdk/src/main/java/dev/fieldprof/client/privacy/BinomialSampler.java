@@ -80,7 +80,7 @@ public final class BinomialSampler {
             this.complement = p > 0.5;
             this.smallP = complement ? 1 - p : p;
             this.logQ = Math.log1p(-smallP);
-            int limit = (int) Math.min(1 << 16, Math.ceil(INVERSION_MEAN_LIMIT / smallP));
+            int limit = (int) Math.min(1 << 12, Math.ceil(INVERSION_MEAN_LIMIT / smallP));
             this.startByN = new double[limit];
             for (int n = 0; n < limit; n++) {
                 startByN[n] = Math.exp(n * logQ);
