@@ -61,9 +61,9 @@ public final class BranchDescription implements Serializable {
     }
 
     /**
-     * The normal (non-exception) out-edges of a block in CFG order: the order in which a path
-     * probe numbers them (conditional jump: taken, then fall-through; switch: distinct targets in
-     * key order, then the default if it is a distinct target).
+     * The normal (non-exception) out-edges of a block in CFG order: the order in which a path probe
+     * numbers them (conditional jump: taken, then fall-through; switch: distinct targets in key
+     * order, then the default if it is a distinct target).
      */
     public static List<BytecodeCfg.Edge> normalOutEdges(BytecodeCfg cfg, int block) {
         List<BytecodeCfg.Edge> out = new ArrayList<>();
@@ -126,8 +126,8 @@ public final class BranchDescription implements Serializable {
     public static BranchDescription parse(String text) {
         String[] lines = text.split("\n");
         if (lines.length < 2 || !lines[0].strip().equals(HEADER)) {
-            throw new IllegalArgumentException("not a branch description: first line must be '"
-                    + HEADER + "'");
+            throw new IllegalArgumentException(
+                    "not a branch description: first line must be '" + HEADER + "'");
         }
         if (!lines[1].startsWith("methods ")) {
             throw new IllegalArgumentException("line 2 must be 'methods N'");

@@ -211,7 +211,10 @@ public final class SootProgramLoader {
         Set<String> serializationConstructors = serializationConstructors();
         Set<String> missing = new TreeSet<>();
         for (SootClass phantom : Scene.v().getPhantomClasses()) {
-            missing.add(phantom.getName());
+            // soot.dummy.* are Soot's own placeholders (e.g. for invokedynamic), not classes.
+            if (!phantom.getName().startsWith("soot.dummy.")) {
+                missing.add(phantom.getName());
+            }
         }
         seconds.put("soot.facts", since(factsStart));
         return new ProgramFacts(facts, serializationConstructors, skipped, missing, seconds);

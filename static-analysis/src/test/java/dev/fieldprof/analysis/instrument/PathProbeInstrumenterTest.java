@@ -1,0 +1,137 @@
+package dev.fieldprof.analysis.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.analysis.FixtureJars;
+import dev.fieldprof.analysis.cfg.BranchDescription;
+import dev.fieldprof.analysis.jar.JarContents;
+import dev.fieldprof.analysis.model.AppPackages;
+import dev.fieldprof.analysis.model.MethodInventory;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PathProbeInstrumenterTest {
+    @TempDir static Path work;
+    static Map<String, Integer> ids;
+    static PathProbeInstrumenter.Result result;
+    static Path instrumented;
+    static Path probes;
+
+    @BeforeAll
+    static void instrument() throws IOException {
+        Path app = FixtureJars.compileToJar("pathapp", work, null);
+        probes = FixtureJars.compile("pathprobes", work.resolve("pathprobes-classes"), null);
+        ids = MethodInventory.of(JarContents.read(app), AppPackages.parse("pa")).ids();
+        instrumented = work.resolve("out/paths.jar");
+        result = new PathProbeInstrumenter(ids).instrumentJar(app, instrumented, ids.size());
+    }
+
+    private static int id(String name) {
+        return ids.entrySet().stream()
+                .filter(e -> e.getKey().contains(" " + name + "("))
+                .findFirst()
+                .orElseThrow()
+                .getValue();
+    }
+
+    @Test
+    void instrumentsEveryMethodAndWritesTheBranchDescription() throws IOException {
+        assertThat(result.methodsSkipped()).isEmpty();
+        assertThat(result.methodsInstrumented()).isEqualTo(ids.size());
+        String text =
+                JarContents.read(instrumented).entries().stream()
+                        .filter(e -> e.name().equals(BranchDescription.RESOURCE))
+                        .map(e -> new String(e.bytes(), StandardCharsets.UTF_8))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(BranchDescription.parse(text)).isEqualTo(result.branches());
+        // kind(int): one lookupswitch with four distinct targets (1 and 2 share one).
+        assertThat(result.branches().outDegrees(id("kind"))).containsExactly(4);
+        assertThat(result.branches().outDegrees(id("fib"))).containsExactly(2);
+        assertThat(result.branches().outDegrees(id("loop"))).containsExactly(2, 2);
+    }
+
+    @Test
+    void runsUnderFullVerificationAndTracesEveryEventOnLegalEdges() throws Exception {
+        List<String[]> events = run();
+        BranchDescription branches = result.branches();
+        // Replay on a stack: every exit closes the top frame, every branch is a legal edge of a
+        // branch node of the top frame's method.
+        Deque<Integer> stack = new ArrayDeque<>();
+        Map<String, Integer> counts = new TreeMap<>();
+        List<Integer> kindEdges = new ArrayList<>();
+        for (String[] e : events) {
+            int m = Integer.parseInt(e[1]);
+            counts.merge(e[0] + " " + m, 1, Integer::sum);
+            switch (e[0]) {
+                case "E" -> stack.push(m);
+                case "X", "T" -> assertThat(stack.pop()).isEqualTo(m);
+                case "B" -> {
+                    assertThat(stack.peek()).isEqualTo(m);
+                    int block = Integer.parseInt(e[2]);
+                    int edge = Integer.parseInt(e[3]);
+                    int i = Arrays.binarySearch(branches.branchBlocks(m), block);
+                    assertThat(i).as("branch node %d of %d", block, m).isGreaterThanOrEqualTo(0);
+                    assertThat(edge).isBetween(0, branches.outDegrees(m)[i] - 1);
+                    if (m == id("kind")) {
+                        kindEdges.add(edge);
+                    }
+                }
+                default -> throw new AssertionError(Arrays.toString(e));
+            }
+        }
+        assertThat(stack).isEmpty();
+        assertThat(counts.get("E " + id("fib"))).isEqualTo(15);
+        assertThat(counts.get("B " + id("fib"))).isEqualTo(15);
+        assertThat(counts.get("B " + id("loop"))).isEqualTo(11);
+        assertThat(counts.get("E " + id("thrower"))).isEqualTo(3);
+        assertThat(counts.get("X " + id("thrower"))).isEqualTo(1);
+        assertThat(counts.get("T " + id("thrower"))).isEqualTo(2);
+        assertThat(counts.get("T " + id("deep"))).isEqualTo(1);
+        assertThat(counts.get("X " + id("catcher"))).isEqualTo(2);
+        assertThat(counts.get("T " + id("catcher"))).isNull();
+        assertThat(counts.get("E " + id("<init>"))).isNotNull();
+        assertThat(counts.get("X " + id("main"))).isEqualTo(1);
+        // kind(0), kind(1), kind(2), kind(10), kind(7): edges in CFG order, keys 1 and 2 shared.
+        assertThat(kindEdges).containsExactly(0, 1, 1, 2, 3);
+    }
+
+    private static List<String[]> run() throws Exception {
+        Path log = Files.createTempFile(work, "paths", ".txt");
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process process =
+                new ProcessBuilder(
+                                java,
+                                "-Xverify:all",
+                                "-Dfieldprof.paths=" + log,
+                                "-cp",
+                                instrumented + File.pathSeparator + probes,
+                                "pa.Main")
+                        .redirectErrorStream(true)
+                        .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isEqualTo(0);
+        assertThat(output).contains("result 7 5 zero,small,small,ten,other, 3 0 100 2");
+        List<String[]> events = new ArrayList<>();
+        for (String line : Files.readAllLines(log)) {
+            events.add(line.split(" "));
+        }
+        return events;
+    }
+}
