@@ -48,6 +48,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * per window, plus the cumulative estimate since the start → EstimateWindow records keyed by app
  * version. Every record the job cannot use becomes a DeadLetter.
  *
+ * <p>Event time is the Kafka record timestamp of both topics. The programs stream takes part in the
+ * watermark, so a model published before its reports is always applied before their windows close;
+ * the compacted programs topic is idle most of the time and stops holding the watermark back after
+ * {@code --idleness} (which therefore also delays the first estimates after a start).
+ *
  * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
  *
  * <ul>

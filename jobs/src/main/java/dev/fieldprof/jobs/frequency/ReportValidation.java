@@ -26,6 +26,10 @@ public final class ReportValidation {
      * @throws dev.fieldprof.schemas.RecordDecodingException when the bytes are no FrequencyReport
      */
     public static ReportRecord decode(RawRecord raw) {
+        ReportRecord fast = FastReportDecoder.decode(raw);
+        if (fast != null) {
+            return fast;
+        }
         FrequencyReport report = CODEC.decode(raw.value);
         List<Integer> counts = report.getCounts();
         int[] vector = new int[counts.size()];

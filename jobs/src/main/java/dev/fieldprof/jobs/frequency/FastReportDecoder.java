@@ -1,0 +1,137 @@
+package dev.fieldprof.jobs.frequency;
+
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.RecordDecodingException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads FrequencyReports written with the current schema straight from the Avro single-object bytes
+ * into an {@code int[]}, without Avro's boxed {@code List<Integer>}: the counts are almost all of a
+ * report, and decoding them dominates the job's per-report cost. Bytes of any other schema version
+ * return null so the caller falls back to {@link RecordCodec}, which resolves old versions.
+ * Thread-safe.
+ */
+final class FastReportDecoder {
+    private static final long FINGERPRINT = RecordCodec.of(FrequencyReport.class).fingerprint();
+    private static final int HEADER = 10;
+
+    private final byte[] bytes;
+    private int position;
+
+    private FastReportDecoder(byte[] bytes) {
+        this.bytes = bytes;
+        this.position = HEADER;
+    }
+
+    /**
+     * The report in {@code raw}, or null when its bytes are not single-object encoded with the
+     * current FrequencyReport schema.
+     *
+     * @throws RecordDecodingException when the bytes claim the current schema but are malformed
+     */
+    static ReportRecord decode(RawRecord raw) {
+        byte[] bytes = raw.value;
+        if (bytes == null
+                || bytes.length < HEADER
+                || bytes[0] != (byte) 0xC3
+                || bytes[1] != (byte) 0x01
+                || fingerprint(bytes) != FINGERPRINT) {
+            return null;
+        }
+        try {
+            FastReportDecoder in = new FastReportDecoder(bytes);
+            String reportId = in.string();
+            String deviceId = in.string();
+            String appVersion = in.string();
+            String configId = in.string();
+            int k = in.integer();
+            in.varLong(); // createdAtMillis: informational only
+            int[] counts = in.counts();
+            if (in.position != bytes.length) {
+                throw new RecordDecodingException(
+                        "FrequencyReport: "
+                                + (bytes.length - in.position)
+                                + " trailing bytes after the record");
+            }
+            return new ReportRecord(reportId, deviceId, appVersion, configId, k, counts, raw);
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw new RecordDecodingException(
+                    "FrequencyReport: cannot decode " + bytes.length + " bytes: truncated", e);
+        }
+    }
+
+    private static long fingerprint(byte[] bytes) {
+        // Avro writes the CRC-64-AVRO fingerprint little-endian.
+        long value = 0;
+        for (int i = 9; i >= 2; i--) {
+            value = (value << 8) | (bytes[i] & 0xFF);
+        }
+        return value;
+    }
+
+    private long varLong() {
+        long raw = 0;
+        int shift = 0;
+        while (true) {
+            byte b = bytes[position++];
+            raw |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                break;
+            }
+            shift += 7;
+            if (shift > 63) {
+                throw new RecordDecodingException(
+                        "FrequencyReport: malformed variable-length long");
+            }
+        }
+        return (raw >>> 1) ^ -(raw & 1);
+    }
+
+    private int integer() {
+        long value = varLong();
+        if (value != (int) value) {
+            throw new RecordDecodingException("FrequencyReport: int out of range: " + value);
+        }
+        return (int) value;
+    }
+
+    private String string() {
+        int length = integer();
+        if (length < 0 || length > bytes.length - position) {
+            throw new RecordDecodingException("FrequencyReport: bad string length " + length);
+        }
+        String value = new String(bytes, position, length, StandardCharsets.UTF_8);
+        position += length;
+        return value;
+    }
+
+    private int[] counts() {
+        int[] counts = new int[16];
+        int size = 0;
+        while (true) {
+            long block = varLong();
+            if (block == 0) {
+                break;
+            }
+            if (block < 0) {
+                block = -block;
+                varLong(); // the block's size in bytes, only for skipping
+            }
+            if (block > bytes.length - position) {
+                throw new RecordDecodingException("FrequencyReport: bad array block " + block);
+            }
+            if (size + block > counts.length) {
+                counts =
+                        java.util.Arrays.copyOf(
+                                counts, (int) Math.max(size + block, 2L * counts.length));
+            }
+            for (long i = 0; i < block; i++) {
+                counts[size++] = integer();
+            }
+        }
+        return java.util.Arrays.copyOf(counts, size);
+    }
+}

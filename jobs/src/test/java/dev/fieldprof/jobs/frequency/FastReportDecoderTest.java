@@ -1,0 +1,94 @@
+package dev.fieldprof.jobs.frequency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.RecordDecodingException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class FastReportDecoderTest {
+    private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
+
+    private static RawRecord raw(byte[] value) {
+        return new RawRecord("reports", 0, 0, 0, null, value);
+    }
+
+    @Test
+    void decodesExactlyWhatAvroDecodes() {
+        long seed = 17;
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int trial = 0; trial < 200; trial++) {
+            int length = random.nextInt(0, 3000);
+            int k = random.nextInt(1, 1 << 20);
+            List<Integer> counts = new ArrayList<>();
+            for (int v = 0; v < length; v++) {
+                counts.add(random.nextInt(0, k + 1));
+            }
+            FrequencyReport report =
+                    FrequencyReport.newBuilder()
+                            .setReportId("r-" + trial + "-\u00e9")
+                            .setDeviceId("device " + random.nextLong())
+                            .setAppVersion("app:" + trial)
+                            .setConfigId(trial % 2 == 0 ? "" : "default")
+                            .setK(k)
+                            .setCreatedAtMillis(Instant.ofEpochMilli(random.nextLong(0, 1L << 45)))
+                            .setCounts(counts)
+                            .build();
+            ReportRecord fast = FastReportDecoder.decode(raw(CODEC.encode(report)));
+            String context = "seed " + seed + " trial " + trial;
+            assertThat(fast).as(context).isNotNull();
+            assertThat(fast.reportId).as(context).isEqualTo(report.getReportId());
+            assertThat(fast.deviceId).isEqualTo(report.getDeviceId());
+            assertThat(fast.appVersion).isEqualTo(report.getAppVersion());
+            assertThat(fast.configId).isEqualTo(report.getConfigId());
+            assertThat(fast.k).isEqualTo(k);
+            assertThat(fast.counts)
+                    .as(context)
+                    .containsExactly(counts.stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
+
+    @Test
+    void leavesOtherBytesToTheCodec() {
+        assertThat(FastReportDecoder.decode(raw(new byte[] {9, 9}))).isNull();
+        assertThat(FastReportDecoder.decode(raw(null))).isNull();
+        byte[] otherFingerprint = new byte[20];
+        otherFingerprint[0] = (byte) 0xC3;
+        otherFingerprint[1] = 0x01;
+        assertThat(FastReportDecoder.decode(raw(otherFingerprint))).isNull();
+    }
+
+    @Test
+    void rejectsTruncatedAndPaddedBytes() {
+        FrequencyReport report =
+                FrequencyReport.newBuilder()
+                        .setReportId("r")
+                        .setDeviceId("d")
+                        .setAppVersion("a:1")
+                        .setConfigId("c")
+                        .setK(4)
+                        .setCreatedAtMillis(Instant.EPOCH)
+                        .setCounts(List.of(1, 2, 3))
+                        .build();
+        byte[] bytes = CODEC.encode(report);
+        for (int cut = 10; cut < bytes.length; cut++) {
+            byte[] truncated = Arrays.copyOf(bytes, cut);
+            assertThatThrownBy(() -> ReportValidation.decode(raw(truncated)))
+                    .as("cut at %d", cut)
+                    .isInstanceOf(RecordDecodingException.class);
+        }
+        byte[] padded = Arrays.copyOf(bytes, bytes.length + 1);
+        assertThatThrownBy(() -> ReportValidation.decode(raw(padded)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessageContaining("trailing");
+    }
+}
