@@ -33,6 +33,7 @@ public final class ClientConfig {
     public static final String KEY_T = "privacy.t";
     public static final String KEY_K = "privacy.k";
     public static final String KEY_EPOCH_SPAN = "epoch.span";
+    public static final String KEY_EPOCH_END_AT_EXIT = "epoch.end.at.exit";
     public static final String KEY_CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String KEY_STATE_DIR = "state.dir";
     public static final String KEY_REPORTS_PER_DAY = "reports.per.day.max";
@@ -64,6 +65,7 @@ public final class ClientConfig {
     private final String configId;
     private final PrivacyParameters privacy;
     private final Duration epochSpan;
+    private final boolean endEpochAtExit;
     private final Duration checkpointInterval;
     private final Path stateDir;
     private final int reportsPerDayCap;
@@ -93,9 +95,12 @@ public final class ClientConfig {
         this.privacy = new PrivacyParameters(b.epsilon, t, k);
         if (b.epochSpan != null && b.epochSpan.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException(
-                    KEY_EPOCH_SPAN + " must be 'manual' or a duration >= PT1S, got " + b.epochSpan);
+                    KEY_EPOCH_SPAN
+                            + " must be 'manual', 'run' or a duration >= PT1S, got "
+                            + b.epochSpan);
         }
         this.epochSpan = b.epochSpan;
+        this.endEpochAtExit = b.endEpochAtExit;
         if (b.checkpointInterval != null
                 && b.checkpointInterval.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException(
@@ -155,8 +160,9 @@ public final class ClientConfig {
     }
 
     /**
-     * Starts a builder with the defaults: config id {@code default}, manual epochs, checkpoints
-     * every minute, 24 reports per day, transport {@code file}, topic {@value
+     * Starts a builder with the defaults: config id {@code default}, manual epochs (lazily
+     * configured runtimes default to {@code epoch.span=run}: one epoch per program run),
+     * checkpoints every minute, 24 reports per day, transport {@code file}, topic {@value
      * Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024 reports.
      *
      * <pre>{@code
@@ -182,6 +188,7 @@ public final class ClientConfig {
         b.t = privacy.t();
         b.k = privacy.k();
         b.epochSpan = epochSpan;
+        b.endEpochAtExit = endEpochAtExit;
         b.checkpointInterval = checkpointInterval;
         b.stateDir = stateDir;
         b.reportsPerDayCap = reportsPerDayCap;
@@ -220,6 +227,11 @@ public final class ClientConfig {
         if (!found && merged.getProperty(KEY_APP_VERSION) == null) {
             return Optional.empty();
         }
+        if (merged.getProperty(KEY_EPOCH_SPAN) == null
+                && merged.getProperty(KEY_EPOCH_END_AT_EXIT) == null) {
+            // An instrumented program nobody drives: one epoch per run of the program.
+            merged.setProperty(KEY_EPOCH_SPAN, "run");
+        }
         return Optional.of(builder().properties(merged).build());
     }
 
@@ -238,6 +250,7 @@ public final class ClientConfig {
         private Integer t;
         private Integer k;
         private Duration epochSpan;
+        private boolean endEpochAtExit;
         private Duration checkpointInterval = Duration.ofMinutes(1);
         private Path stateDir = defaultStateDir();
         private Integer reportsPerDayCap = 24;
@@ -284,6 +297,15 @@ public final class ClientConfig {
         /** Time-based epochs of this span; null means manual epochs ({@code endEpoch()}). */
         public Builder epochSpan(Duration epochSpan) {
             this.epochSpan = epochSpan;
+            return this;
+        }
+
+        /**
+         * Whether the epoch open at JVM exit ends then (a report if it holds k events), so that one
+         * run of the program is an epoch; otherwise it is only persisted and continues next run.
+         */
+        public Builder endEpochAtExit(boolean endEpochAtExit) {
+            this.endEpochAtExit = endEpochAtExit;
             return this;
         }
 
@@ -369,7 +391,21 @@ public final class ClientConfig {
                 k = parseInt(KEY_K, v);
             }
             if ((v = get(p, KEY_EPOCH_SPAN)) != null) {
-                epochSpan = "manual".equalsIgnoreCase(v) ? null : parseDuration(KEY_EPOCH_SPAN, v);
+                if ("manual".equalsIgnoreCase(v)) {
+                    epochSpan = null;
+                } else if ("run".equalsIgnoreCase(v)) {
+                    epochSpan = null;
+                    endEpochAtExit = true;
+                } else {
+                    epochSpan = parseDuration(KEY_EPOCH_SPAN, v);
+                }
+            }
+            if ((v = get(p, KEY_EPOCH_END_AT_EXIT)) != null) {
+                if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                    throw new IllegalArgumentException(
+                            KEY_EPOCH_END_AT_EXIT + " must be true or false, got '" + v + "'");
+                }
+                endEpochAtExit = Boolean.parseBoolean(v);
             }
             if ((v = get(p, KEY_CHECKPOINT_INTERVAL)) != null) {
                 checkpointInterval =
@@ -478,6 +514,11 @@ public final class ClientConfig {
         return Optional.ofNullable(epochSpan);
     }
 
+    /** Whether the epoch open at JVM exit ends then (one epoch per program run). */
+    public boolean endEpochAtExit() {
+        return endEpochAtExit;
+    }
+
     public Optional<Duration> checkpointInterval() {
         return Optional.ofNullable(checkpointInterval);
     }
@@ -534,6 +575,7 @@ public final class ClientConfig {
                 + privacy
                 + ", epochSpan="
                 + (epochSpan == null ? "manual" : epochSpan)
+                + (endEpochAtExit ? "+exit" : "")
                 + ", stateDir="
                 + stateDir
                 + ", transport="

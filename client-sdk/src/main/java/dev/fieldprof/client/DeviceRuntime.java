@@ -41,6 +41,8 @@ import java.util.concurrent.TimeUnit;
 public final class DeviceRuntime implements AutoCloseable {
     private static final Set<DeviceRuntime> OPEN = ConcurrentHashMap.newKeySet();
     private static volatile ScheduledExecutorService scheduler;
+    private static final java.util.concurrent.atomic.AtomicBoolean EXIT_HOOK =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private final ClientConfig config;
     private final String deviceId;
@@ -178,6 +180,10 @@ public final class DeviceRuntime implements AutoCloseable {
         DeviceRuntime runtime = new DeviceRuntime(config, transport, ownsTransport, random, clock);
         runtime.schedule();
         OPEN.add(runtime);
+        if (EXIT_HOOK.compareAndSet(false, true)) {
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(DeviceRuntime::atExit, "fieldprof-exit"));
+        }
         return runtime;
     }
 
@@ -272,11 +278,6 @@ public final class DeviceRuntime implements AutoCloseable {
                                         return thread;
                                     });
                     executor.setRemoveOnCancelPolicy(true);
-                    Runtime.getRuntime()
-                            .addShutdownHook(
-                                    new Thread(
-                                            DeviceRuntime::checkpointAllOpen,
-                                            "fieldprof-shutdown-checkpoint"));
                     scheduler = s = executor;
                 }
             }
@@ -284,9 +285,24 @@ public final class DeviceRuntime implements AutoCloseable {
         return s;
     }
 
-    private static void checkpointAllOpen() {
+    /**
+     * At JVM exit every open runtime either ends its epoch (epoch = one program run) and gives its
+     * own transport a bounded moment to deliver, or persists the open epoch for the next run.
+     */
+    private static void atExit() {
         for (DeviceRuntime runtime : OPEN) {
-            runtime.checkpoint();
+            try {
+                if (runtime.config.endEpochAtExit()) {
+                    runtime.endEpoch();
+                    if (runtime.ownsTransport) {
+                        runtime.transport.flush(Duration.ofSeconds(2));
+                    }
+                } else {
+                    runtime.checkpoint();
+                }
+            } catch (Throwable ignored) {
+                // exit must go on for the host; whatever is unsaved is lost, never half-written
+            }
         }
     }
 

@@ -58,7 +58,7 @@ class ClientConfigTest {
         p.setProperty("method.count", "10");
         p.setProperty("epoch.span", "PT0.5S");
         assertThatThrownBy(() -> ClientConfig.fromProperties(p))
-                .hasMessage("epoch.span must be 'manual' or a duration >= PT1S, got PT0.5S");
+                .hasMessage("epoch.span must be 'manual', 'run' or a duration >= PT1S, got PT0.5S");
         p.setProperty("epoch.span", "hourly");
         assertThatThrownBy(() -> ClientConfig.fromProperties(p))
                 .hasMessage("epoch.span must be an ISO-8601 duration such as PT1H, got 'hourly'");
@@ -97,6 +97,29 @@ class ClientConfigTest {
             assertThat(config.epochSpan()).contains(Duration.ofHours(2));
         } finally {
             System.clearProperty(key);
+        }
+    }
+
+    @Test
+    void runMeansOneEpochPerProgramRunAndIsTheLazyDefault() throws Exception {
+        Properties p = valid();
+        p.setProperty("epoch.span", "run");
+        ClientConfig run = ClientConfig.fromProperties(p);
+        assertThat(run.endEpochAtExit()).isTrue();
+        assertThat(run.epochSpan()).isEmpty();
+        assertThat(ClientConfig.fromProperties(valid()).endEpochAtExit()).isFalse();
+        Path root = dir.resolve("cp2");
+        Path resource = root.resolve(ClientConfig.RESOURCE);
+        Files.createDirectories(resource.getParent());
+        try (var out = Files.newOutputStream(resource)) {
+            valid().store(out, null);
+        }
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+            assertThat(
+                            ClientConfig.fromClasspathAndSystemProperties(loader)
+                                    .orElseThrow()
+                                    .endEpochAtExit())
+                    .isTrue();
         }
     }
 
