@@ -9,7 +9,9 @@ import java.util.Optional;
  * runtime bound to the current thread ({@link #bindCurrentThread}, for simulators running many
  * devices in one JVM), else to the process-wide runtime ({@link #install}, or configured lazily on
  * the first event from the classpath resource {@value ClientConfig#RESOURCE} and {@code
- * fieldprof.*} system properties). With neither, events are ignored.
+ * fieldprof.*} system properties). With neither, events are ignored. Lazy configuration does its
+ * one-time file I/O (state directory, ledger) on the thread of that first event; a host that cannot
+ * afford a few milliseconds there calls {@link #install} at startup instead.
  */
 public final class Probes {
     /** System property that disables lazy configuration when set to {@code false}. */
