@@ -2,6 +2,7 @@ package dev.fieldprof.analysis;
 
 import dev.fieldprof.analysis.cfg.BytecodeCfg;
 import dev.fieldprof.analysis.cfg.CfgBuilder;
+import dev.fieldprof.analysis.constraints.ExceptionFlow;
 import dev.fieldprof.analysis.constraints.OrderPairs;
 import dev.fieldprof.analysis.constraints.UnknownCallers;
 import dev.fieldprof.analysis.jar.BytecodeScan;
@@ -105,7 +106,8 @@ public final class ProgramAnalyzer {
 
         phase = System.nanoTime();
         UnknownCallers unknown = UnknownCallers.compute(facts, scan, library, request.rules());
-        List<OrderPairs.Pair> found = OrderPairs.find(facts, unknown, request.rules());
+        ExceptionFlow flow = ExceptionFlow.analyze(facts);
+        List<OrderPairs.Pair> found = OrderPairs.find(facts, flow, unknown, request.rules());
         List<OrderPair> pairs = new ArrayList<>();
         int dominating = 0;
         int only = 0;
@@ -172,6 +174,7 @@ public final class ProgramAnalyzer {
         stats.put("methods", (double) v.size());
         stats.put("methods.analysed", (double) facts.methods().size());
         stats.put("methods.unknownCallers", (double) unknown.reasons().size());
+        stats.put("methods.throwFree", (double) flow.throwFree().size());
         stats.put("jimpleStatements", (double) statements);
         stats.put("pairs", (double) pairs.size());
         stats.put("pairs.dominatingCallSite", (double) dominating);

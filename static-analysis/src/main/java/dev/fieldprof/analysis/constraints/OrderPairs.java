@@ -26,11 +26,12 @@ public final class OrderPairs {
 
     /** Pairs in discovery order (methods by signature, call sites by statement), no duplicates. */
     public static List<Pair> find(ProgramFacts facts, UnknownCallers unknown) {
-        return find(facts, unknown, PairRules.SOUND);
+        return find(facts, ExceptionFlow.analyze(facts), unknown, PairRules.SOUND);
     }
 
     /** As {@link #find(ProgramFacts, UnknownCallers)} under the given version of the rules. */
-    public static List<Pair> find(ProgramFacts facts, UnknownCallers unknown, PairRules rules) {
+    public static List<Pair> find(
+            ProgramFacts facts, ExceptionFlow flow, UnknownCallers unknown, PairRules rules) {
         boolean sound = rules == PairRules.SOUND;
         Map<String, Integer> callSitesOf = new HashMap<>();
         for (MethodFacts method : facts.methods().values()) {
@@ -43,6 +44,7 @@ public final class OrderPairs {
         Map<String, Pair> pairs = new LinkedHashMap<>();
         for (String signature : facts.signatures()) {
             MethodFacts method = facts.methods().get(signature);
+            BodyGraph body = flow.body(signature);
             boolean[] onCycle = null;
             for (CallSiteFacts site : method.callSites()) {
                 List<String> targets = site.targets();
@@ -51,8 +53,8 @@ public final class OrderPairs {
                         && facts.methods().containsKey(targets.get(0))
                         && !targets.get(0).equals(signature)
                         && (sound
-                                ? method.body().dominatesExits(site.statement())
-                                : method.body().dominatesExplicitExits(site.statement()))) {
+                                ? body.dominatesExits(site.statement())
+                                : body.dominatesExplicitExits(site.statement()))) {
                     add(pairs, new Pair(signature, targets.get(0), PairRule.DOMINATING_CALL_SITE));
                 }
                 for (String target : targets) {
@@ -63,7 +65,7 @@ public final class OrderPairs {
                         continue;
                     }
                     if (onCycle == null) {
-                        onCycle = method.body().onCycle();
+                        onCycle = body.onCycle();
                     }
                     if (!onCycle[site.statement()]) {
                         add(pairs, new Pair(target, signature, PairRule.ONLY_CALL_SITE));

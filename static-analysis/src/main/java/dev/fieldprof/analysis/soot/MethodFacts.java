@@ -1,6 +1,5 @@
 package dev.fieldprof.analysis.soot;
 
-import dev.fieldprof.analysis.constraints.BodyGraph;
 import java.util.List;
 
 /**
@@ -14,7 +13,7 @@ import java.util.List;
  * @param overriddenApplicationMethods application methods it overrides or implements
  * @param statements number of Jimple statements
  * @param callSites the body's call sites in statement order
- * @param body the statement graph, for dominance and loop checks
+ * @param code the statements, for the exception flow, dominance and loop checks
  */
 public record MethodFacts(
         String signature,
@@ -23,7 +22,7 @@ public record MethodFacts(
         List<String> overriddenApplicationMethods,
         int statements,
         List<CallSiteFacts> callSites,
-        BodyGraph body) {
+        StatementFacts code) {
 
     public MethodFacts {
         overriddenApplicationMethods = List.copyOf(overriddenApplicationMethods);

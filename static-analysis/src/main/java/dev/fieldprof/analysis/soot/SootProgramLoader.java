@@ -1,6 +1,5 @@
 package dev.fieldprof.analysis.soot;
 
-import dev.fieldprof.analysis.constraints.BodyGraph;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -255,36 +254,34 @@ public final class SootProgramLoader {
             }
         }
 
-        int[][] successors = new int[units.size()][];
-        boolean[] exits = new boolean[units.size()];
-        boolean[] explicitExits = new boolean[units.size()];
+        int n = units.size();
+        int[][] successors = new int[n][];
+        int[][] handlerArrays = new int[n][];
+        boolean[] intrinsic = new boolean[n];
+        boolean[] returns = new boolean[n];
+        boolean[] explicitExits = new boolean[n];
+        int[] callSiteOf = new int[n];
         List<CallSiteFacts> callSites = new ArrayList<>();
-        for (int i = 0; i < units.size(); i++) {
+        for (int i = 0; i < n; i++) {
             Unit unit = units.get(i);
-            Set<Integer> next = new java.util.LinkedHashSet<>();
-            for (Unit successor : normal.getSuccsOf(unit)) {
-                next.add(index.get(successor));
+            List<Unit> next = normal.getSuccsOf(unit);
+            successors[i] = new int[next.size()];
+            for (int k = 0; k < next.size(); k++) {
+                successors[i][k] = index.get(next.get(k));
             }
-            boolean mayThrow = mayThrow(unit, thisLocal);
-            if (mayThrow) {
-                next.addAll(handlers.get(i));
-            }
-            successors[i] = next.stream().mapToInt(Integer::intValue).toArray();
+            handlerArrays[i] = handlers.get(i).stream().mapToInt(Integer::intValue).toArray();
+            intrinsic[i] = mayThrowByItself(unit, thisLocal);
+            returns[i] = unit instanceof ReturnStmt || unit instanceof ReturnVoidStmt;
             explicitExits[i] =
-                    unit instanceof ReturnStmt
-                            || unit instanceof ReturnVoidStmt
+                    returns[i]
                             || (unit instanceof ThrowStmt && handlers.get(i).isEmpty())
-                            || normal.getSuccsOf(unit).isEmpty();
-            exits[i] =
-                    unit instanceof ReturnStmt
-                            || unit instanceof ReturnVoidStmt
-                            || (unit instanceof ThrowStmt && !caughtForSure[i])
-                            || (mayThrow && !caughtForSure[i])
-                            || successors[i].length == 0;
+                            || next.isEmpty();
+            callSiteOf[i] = -1;
             if (unit instanceof Stmt stmt && stmt.containsInvokeExpr()) {
                 if (defs == null) {
                     defs = new SimpleLocalDefs(normal);
                 }
+                callSiteOf[i] = callSites.size();
                 callSites.add(callSite(i, stmt, thisLocal, defs));
             }
         }
@@ -297,20 +294,25 @@ public final class SootProgramLoader {
                 overridden,
                 units.size(),
                 callSites,
-                new BodyGraph(successors, exits, explicitExits));
+                new StatementFacts(
+                        successors,
+                        handlerArrays,
+                        caughtForSure,
+                        intrinsic,
+                        returns,
+                        explicitExits,
+                        callSiteOf));
     }
 
     /**
-     * Whether a statement may raise an exception other than a VM error (those are ignored: they are
-     * not part of a program's behaviour the constraints describe).
+     * Whether a statement may raise an exception by itself (what a called method throws is the
+     * exception flow's business). VM errors and class initialization or linkage errors are assumed
+     * away, as for any profiler: so {@code new} cannot throw, array allocation can.
      */
-    private static boolean mayThrow(Unit unit, Local thisLocal) {
+    private static boolean mayThrowByItself(Unit unit, Local thisLocal) {
         if (unit instanceof ThrowStmt
                 || unit instanceof EnterMonitorStmt
                 || unit instanceof ExitMonitorStmt) {
-            return true;
-        }
-        if (unit instanceof Stmt stmt && stmt.containsInvokeExpr()) {
             return true;
         }
         for (ValueBox box : unit.getUseAndDefBoxes()) {
