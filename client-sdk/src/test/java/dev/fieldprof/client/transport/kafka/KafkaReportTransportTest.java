@@ -63,9 +63,11 @@ class KafkaReportTransportTest {
                         dir,
                         3 * oneReport + 2,
                         64)) {
+            long start = System.nanoTime();
             for (int i = 0; i < 10; i++) {
                 transport.submit(Reports.report(i, 50));
             }
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(200);
             assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
             TransportCounters counters = transport.counters();
             assertThat(counters.spooledNow()).isEqualTo(3);
@@ -85,9 +87,11 @@ class KafkaReportTransportTest {
                         blocker.resolve("spool"),
                         1 << 20,
                         64)) {
+            long start = System.nanoTime();
             for (int i = 0; i < 5; i++) {
                 transport.submit(Reports.report(i, 10));
             }
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(200);
             assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
             assertThat(transport.counters().dropped(DropReason.WRITE_FAILED)).isEqualTo(5);
         }
