@@ -58,6 +58,15 @@ class ProgramAnalyzerTest {
                                 "ONLY <pa.Worker: void <init>()> <= <pa.App: void <init>()>",
                                 "ONLY <pa.Worker: void step()> <= <pa.Worker: void work()>",
                                 "ONLY <pa.Worker: void work()> <= <pa.App: void maybe(pa.Worker)>",
+                                "ONLY <pa.Flow: void quiet()> <= <pa.Flow: void entry()>",
+                                "ONLY <pa.Flow: void target()> <= <pa.Flow: void entry()>",
+                                "ONLY <pa.Flow: void loud()> <= <pa.Flow: void noisy()>",
+                                "ONLY <pa.Flow: void target2()> <= <pa.Flow: void noisy()>",
+                                // quiet() cannot throw, so target() is reached whenever entry()
+                                // returns or throws; loud() may throw, so target2() is not.
+                                "DOMINATING <pa.Flow: void entry()> <= <pa.Flow: void quiet()>",
+                                "DOMINATING <pa.Flow: void entry()> <= <pa.Flow: void target()>",
+                                "DOMINATING <pa.Flow: void noisy()> <= <pa.Flow: void loud()>",
                                 // Rule 1: one target, reached before anything can return or throw,
                                 // on a receiver that cannot be null.
                                 "DOMINATING <pa.App: java.lang.String toString()> <= <pa.App:"
@@ -75,10 +84,10 @@ class ProgramAnalyzerTest {
                                 "DOMINATING <pa.Worker: void work()> <= <pa.Worker: void step()>"));
         assertThat(pairStrings(result.model())).isEqualTo(expected);
         assertThat(result.model().getAnalysisStats())
-                .containsEntry("pairs", 22.0)
-                .containsEntry("pairs.dominatingCallSite", 8.0)
-                .containsEntry("pairs.onlyCallSite", 14.0)
-                .containsEntry("methods", 22.0)
+                .containsEntry("pairs", 29.0)
+                .containsEntry("pairs.dominatingCallSite", 11.0)
+                .containsEntry("pairs.onlyCallSite", 18.0)
+                .containsEntry("methods", 29.0)
                 .containsEntry("library", 0.0);
     }
 
@@ -137,7 +146,10 @@ class ProgramAnalyzerTest {
                         "<pa.App: void <clinit>()>",
                         "<pa.App: void main(java.lang.String[])>",
                         "<pa.App: java.lang.String toString()>",
-                        "<pa.App: void callback()>");
+                        "<pa.App: void callback()>",
+                        "<pa.Flow: void <init>()>",
+                        "<pa.Flow: void entry()>",
+                        "<pa.Flow: void noisy()>");
         assertThat(result.callChains())
                 .anySatisfy(
                         chain ->
