@@ -1,0 +1,84 @@
+package dev.fieldprof.client;
+
+import dev.fieldprof.client.tracing.PathTracer;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The static entry of path probes that {@code PathProbeInstrumenter} inserts (DESIGN.md "Paths"):
+ * {@code enter}, {@code branch} on each out-edge of a branch node, {@code exit} before returns and
+ * {@code exitExceptionally} from a catch-all handler. Path tracing is opt-in: until a {@link
+ * PathTracer} is {@link #install installed} every probe returns at once. A probe never throws into
+ * the host and does not allocate per event (beyond the encoder's own growth).
+ */
+public final class PathProbes {
+    private static volatile PathTracer tracer;
+    private static final AtomicLong FAILURES = new AtomicLong();
+
+    private PathProbes() {}
+
+    /** Starts tracing into {@code t} (replacing any tracer installed before). */
+    public static void install(PathTracer t) {
+        tracer = t;
+    }
+
+    /** Stops tracing; returns the tracer that was installed, or null. */
+    public static PathTracer uninstall() {
+        PathTracer t = tracer;
+        tracer = null;
+        return t;
+    }
+
+    /** The installed tracer, or null when path tracing is off. */
+    public static PathTracer tracer() {
+        return tracer;
+    }
+
+    /** Probe calls that failed inside the tracer (swallowed so the host never sees them). */
+    public static long failures() {
+        return FAILURES.get();
+    }
+
+    public static void enter(int methodId) {
+        PathTracer t = tracer;
+        if (t != null) {
+            try {
+                t.enter(methodId);
+            } catch (Throwable e) {
+                FAILURES.incrementAndGet();
+            }
+        }
+    }
+
+    public static void branch(int methodId, int blockId, int edgeIndex) {
+        PathTracer t = tracer;
+        if (t != null) {
+            try {
+                t.branch(methodId, blockId, edgeIndex);
+            } catch (Throwable e) {
+                FAILURES.incrementAndGet();
+            }
+        }
+    }
+
+    public static void exit(int methodId) {
+        PathTracer t = tracer;
+        if (t != null) {
+            try {
+                t.exit(methodId);
+            } catch (Throwable e) {
+                FAILURES.incrementAndGet();
+            }
+        }
+    }
+
+    public static void exitExceptionally(int methodId) {
+        PathTracer t = tracer;
+        if (t != null) {
+            try {
+                t.exitExceptionally(methodId);
+            } catch (Throwable e) {
+                FAILURES.incrementAndGet();
+            }
+        }
+    }
+}

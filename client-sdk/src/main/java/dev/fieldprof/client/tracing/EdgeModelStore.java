@@ -1,0 +1,96 @@
+package dev.fieldprof.client.tracing;
+
+import dev.fieldprof.client.paths.BranchTable;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.EdgeModelRecords;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The newest edge model a device may code with (DESIGN.md "Paths"): starts from the uniform model,
+ * version 0, and adopts a published model only if it is for this app version, for exactly this
+ * code's branch nodes ({@code branchFingerprint}) and newer than the one held. Encoders read it
+ * when they cut a report, so a thread switches models only between reports. Thread-safe.
+ */
+public final class EdgeModelStore {
+    private final String appVersion;
+    private final BranchTable table;
+    private final long fingerprint;
+    private final AtomicReference<EdgeModel> current;
+    private final AtomicLong refused = new AtomicLong();
+    private volatile String lastRefusal;
+
+    public EdgeModelStore(String appVersion, BranchTable table) {
+        this.appVersion = appVersion;
+        this.table = table;
+        this.fingerprint = EdgeModel.branchFingerprint(table);
+        this.current = new AtomicReference<>(EdgeModel.uniform(table));
+    }
+
+    /** The model new reports should be coded with. */
+    public EdgeModel current() {
+        return current.get();
+    }
+
+    public BranchTable branchTable() {
+        return table;
+    }
+
+    public String appVersion() {
+        return appVersion;
+    }
+
+    /**
+     * Offers a published model.
+     *
+     * @return true if it was adopted (right app version and fingerprint, newer than the current)
+     */
+    public boolean offer(dev.fieldprof.schemas.EdgeModel record) {
+        if (!record.getAppVersion().toString().equals(appVersion)) {
+            return false; // another app's model on the shared topic: not a refusal
+        }
+        if (record.getBranchFingerprint() != fingerprint) {
+            refuse(
+                    "model "
+                            + record.getVersion()
+                            + " has branch fingerprint "
+                            + Long.toHexString(record.getBranchFingerprint())
+                            + ", this code "
+                            + Long.toHexString(fingerprint));
+            return false;
+        }
+        if (record.getVersion() <= current.get().version()) {
+            return false;
+        }
+        EdgeModel model;
+        try {
+            model = EdgeModelRecords.fromRecord(record, table);
+        } catch (IllegalArgumentException e) {
+            refuse(e.getMessage());
+            return false;
+        }
+        EdgeModel seen;
+        do {
+            seen = current.get();
+            if (model.version() <= seen.version()) {
+                return false;
+            }
+        } while (!current.compareAndSet(seen, model));
+        return true;
+    }
+
+    private void refuse(String reason) {
+        refused.incrementAndGet();
+        lastRefusal = reason;
+    }
+
+    /** Models refused for a wrong fingerprint or invalid content. */
+    public long refused() {
+        return refused.get();
+    }
+
+    /** Why the last model was refused, or null. */
+    public String lastRefusal() {
+        return lastRefusal;
+    }
+}

@@ -1,0 +1,274 @@
+package dev.fieldprof.client.tracing;
+
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.PathEncoder;
+import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.schemas.PathReport;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The device side of adaptive path profiling (DESIGN.md "Paths"; AdapTracer section 4): one {@link
+ * PathEncoder} per traced thread, coding with the {@link EdgeModelStore}'s model, cut into {@link
+ * PathReport}s when a report reaches {@code maxReportBytes} or an epoch ends, and handed to a
+ * {@link PathReportSink}. A thread adopts the store's newer model at the cut, so every report is
+ * coded with one model version and names it. {@link dev.fieldprof.client.PathProbes} calls it.
+ *
+ * <p>An epoch end ({@link #endEpoch()}) cuts the calling thread's report and those of threads that
+ * have ended at once; any other live thread cuts its report at its own next probe event, because
+ * only the owning thread touches its encoder (no lock on the probe path). In debug mode each report
+ * also carries the raw events (PathRecording bytes) so decoded == recorded can be checked.
+ */
+public final class PathTracer {
+    /** Default size at which a thread's report is cut (coded bytes). */
+    public static final int DEFAULT_MAX_REPORT_BYTES = 16 * 1024;
+
+    private final String deviceId;
+    private final String appVersion;
+    private final int variant;
+    private final EdgeModelStore models;
+    private final PathReportSink sink;
+    private final int maxReportBytes;
+    private final boolean debug;
+    private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
+    private final List<ThreadTrace> threads = new CopyOnWriteArrayList<>();
+    private final AtomicInteger threadNumbers = new AtomicInteger();
+    private final AtomicLong reports = new AtomicLong();
+    private final AtomicLong reportBytes = new AtomicLong();
+    private final AtomicLong sinkFailures = new AtomicLong();
+    private volatile long epoch;
+
+    /**
+     * @param deviceId pseudonymous device id, the Kafka key
+     * @param appVersion 'app:version' of the traced program
+     * @param variant probe-plan variant the device traces
+     * @param models source of the model to code with (uniform until a newer one is adopted)
+     * @param sink where finished reports go
+     * @param maxReportBytes a thread's report is cut once its coded stream reaches this size
+     * @param debug if true, reports also carry the raw events
+     */
+    public PathTracer(
+            String deviceId,
+            String appVersion,
+            int variant,
+            EdgeModelStore models,
+            PathReportSink sink,
+            int maxReportBytes,
+            boolean debug) {
+        if (maxReportBytes < 16) {
+            throw new IllegalArgumentException(
+                    "maxReportBytes must be >= 16, got " + maxReportBytes);
+        }
+        this.deviceId = deviceId;
+        this.appVersion = appVersion;
+        this.variant = variant;
+        this.models = models;
+        this.sink = sink;
+        this.maxReportBytes = maxReportBytes;
+        this.debug = debug;
+    }
+
+    /** Per traced thread: its encoder and (debug mode) its raw recording. */
+    private static final class ThreadTrace {
+        final Thread owner;
+        final int number;
+        final PathEncoder encoder;
+        final PathRecording recording;
+        long sequence;
+        long epoch;
+        boolean cutting;
+
+        ThreadTrace(Thread owner, int number, EdgeModel model, boolean debug, long epoch) {
+            this.owner = owner;
+            this.number = number;
+            this.encoder = new PathEncoder(model);
+            this.recording = debug ? new PathRecording() : null;
+            this.epoch = epoch;
+            encoder.record(recording);
+        }
+    }
+
+    private ThreadTrace newThread() {
+        ThreadTrace t =
+                new ThreadTrace(
+                        Thread.currentThread(),
+                        threadNumbers.getAndIncrement(),
+                        models.current(),
+                        debug,
+                        epoch);
+        threads.add(t);
+        return t;
+    }
+
+    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    public void enter(int methodId) {
+        ThreadTrace t = local.get();
+        before(t);
+        t.encoder.enterMethod(methodId);
+        after(t);
+    }
+
+    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    public void branch(int methodId, int blockId, int edgeIndex) {
+        ThreadTrace t = local.get();
+        before(t);
+        t.encoder.branch(blockId, edgeIndex);
+        after(t);
+    }
+
+    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    public void exit(int methodId) {
+        ThreadTrace t = local.get();
+        before(t);
+        t.encoder.exitMethod(methodId);
+        after(t);
+    }
+
+    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    public void exitExceptionally(int methodId) {
+        ThreadTrace t = local.get();
+        before(t);
+        t.encoder.exitExceptionally(methodId);
+        after(t);
+    }
+
+    /**
+     * At the first event of a report, switches to a newer adopted model right away (the empty
+     * report is dropped), so a model reaches the very next report and not the one after.
+     */
+    private void before(ThreadTrace t) {
+        if (t.encoder.eventsInReport() == 0 && !t.cutting) {
+            EdgeModel latest = models.current();
+            if (latest.version() > t.encoder.model().version()) {
+                t.encoder.useModel(latest);
+                t.encoder.finishReport();
+            }
+        }
+    }
+
+    private void after(ThreadTrace t) {
+        if (t.epoch != epoch || t.encoder.codedBytesSoFar() >= maxReportBytes) {
+            t.epoch = epoch;
+            cut(t);
+        }
+    }
+
+    /**
+     * Ends the epoch: cuts the calling thread's report and those of ended threads now; every other
+     * traced thread cuts its report at its next probe event.
+     */
+    public void endEpoch() {
+        epoch++;
+        ThreadTrace mine = local.get();
+        mine.epoch = epoch;
+        cut(mine);
+        List<ThreadTrace> ended = new ArrayList<>();
+        for (ThreadTrace t : threads) {
+            if (!t.owner.isAlive()) {
+                ended.add(t);
+            }
+        }
+        for (ThreadTrace t : ended) {
+            synchronized (t) {
+                cut(t);
+            }
+            threads.remove(t);
+        }
+        try {
+            sink.flush();
+        } catch (RuntimeException e) {
+            sinkFailures.incrementAndGet();
+        }
+    }
+
+    /** Cuts the calling thread's current report now (if it coded any event). */
+    public void cutCurrentThread() {
+        cut(local.get());
+    }
+
+    private void cut(ThreadTrace t) {
+        if (t.cutting) {
+            return; // a probe reached from the sink itself
+        }
+        t.cutting = true;
+        try {
+            PathEncoder encoder = t.encoder;
+            EdgeModel latest = models.current();
+            if (latest.version() > encoder.model().version()) {
+                encoder.useModel(latest); // takes effect from the next report on
+            }
+            long events = encoder.eventsInReport();
+            long version = encoder.model().version();
+            byte[] coded = encoder.finishReport();
+            byte[] raw = null;
+            if (t.recording != null) {
+                raw = t.recording.toBytes();
+                t.recording.clear();
+            }
+            if (events == 0) {
+                return; // nothing to say; the next report's header carries the open frames
+            }
+            PathReport report =
+                    PathReport.newBuilder()
+                            .setReportId(UUID.randomUUID().toString())
+                            .setDeviceId(deviceId)
+                            .setAppVersion(appVersion)
+                            .setVariant(variant)
+                            .setThread(t.number)
+                            .setSequence(t.sequence++)
+                            .setModelVersion(version)
+                            .setEvents(events)
+                            .setCreatedAtMillis(Instant.ofEpochMilli(System.currentTimeMillis()))
+                            .setCoded(ByteBuffer.wrap(coded))
+                            .setRaw(raw == null ? null : ByteBuffer.wrap(raw))
+                            .build();
+            reports.incrementAndGet();
+            reportBytes.addAndGet(coded.length);
+            try {
+                sink.send(report);
+            } catch (RuntimeException e) {
+                sinkFailures.incrementAndGet();
+            }
+        } finally {
+            t.cutting = false;
+        }
+    }
+
+    /** Reports handed to the sink. */
+    public long reports() {
+        return reports.get();
+    }
+
+    /** Sum of the coded sizes of the reports handed to the sink. */
+    public long reportBytes() {
+        return reportBytes.get();
+    }
+
+    /** Exceptions the sink threw (swallowed). */
+    public long sinkFailures() {
+        return sinkFailures.get();
+    }
+
+    /** Probe calls dropped by the encoders (they did not fit the branch table or the frames). */
+    public long droppedEvents() {
+        long n = 0;
+        for (ThreadTrace t : threads) {
+            n += t.encoder.droppedEvents();
+        }
+        return n;
+    }
+
+    public EdgeModelStore models() {
+        return models;
+    }
+
+    public boolean debug() {
+        return debug;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.fieldprof.client.tracing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.EdgeCounter;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.EdgeModelRecords;
+import dev.fieldprof.client.paths.ModelUpdater;
+import dev.fieldprof.client.paths.PathDecoder;
+import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.schemas.PathReport;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class PathTracerTest {
+    static final ArrayBranchTable TABLE =
+            BranchTableText.parse("fieldprof-branches 1\nmethods 3\n0 0:2 5:3\n1 2:2\n");
+
+    final List<PathReport> sent = new ArrayList<>();
+    final PathReportSink sink = sent::add;
+
+    @AfterEach
+    void off() {
+        PathProbes.uninstall();
+    }
+
+    /** A deterministic program: a loop with a skewed branch, a switch, recursion, a throw. */
+    static void workload(int iterations) {
+        PathProbes.enter(0);
+        for (int i = 0; i < iterations; i++) {
+            PathProbes.branch(0, 0, i % 9 == 8 ? 1 : 0);
+            PathProbes.branch(0, 5, i % 3 == 0 ? 2 : 0);
+            recurse(i % 4);
+            if (i % 25 == 24) {
+                PathProbes.enter(2);
+                PathProbes.enter(1);
+                PathProbes.exitExceptionally(1);
+                PathProbes.exitExceptionally(2);
+            }
+        }
+        PathProbes.branch(0, 0, 1);
+        PathProbes.exit(0);
+    }
+
+    static void recurse(int depth) {
+        PathProbes.enter(1);
+        PathProbes.branch(1, 2, depth == 0 ? 1 : 0);
+        if (depth > 0) {
+            recurse(depth - 1);
+        }
+        PathProbes.exit(1);
+    }
+
+    static PathRecording decode(PathReport r, EdgeModel model) throws Exception {
+        PathRecording out = new PathRecording();
+        new PathDecoder(model).decode(bytes(r.getCoded()), out);
+        return out;
+    }
+
+    static byte[] bytes(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
+
+    @Test
+    void debugReportsDecodeToTheRecordedEventsAndShrinkAfterAModelUpdate() throws Exception {
+        EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+        PathTracer tracer = new PathTracer("device-1", "app:1", 0, store, sink, 1 << 20, true);
+        PathProbes.install(tracer);
+        workload(400);
+        tracer.endEpoch();
+        assertThat(sent).hasSize(1);
+        PathReport first = sent.get(0);
+        assertThat(first.getModelVersion()).isEqualTo(0L);
+        PathRecording decoded = decode(first, store.current());
+        assertThat(decoded).isEqualTo(PathRecording.fromBytes(bytes(first.getRaw())));
+        assertThat(first.getEvents()).isEqualTo(decoded.size());
+
+        EdgeCounter counts = new EdgeCounter(TABLE);
+        decoded.replay(counts);
+        EdgeModel next =
+                new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL).next(store.current(), counts);
+        dev.fieldprof.schemas.EdgeModel record =
+                EdgeModelRecords.toRecord(next, "app:1", Instant.EPOCH, 1);
+        assertThat(EdgeModelRecords.fromRecord(record, TABLE)).isEqualTo(next);
+        assertThat(store.offer(record)).isTrue();
+        assertThat(store.offer(record)).as("same version twice").isFalse();
+
+        workload(400);
+        tracer.endEpoch();
+        PathReport second = sent.get(1);
+        assertThat(second.getModelVersion()).isEqualTo(1L);
+        assertThat(decode(second, next)).isEqualTo(PathRecording.fromBytes(bytes(second.getRaw())));
+        assertThat(second.getSequence()).isEqualTo(1L);
+        int before = first.getCoded().remaining();
+        int after = second.getCoded().remaining();
+        System.out.printf("path report bytes: uniform %d, model 1 %d%n", before, after);
+        assertThat(before).isEqualTo(242);
+        assertThat(after).isEqualTo(230);
+    }
+
+    @Test
+    void sizeLimitCutsReportsThatEachDecodeAloneAndTogetherGiveTheRun() throws Exception {
+        EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+        PathTracer tracer = new PathTracer("device-2", "app:1", 3, store, sink, 16, true);
+        PathProbes.install(tracer);
+        workload(300);
+        tracer.endEpoch();
+        System.out.println("reports of <= 16 coded bytes: " + sent.size());
+        assertThat(sent.size()).isGreaterThan(5);
+        PathRecording all = new PathRecording();
+        PathRecording raw = new PathRecording();
+        for (int i = 0; i < sent.size(); i++) {
+            PathReport r = sent.get(i);
+            assertThat(r.getSequence()).isEqualTo((long) i);
+            assertThat(r.getVariant()).isEqualTo(3);
+            decode(r, store.current()).replay(all);
+            PathRecording.fromBytes(bytes(r.getRaw())).replay(raw);
+        }
+        assertThat(all).isEqualTo(raw);
+        assertThat(tracer.droppedEvents()).isZero();
+    }
+
+    @Test
+    void refusesModelsForOtherCodeAndProbesNeverThrow() {
+        EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+        ArrayBranchTable other = BranchTableText.parse("fieldprof-branches 1\nmethods 3\n0 0:2\n");
+        dev.fieldprof.schemas.EdgeModel foreign =
+                EdgeModelRecords.toRecord(
+                        EdgeModel.builder(EdgeModel.uniform(other)).version(5).build(),
+                        "app:1",
+                        Instant.EPOCH,
+                        0);
+        assertThat(store.offer(foreign)).isFalse();
+        assertThat(store.refused()).isEqualTo(1L);
+        assertThat(store.lastRefusal()).contains("fingerprint");
+        assertThat(store.current().version()).isZero();
+
+        // Off until installed: nothing is traced and nothing throws.
+        PathProbes.enter(0);
+        PathProbes.exit(0);
+        PathTracer tracer = new PathTracer("d", "app:1", 0, store, sink, 1024, false);
+        PathProbes.install(tracer);
+        PathProbes.enter(99);
+        PathProbes.branch(0, 77, 0);
+        PathProbes.exit(0);
+        tracer.endEpoch();
+        assertThat(tracer.droppedEvents()).isEqualTo(3L);
+        assertThat(PathProbes.failures()).isZero();
+        assertThat(sent).isEmpty();
+    }
+}
