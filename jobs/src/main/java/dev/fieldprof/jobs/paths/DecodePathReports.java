@@ -1,0 +1,99 @@
+package dev.fieldprof.jobs.paths;
+
+import dev.fieldprof.client.paths.InvalidPathReportException;
+import dev.fieldprof.client.paths.PathDecoder;
+import dev.fieldprof.client.paths.PathReportHeader;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.PathReport;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.RecordDecodingException;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Decodes raw path report records and checks what can be checked without a model: the Avro record
+ * (else UNDECODABLE), a branch description for its app version and a coded header that agrees with
+ * the record's model version and event count (else INVALID, with the reason).
+ */
+public final class DecodePathReports extends ProcessFunction<RawRecord, PathReportEnvelope> {
+    private static final long serialVersionUID = 1L;
+    private static final RecordCodec<PathReport> CODEC = RecordCodec.of(PathReport.class);
+
+    private final TreeSet<String> appVersions;
+
+    public DecodePathReports(Set<String> appVersions) {
+        this.appVersions = new TreeSet<>(appVersions);
+    }
+
+    @Override
+    public void processElement(RawRecord raw, Context ctx, Collector<PathReportEnvelope> out) {
+        PathReport report;
+        try {
+            if (raw.value == null) {
+                throw new RecordDecodingException("record has no value");
+            }
+            report = CODEC.decode(raw.value);
+        } catch (RecordDecodingException e) {
+            ctx.output(
+                    PathDeadLetters.TAG,
+                    PathDeadLetters.of(raw, DeadLetterReason.UNDECODABLE, e.getMessage()));
+            return;
+        }
+        String app = report.getAppVersion().toString();
+        if (!appVersions.contains(app)) {
+            ctx.output(
+                    PathDeadLetters.TAG,
+                    PathDeadLetters.of(
+                            raw,
+                            DeadLetterReason.INVALID,
+                            "no branch description for app version " + app));
+            return;
+        }
+        byte[] coded = bytes(report.getCoded());
+        PathReportHeader header;
+        try {
+            header = PathDecoder.readHeader(coded);
+        } catch (InvalidPathReportException e) {
+            ctx.output(
+                    PathDeadLetters.TAG,
+                    PathDeadLetters.of(
+                            raw, DeadLetterReason.UNDECODABLE, "coded path: " + e.getMessage()));
+            return;
+        }
+        if (header.modelVersion() != report.getModelVersion()
+                || header.eventCount() != report.getEvents()) {
+            ctx.output(
+                    PathDeadLetters.TAG,
+                    PathDeadLetters.of(
+                            raw,
+                            DeadLetterReason.INVALID,
+                            "record names model "
+                                    + report.getModelVersion()
+                                    + " and "
+                                    + report.getEvents()
+                                    + " events, its coded header model "
+                                    + header.modelVersion()
+                                    + " and "
+                                    + header.eventCount()
+                                    + " events"));
+            return;
+        }
+        out.collect(
+                new PathReportEnvelope(
+                        app,
+                        report.getReportId().toString(),
+                        report.getModelVersion(),
+                        coded,
+                        raw));
+    }
+
+    static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.duplicate().get(out);
+        return out;
+    }
+}

@@ -1,0 +1,223 @@
+package dev.fieldprof.jobs.paths;
+
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.ModelUpdater;
+import dev.fieldprof.schemas.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.util.TimeUtils;
+
+/**
+ * The options of {@link PathModelJob}, parsed from {@code --key value} arguments (durations as
+ * {@code 30 s}, {@code 1min}). {@code --branches} names, per app version, the branch description
+ * file ({@code fieldprof-branches 1}, written by the path instrumenter into the instrumented jar as
+ * {@code META-INF/fieldprof/branches.txt}): {@code app:1=/path/a.txt,app:2=/path/b.txt}. The files
+ * are read when the options are parsed, so the job ships their text, not their paths.
+ */
+public record PathJobOptions(
+        String bootstrap,
+        String reportsTopic,
+        String modelsTopic,
+        String deadLetterTopic,
+        Duration window,
+        boolean processingTime,
+        int keepVersions,
+        int targetTotal,
+        String groupId,
+        Duration checkpointInterval,
+        String transactionalIdPrefix,
+        Duration transactionTimeout,
+        Duration outOfOrderness,
+        Duration idleness,
+        Map<String, String> branches) {
+
+    public static final String BOOTSTRAP = "bootstrap";
+    public static final String REPORTS_TOPIC = "reports-topic";
+    public static final String MODELS_TOPIC = "models-topic";
+    public static final String DEAD_LETTER_TOPIC = "dead-letter-topic";
+    public static final String WINDOW = "window";
+    public static final String TIME = "time";
+    public static final String KEEP_VERSIONS = "keep-versions";
+    public static final String TARGET_TOTAL = "target-total";
+    public static final String GROUP_ID = "group-id";
+    public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
+    public static final String TRANSACTIONAL_ID_PREFIX = "transactional-id-prefix";
+    public static final String TRANSACTION_TIMEOUT = "transaction-timeout";
+    public static final String OUT_OF_ORDERNESS = "out-of-orderness";
+    public static final String IDLENESS = "idleness";
+    public static final String BRANCHES = "branches";
+
+    private static final Map<String, String> DEFAULTS = defaults();
+
+    private static Map<String, String> defaults() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put(BOOTSTRAP, null);
+        d.put(REPORTS_TOPIC, Topics.PATH_REPORTS);
+        d.put(MODELS_TOPIC, Topics.EDGE_MODELS);
+        d.put(DEAD_LETTER_TOPIC, Topics.DEAD_LETTERS);
+        d.put(WINDOW, "1 min");
+        d.put(TIME, "event");
+        d.put(KEEP_VERSIONS, "4");
+        d.put(TARGET_TOTAL, Integer.toString(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        d.put(GROUP_ID, "fieldprof-path-model");
+        d.put(CHECKPOINT_INTERVAL, "10 s");
+        d.put(TRANSACTIONAL_ID_PREFIX, "fieldprof-path-model");
+        d.put(TRANSACTION_TIMEOUT, "10 min");
+        d.put(OUT_OF_ORDERNESS, "10 s");
+        d.put(IDLENESS, "30 s");
+        d.put(BRANCHES, null);
+        return d;
+    }
+
+    public PathJobOptions {
+        require(bootstrap != null && !bootstrap.isBlank(), "--" + BOOTSTRAP + " is required");
+        require(!window.isNegative() && !window.isZero(), "--" + WINDOW + " must be > 0");
+        require(keepVersions >= 1, "--" + KEEP_VERSIONS + " must be >= 1");
+        require(
+                targetTotal >= 2 && targetTotal <= 65536,
+                "--" + TARGET_TOTAL + " must be in [2, 65536]");
+        require(!checkpointInterval.isNegative(), "--" + CHECKPOINT_INTERVAL + " must be >= 0");
+        require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
+        require(!idleness.isNegative() && !idleness.isZero(), "--" + IDLENESS + " must be > 0");
+        require(!branches.isEmpty(), "--" + BRANCHES + " must name at least one app version");
+        for (Map.Entry<String, String> e : branches.entrySet()) {
+            try {
+                BranchTableText.parse(e.getValue());
+            } catch (IllegalArgumentException bad) {
+                throw new IllegalArgumentException(
+                        "--" + BRANCHES + " of " + e.getKey() + ": " + bad.getMessage());
+            }
+        }
+        branches = Map.copyOf(branches);
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /**
+     * Parses {@code --key value} pairs.
+     *
+     * @throws IllegalArgumentException naming the option when one is unknown, missing, or bad
+     */
+    public static PathJobOptions parse(String... args) {
+        Map<String, String> given = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("--")) {
+                throw new IllegalArgumentException("expected --option, got '" + arg + "'");
+            }
+            String name = arg.substring(2);
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("--" + name + " needs a value");
+            }
+            given.put(name, args[++i]);
+        }
+        for (String name : given.keySet()) {
+            if (!DEFAULTS.containsKey(name)) {
+                throw new IllegalArgumentException(
+                        "unknown option --"
+                                + name
+                                + "; known: --"
+                                + String.join(", --", DEFAULTS.keySet()));
+            }
+        }
+        Map<String, String> all = new LinkedHashMap<>(DEFAULTS);
+        all.putAll(given);
+        List<String> missing =
+                all.entrySet().stream()
+                        .filter(e -> e.getValue() == null)
+                        .map(Map.Entry::getKey)
+                        .toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "missing required option(s): --" + String.join(", --", missing));
+        }
+        String time = all.get(TIME);
+        if (!time.equals("event") && !time.equals("processing")) {
+            throw new IllegalArgumentException("--" + TIME + " must be event or processing");
+        }
+        return new PathJobOptions(
+                all.get(BOOTSTRAP),
+                all.get(REPORTS_TOPIC),
+                all.get(MODELS_TOPIC),
+                all.get(DEAD_LETTER_TOPIC),
+                duration(all, WINDOW),
+                time.equals("processing"),
+                integer(all, KEEP_VERSIONS),
+                integer(all, TARGET_TOTAL),
+                all.get(GROUP_ID),
+                duration(all, CHECKPOINT_INTERVAL),
+                all.get(TRANSACTIONAL_ID_PREFIX),
+                duration(all, TRANSACTION_TIMEOUT),
+                duration(all, OUT_OF_ORDERNESS),
+                duration(all, IDLENESS),
+                readBranches(all.get(BRANCHES)));
+    }
+
+    /** Reads {@code app:1=/path,app:2=/path} into app version → branch description text. */
+    static Map<String, String> readBranches(String value) {
+        Map<String, String> out = new TreeMap<>();
+        for (String item : value.split(",")) {
+            int equals = item.lastIndexOf('=');
+            if (equals <= 0) {
+                throw new IllegalArgumentException(
+                        "--" + BRANCHES + " expects appVersion=file, got '" + item + "'");
+            }
+            Path file = Path.of(item.substring(equals + 1).strip());
+            try {
+                out.put(item.substring(0, equals).strip(), Files.readString(file));
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "--" + BRANCHES + ": cannot read " + file + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    private static Duration duration(Map<String, String> all, String name) {
+        try {
+            return TimeUtils.parseDuration(all.get(name));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("--" + name + ": " + e.getMessage());
+        }
+    }
+
+    private static int integer(Map<String, String> all, String name) {
+        try {
+            return Integer.parseInt(all.get(name).strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + " must be an integer");
+        }
+    }
+
+    /** The scalar options by name (branch texts summarized by app version), for job parameters. */
+    public Map<String, String> toMap() {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put(BOOTSTRAP, bootstrap);
+        map.put(REPORTS_TOPIC, reportsTopic);
+        map.put(MODELS_TOPIC, modelsTopic);
+        map.put(DEAD_LETTER_TOPIC, deadLetterTopic);
+        map.put(WINDOW, TimeUtils.formatWithHighestUnit(window));
+        map.put(TIME, processingTime ? "processing" : "event");
+        map.put(KEEP_VERSIONS, Integer.toString(keepVersions));
+        map.put(TARGET_TOTAL, Integer.toString(targetTotal));
+        map.put(GROUP_ID, groupId);
+        map.put(CHECKPOINT_INTERVAL, TimeUtils.formatWithHighestUnit(checkpointInterval));
+        map.put(TRANSACTIONAL_ID_PREFIX, transactionalIdPrefix);
+        map.put(TRANSACTION_TIMEOUT, TimeUtils.formatWithHighestUnit(transactionTimeout));
+        map.put(OUT_OF_ORDERNESS, TimeUtils.formatWithHighestUnit(outOfOrderness));
+        map.put(IDLENESS, TimeUtils.formatWithHighestUnit(idleness));
+        map.put(BRANCHES, String.join(",", new TreeMap<>(branches).keySet()));
+        return map;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.fieldprof.jobs.paths;
+
+import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
+import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
+import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
+import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.datastream.WindowedStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingProcessingTimeWindows;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.util.ParameterTool;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * Learns edge-probability models from devices' path reports (issue 6; DESIGN.md "Paths"; AdapTracer
+ * section 6): raw records of {@code fieldprof.reports.paths} → decode and check each PathReport →
+ * per app version tumbling windows (event time by default, 1 min) → decode every report with the
+ * model version it names and count edges → EdgeModel version M+1 on the compacted {@code
+ * fieldprof.models.edges}, keyed by app version, exactly once. Every record it cannot use becomes a
+ * DeadLetter with the reason.
+ *
+ * <p>The branch nodes of each app version come from the branch description the path instrumenter
+ * writes into the instrumented jar ({@code --branches app:1=branches.txt}); the ProgramModel record
+ * does not carry CFGs yet. Options: see {@link PathJobOptions}.
+ */
+public final class PathModelJob {
+    /** The job's name in Flink. */
+    public static final String NAME = PathDeadLetters.JOB;
+
+    private final PathJobOptions options;
+    private final Source<RawRecord, ?, ?> reports;
+    private final Sink<EncodedRecord> models;
+    private final Sink<EncodedRecord> deadLetters;
+
+    /**
+     * @param reports raw records of the path reports topic
+     * @param models receives encoded EdgeModel records keyed by app version
+     * @param deadLetters receives encoded DeadLetter records keyed like the rejected record
+     */
+    public PathModelJob(
+            PathJobOptions options,
+            Source<RawRecord, ?, ?> reports,
+            Sink<EncodedRecord> models,
+            Sink<EncodedRecord> deadLetters) {
+        this.options = options;
+        this.reports = reports;
+        this.models = models;
+        this.deadLetters = deadLetters;
+    }
+
+    /** The production job: a Kafka source and exactly-once Kafka sinks named by the options. */
+    public static PathModelJob onKafka(PathJobOptions options) {
+        KafkaSource<RawRecord> source =
+                KafkaSource.<RawRecord>builder()
+                        .setBootstrapServers(options.bootstrap())
+                        .setTopics(options.reportsTopic())
+                        .setGroupId(options.groupId())
+                        .setStartingOffsets(
+                                OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                        .setDeserializer(new RawRecordDeserializer())
+                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                        .build();
+        return new PathModelJob(
+                options,
+                source,
+                kafkaSink(options, options.modelsTopic(), "models"),
+                kafkaSink(options, options.deadLetterTopic(), "dead-letters"));
+    }
+
+    public PathJobOptions options() {
+        return options;
+    }
+
+    /** Adds the pipeline to {@code env} without executing it. */
+    public void buildInto(StreamExecutionEnvironment env) {
+        env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
+        if (!options.checkpointInterval().isZero()) {
+            env.enableCheckpointing(options.checkpointInterval().toMillis());
+        }
+        WatermarkStrategy<RawRecord> recordTime =
+                WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(options.outOfOrderness())
+                        .withTimestampAssigner(new RecordTimestamp())
+                        .withIdleness(options.idleness());
+        SingleOutputStreamOperator<PathReportEnvelope> decoded =
+                env.fromSource(reports, recordTime, "path-reports-source")
+                        .uid("path-reports-source")
+                        .process(new DecodePathReports(options.branches().keySet()))
+                        .name("decode-path-reports")
+                        .uid("decode-path-reports");
+        WindowedStream<PathReportEnvelope, String, TimeWindow> windows =
+                options.processingTime()
+                        ? decoded.keyBy(new AppVersionKey())
+                                .window(TumblingProcessingTimeWindows.of(options.window()))
+                        : decoded.keyBy(new AppVersionKey())
+                                .window(TumblingEventTimeWindows.of(options.window()));
+        SingleOutputStreamOperator<EncodedRecord> learned =
+                windows.process(
+                                new LearnEdgeModels(
+                                        options.branches(),
+                                        options.keepVersions(),
+                                        options.targetTotal()))
+                        .name("learn-edge-models")
+                        .uid("learn-edge-models");
+        learned.sinkTo(models).name("edge-models-sink").uid("edge-models-sink");
+        decoded.getSideOutput(PathDeadLetters.TAG)
+                .union(learned.getSideOutput(PathDeadLetters.TAG))
+                .sinkTo(deadLetters)
+                .name("path-dead-letters-sink")
+                .uid("path-dead-letters-sink");
+    }
+
+    /** Builds the pipeline into the context's environment and runs it to the end. */
+    public JobExecutionResult execute() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        buildInto(env);
+        return env.execute(NAME);
+    }
+
+    /** Parses the options (see {@link PathJobOptions}) and runs the job on Kafka. */
+    public static void main(String[] args) throws Exception {
+        onKafka(PathJobOptions.parse(args)).execute();
+    }
+
+    private static KafkaSink<EncodedRecord> kafkaSink(
+            PathJobOptions options, String topic, String role) {
+        boolean exactlyOnce = !options.checkpointInterval().isZero();
+        return KafkaSink.<EncodedRecord>builder()
+                .setBootstrapServers(options.bootstrap())
+                .setRecordSerializer(new EncodedRecordSerializer(topic))
+                .setDeliveryGuarantee(
+                        exactlyOnce
+                                ? DeliveryGuarantee.EXACTLY_ONCE
+                                : DeliveryGuarantee.AT_LEAST_ONCE)
+                .setTransactionalIdPrefix(options.transactionalIdPrefix() + "-" + role)
+                .setProperty(
+                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                        Long.toString(options.transactionTimeout().toMillis()))
+                .build();
+    }
+
+    /** Keys reports by app version. */
+    static final class AppVersionKey
+            implements org.apache.flink.api.java.functions.KeySelector<PathReportEnvelope, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(PathReportEnvelope report) {
+            return report.appVersion;
+        }
+    }
+}

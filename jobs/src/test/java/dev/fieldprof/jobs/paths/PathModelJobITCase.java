@@ -1,0 +1,182 @@
+package dev.fieldprof.jobs.paths;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.EdgeModelRecords;
+import dev.fieldprof.client.paths.ModelUpdater;
+import dev.fieldprof.client.paths.PathEncoder;
+import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.PathReport;
+import dev.fieldprof.schemas.RecordCodec;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole PathModelJob on a MiniCluster with a bounded source and collecting sinks. */
+class PathModelJobITCase {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    static final String APP = "paths:1";
+    static final String BRANCHES = "fieldprof-branches 1\nmethods 3\n0 0:2 4:3\n1 1:2\n";
+    static final ArrayBranchTable TABLE = BranchTableText.parse(BRANCHES);
+    static final RecordCodec<PathReport> REPORTS = RecordCodec.of(PathReport.class);
+    static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);
+    static final RecordCodec<dev.fieldprof.schemas.EdgeModel> MODELS =
+            RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
+
+    private long offset;
+
+    /** One invocation-rich report coded with {@code model}; seeded, skewed branches. */
+    static byte[] codedRun(EdgeModel model, long seed) {
+        Random random = new Random(seed);
+        PathEncoder enc = new PathEncoder(model);
+        enc.enterMethod(0);
+        for (int i = 0; i < 200; i++) {
+            enc.branch(0, random.nextInt(10) < 9 ? 0 : 1);
+            enc.branch(4, random.nextInt(10) < 7 ? 2 : random.nextInt(2));
+            enc.enterMethod(1);
+            enc.branch(1, random.nextInt(10) < 8 ? 1 : 0);
+            if (random.nextInt(20) == 0) {
+                enc.exitExceptionally(1);
+            } else {
+                enc.exitMethod(1);
+            }
+        }
+        enc.exitMethod(0);
+        return enc.finishReport();
+    }
+
+    RawRecord report(String id, String app, long version, long events, byte[] coded, long ts) {
+        PathReport r =
+                PathReport.newBuilder()
+                        .setReportId(id)
+                        .setDeviceId("device-" + id)
+                        .setAppVersion(app)
+                        .setVariant(0)
+                        .setThread(0)
+                        .setSequence(0)
+                        .setModelVersion(version)
+                        .setEvents(events)
+                        .setCreatedAtMillis(Instant.ofEpochMilli(ts))
+                        .setCoded(ByteBuffer.wrap(coded))
+                        .build();
+        return raw(REPORTS.encode(r), ts);
+    }
+
+    RawRecord raw(byte[] value, long ts) {
+        return new RawRecord(
+                "fieldprof.reports.paths",
+                0,
+                offset++,
+                ts,
+                "dev".getBytes(StandardCharsets.UTF_8),
+                value);
+    }
+
+    static long events(byte[] coded) throws Exception {
+        return dev.fieldprof.client.paths.PathDecoder.readHeader(coded).eventCount();
+    }
+
+    @Test
+    void learnsModelVersionsPerWindowAndDeadLettersWhatItCannotDecode(@TempDir Path dir)
+            throws Exception {
+        Path branchFile = Files.writeString(dir.resolve("branches.txt"), BRANCHES);
+        EdgeModel v0 = EdgeModel.uniform(TABLE);
+        // What the job must compute, with the Flink-free aggregator.
+        PathModelAggregator expected =
+                new PathModelAggregator(v0, 4, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        List<RawRecord> records = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            byte[] coded = codedRun(v0, i);
+            expected.add(coded);
+            records.add(report("w1-" + i, APP, 0, events(coded), coded, 1_000 + i));
+        }
+        records.add(raw(new byte[] {7, 7, 7}, 2_000));
+        byte[] good = codedRun(v0, 42);
+        records.add(report("ghost", "ghost:1", 0, events(good), good, 3_000));
+        records.add(report("mismatch", APP, 1, events(good), good, 4_000));
+        byte[] corrupt = good.clone();
+        corrupt[corrupt.length - 1] ^= 0x5A;
+        corrupt[corrupt.length - 2] ^= 0x33;
+        records.add(report("corrupt", APP, 0, events(corrupt), corrupt, 5_000));
+        EdgeModel v1 = expected.closeWindow().orElseThrow();
+
+        for (int i = 0; i < 2; i++) {
+            byte[] coded = codedRun(v1, 10 + i);
+            expected.add(coded);
+            records.add(report("w2-" + i, APP, 1, events(coded), coded, 61_000 + i));
+        }
+        byte[] late = codedRun(v0, 20);
+        expected.add(late);
+        records.add(report("w2-v0", APP, 0, events(late), late, 62_000));
+        byte[] future = codedRun(EdgeModel.builder(v0).version(7).build(), 21);
+        records.add(report("w2-v7", APP, 7, events(future), future, 63_000));
+        EdgeModel v2 = expected.closeWindow().orElseThrow();
+
+        PathJobOptions options =
+                PathJobOptions.parse(
+                        "--bootstrap", "unused:9092",
+                        "--checkpoint-interval", "0 s",
+                        "--window", "1 min",
+                        "--out-of-orderness", "0 s",
+                        "--branches", APP + "=" + branchFile);
+        PathJobTestIo.Collecting models = new PathJobTestIo.Collecting();
+        PathJobTestIo.Collecting letters = new PathJobTestIo.Collecting();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        new PathModelJob(options, PathJobTestIo.source(records), models, letters).buildInto(env);
+        env.execute(PathModelJob.NAME);
+
+        List<dev.fieldprof.schemas.EdgeModel> published = new ArrayList<>();
+        for (EncodedRecord r : models.received()) {
+            assertThat(new String(r.key, StandardCharsets.UTF_8)).isEqualTo(APP);
+            published.add(MODELS.decode(r.value));
+        }
+        assertThat(published).hasSize(2);
+        assertThat(EdgeModelRecords.fromRecord(published.get(0), TABLE)).isEqualTo(v1);
+        assertThat(published.get(0).getWindowReports()).isEqualTo(3L);
+        assertThat(published.get(0).getCreatedAtMillis()).isEqualTo(Instant.ofEpochMilli(60_000));
+        assertThat(EdgeModelRecords.fromRecord(published.get(1), TABLE)).isEqualTo(v2);
+        assertThat(published.get(1).getWindowReports()).isEqualTo(3L);
+
+        Map<Long, String> reasons = new TreeMap<>();
+        for (EncodedRecord r : letters.received()) {
+            DeadLetter letter = LETTERS.decode(r.value);
+            assertThat(letter.getJob().toString()).isEqualTo(PathDeadLetters.JOB);
+            reasons.put(letter.getOffset(), letter.getReasonCode() + " " + letter.getReason());
+        }
+        assertThat(reasons.keySet()).containsExactly(3L, 4L, 5L, 6L, 10L);
+        assertThat(reasons.get(3L)).startsWith("UNDECODABLE ");
+        assertThat(reasons.get(4L))
+                .isEqualTo("INVALID no branch description for app version ghost:1");
+        assertThat(reasons.get(5L)).startsWith("INVALID record names model 1 and");
+        assertThat(reasons.get(6L))
+                .startsWith("UNDECODABLE path report corrupt does not decode with edge model 0: ");
+        assertThat(reasons.get(10L))
+                .isEqualTo("INVALID edge model version 7 of paths:1 is not kept (kept: [0, 1])");
+    }
+}
