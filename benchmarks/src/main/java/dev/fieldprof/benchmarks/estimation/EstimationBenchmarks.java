@@ -1,0 +1,83 @@
+package dev.fieldprof.benchmarks.estimation;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Locale;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * One command for the figures of issue 5 item 6, printed side by side: decode + validate +
+ * aggregate per core at |V| = 2,000 and 10,000 (JMH, no Kafka), the job's sustained rate through
+ * the embedded broker and MiniCluster at |V| = 2,000 with exactly-once, and the raw Kafka produce
+ * and consume rates of the same bytes.
+ *
+ * <pre>
+ * mvn -B -q -o -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * java -cp benchmarks/target/classes:$(cat benchmarks/target/cp.txt) \
+ *     dev.fieldprof.benchmarks.estimation.EstimationBenchmarks [--quick] [--reports N]
+ * </pre>
+ */
+public final class EstimationBenchmarks {
+    private EstimationBenchmarks() {}
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = Arrays.asList(args).contains("--quick");
+        int reports = 40_000;
+        int at = Arrays.asList(args).indexOf("--reports");
+        if (at >= 0) {
+            reports = Integer.parseInt(args[at + 1]);
+        }
+        OptionsBuilder builder = new OptionsBuilder();
+        builder.include(IngestBenchmark.class.getName())
+                .verbosity(VerboseMode.SILENT)
+                .shouldFailOnError(true);
+        if (quick) {
+            builder.warmupIterations(1).measurementIterations(2);
+        }
+        Collection<RunResult> results = new Runner(builder.build()).run();
+
+        PipelineThroughput.Figures pipeline = PipelineThroughput.run(2_000, reports, 2);
+
+        System.out.println("== Frequency reports: decode + validate + aggregate, one core (JMH)");
+        for (RunResult result : results) {
+            var score = result.getPrimaryResult();
+            System.out.printf(
+                    Locale.ROOT,
+                    "  |V| = %-6s %10.0f ± %.0f reports/s%n",
+                    result.getParams().getParam("methods"),
+                    score.getScore(),
+                    Double.isNaN(score.getScoreError()) ? 0 : score.getScoreError());
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "== End to end, |V| = %d, %d reports (%.1f MB), 2 partitions, exactly-once,"
+                        + " checkpoints every 1 s, %d cores%n",
+                pipeline.methods(),
+                pipeline.reports(),
+                pipeline.megabytes(),
+                Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+                Locale.ROOT,
+                "  %-46s %10.0f reports/s%n",
+                "raw Kafka produce (acks=all)",
+                pipeline.produceRate());
+        System.out.printf(
+                Locale.ROOT,
+                "  %-46s %10.0f reports/s%n",
+                "raw Kafka consume (read_committed)",
+                pipeline.consumeRate());
+        System.out.printf(
+                Locale.ROOT,
+                "  %-46s %10.0f reports/s%n",
+                "FrequencyEstimationJob (window to window)",
+                pipeline.jobRate());
+        System.out.printf(
+                Locale.ROOT,
+                "  %-46s %10.1f s%n",
+                "job start to first committed estimate",
+                pipeline.secondsToFirstEstimate());
+    }
+}
