@@ -3,6 +3,8 @@ package dev.fieldprof.client.tracing;
 import dev.fieldprof.client.paths.BranchTable;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.EdgeModelRecords;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -76,6 +78,27 @@ public final class EdgeModelStore {
                 return false;
             }
         } while (!current.compareAndSet(seen, model));
+        synchronized (this) {
+            notifyAll();
+        }
+        return true;
+    }
+
+    /**
+     * Waits until a model of at least {@code version} is held (for tools and tests).
+     *
+     * @return true if it is, false if {@code timeout} passed first
+     */
+    public synchronized boolean awaitVersion(long version, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (current.get().version() < version) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
         return true;
     }
 

@@ -29,6 +29,12 @@ public final class PathTracer {
     /** Default size at which a thread's report is cut (coded bytes). */
     public static final int DEFAULT_MAX_REPORT_BYTES = 16 * 1024;
 
+    /**
+     * Events after which a report is cut whatever its size, so a debug report's raw events (a few
+     * bytes each) stay well below Kafka's default 1 MB record limit.
+     */
+    public static final int MAX_REPORT_EVENTS = 1 << 16;
+
     private final String deviceId;
     private final String appVersion;
     private final int variant;
@@ -41,6 +47,7 @@ public final class PathTracer {
     private final AtomicInteger threadNumbers = new AtomicInteger();
     private final AtomicLong reports = new AtomicLong();
     private final AtomicLong reportBytes = new AtomicLong();
+    private final AtomicLong reportEvents = new AtomicLong();
     private final AtomicLong sinkFailures = new AtomicLong();
     private volatile long epoch;
 
@@ -153,7 +160,9 @@ public final class PathTracer {
     }
 
     private void after(ThreadTrace t) {
-        if (t.epoch != epoch || t.encoder.codedBytesSoFar() >= maxReportBytes) {
+        if (t.epoch != epoch
+                || t.encoder.codedBytesSoFar() >= maxReportBytes
+                || t.encoder.eventsInReport() >= MAX_REPORT_EVENTS) {
             t.epoch = epoch;
             cut(t);
         }
@@ -230,6 +239,7 @@ public final class PathTracer {
                             .build();
             reports.incrementAndGet();
             reportBytes.addAndGet(coded.length);
+            reportEvents.addAndGet(events);
             try {
                 sink.send(report);
             } catch (RuntimeException e) {
@@ -248,6 +258,11 @@ public final class PathTracer {
     /** Sum of the coded sizes of the reports handed to the sink. */
     public long reportBytes() {
         return reportBytes.get();
+    }
+
+    /** Sum of the events coded in the reports handed to the sink. */
+    public long reportEvents() {
+        return reportEvents.get();
     }
 
     /** Exceptions the sink threw (swallowed). */

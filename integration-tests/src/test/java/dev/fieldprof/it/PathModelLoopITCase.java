@@ -1,0 +1,304 @@
+package dev.fieldprof.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.analysis.cfg.BranchDescription;
+import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
+import dev.fieldprof.analysis.jar.JarContents;
+import dev.fieldprof.analysis.model.AppPackages;
+import dev.fieldprof.analysis.model.MethodInventory;
+import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.EdgeModelRecords;
+import dev.fieldprof.client.paths.PathDecoder;
+import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.tracing.EdgeModelStore;
+import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
+import dev.fieldprof.client.tracing.KafkaPathReportSink;
+import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.jobs.paths.PathJobOptions;
+import dev.fieldprof.jobs.paths.PathModelJob;
+import dev.fieldprof.samples.notes.UserSession;
+import dev.fieldprof.schemas.PathReport;
+import dev.fieldprof.schemas.RecordCodec;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The adaptive path profiling loop end to end (issue 6; DESIGN.md "Paths"): the sample notes
+ * program gets path probes, devices run it with path tracing on (debug mode) and send coded path
+ * reports through Kafka, the PathModelJob learns an edge model from them and publishes it on the
+ * compacted model topic, every device adopts it from there, and the same runs again cost fewer
+ * bytes. Every report decodes, with the model version it names, to exactly the events recorded.
+ */
+class PathModelLoopITCase {
+    private static final int DEVICES = 3;
+    private static final int COMMANDS = 150;
+    private static final String APP = "notes:paths-it";
+
+    @RegisterExtension
+    static final FieldprofRuntimeExtension RUNTIME = FieldprofRuntimeExtension.builder().build();
+
+    @TempDir Path work;
+
+    @Test
+    void devicesAdoptTheLearnedModelAndTheirNextReportsAreSmallerAndDecodeExactly()
+            throws Exception {
+        String reports = RUNTIME.createRandomTopic(2, false);
+        String models = RUNTIME.createRandomTopic(1, true);
+        String deadLetters = RUNTIME.createRandomTopic(1, false);
+
+        Path programJar = sampleProgramJar();
+        Map<String, Integer> ids =
+                MethodInventory.of(
+                                JarContents.read(programJar),
+                                AppPackages.parse("dev.fieldprof.samples"))
+                        .ids();
+        Path instrumented = work.resolve("notes-paths.jar");
+        PathProbeInstrumenter.Result instrumentation =
+                new PathProbeInstrumenter(ids).instrumentJar(programJar, instrumented, ids.size());
+        assertThat(instrumentation.methodsSkipped()).isEmpty();
+        BranchDescription branches = instrumentation.branches();
+        Path branchFile = Files.writeString(work.resolve("branches.txt"), branches.toText());
+        ArrayBranchTable table = BranchTableText.parse(branches.toText());
+
+        StreamExecutionEnvironment env = RUNTIME.environment();
+        PathModelJob.onKafka(
+                        PathJobOptions.parse(
+                                "--bootstrap",
+                                RUNTIME.bootstrapServers(),
+                                "--reports-topic",
+                                reports,
+                                "--models-topic",
+                                models,
+                                "--dead-letter-topic",
+                                deadLetters,
+                                "--window",
+                                "2 s",
+                                "--time",
+                                "processing",
+                                "--checkpoint-interval",
+                                "1 s",
+                                "--group-id",
+                                "paths-it-" + reports,
+                                "--transactional-id-prefix",
+                                "paths-it-" + reports,
+                                "--branches",
+                                APP + "=" + branchFile))
+                .buildInto(env);
+        JobClient job = env.executeAsync(PathModelJob.NAME);
+        List<Device> devices = new ArrayList<>();
+        try {
+            for (int d = 0; d < DEVICES; d++) {
+                devices.add(new Device("path-device-" + d, table, reports, models));
+            }
+            long[] before = new long[DEVICES];
+            for (int d = 0; d < DEVICES; d++) {
+                before[d] = devices.get(d).run(instrumented, d);
+            }
+            for (Device device : devices) {
+                assertThat(device.store.awaitVersion(1, Duration.ofSeconds(120)))
+                        .as("%s adopts a learned model", device.id)
+                        .isTrue();
+            }
+            long[] after = new long[DEVICES];
+            for (int d = 0; d < DEVICES; d++) {
+                after[d] = devices.get(d).run(instrumented, d);
+            }
+            for (int d = 0; d < DEVICES; d++) {
+                Device device = devices.get(d);
+                System.out.printf(
+                        "device %d: %d coded bytes with the uniform model, %d with model %d"
+                                + " (%.1f%% smaller), events %d%n",
+                        d,
+                        before[d],
+                        after[d],
+                        device.store.current().version(),
+                        100.0 * (before[d] - after[d]) / before[d],
+                        device.eventsPerRun);
+                assertThat(after[d]).as("device %d bytes after adoption", d).isLessThan(before[d]);
+            }
+        } finally {
+            for (Device device : devices) {
+                device.close();
+            }
+        }
+
+        // Debug mode: every report decodes with the model it names to exactly its raw events.
+        RecordCodec<dev.fieldprof.schemas.EdgeModel> modelCodec =
+                RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
+        Map<Long, EdgeModel> byVersion = new HashMap<>();
+        byVersion.put(0L, EdgeModel.uniform(table));
+        for (byte[] bytes : RUNTIME.drain(models, new ByteArrayDeserializer())) {
+            EdgeModel m = EdgeModelRecords.fromRecord(modelCodec.decode(bytes), table);
+            byVersion.put(m.version(), m);
+        }
+        job.cancel().get();
+        RecordCodec<PathReport> reportCodec = RecordCodec.of(PathReport.class);
+        List<byte[]> sent = RUNTIME.drain(reports, new ByteArrayDeserializer());
+        long events = 0;
+        Set<Long> versionsUsed = new HashSet<>();
+        for (byte[] bytes : sent) {
+            PathReport report = reportCodec.decode(bytes);
+            EdgeModel model = byVersion.get(report.getModelVersion());
+            assertThat(model).as("model %d", report.getModelVersion()).isNotNull();
+            PathRecording decoded = new PathRecording();
+            new PathDecoder(model).decode(array(report.getCoded()), decoded);
+            PathRecording recorded = PathRecording.fromBytes(array(report.getRaw()));
+            assertThat(decoded.firstDifference(recorded))
+                    .as("first difference in report %s", report.getReportId())
+                    .isEqualTo(-1);
+            events += decoded.size();
+            versionsUsed.add(report.getModelVersion());
+        }
+        System.out.printf(
+                "%d reports, %d events decoded exactly, model versions %s%n",
+                sent.size(), events, versionsUsed);
+        assertThat(versionsUsed).contains(0L).hasSizeGreaterThan(1);
+        assertThat(RUNTIME.drain(deadLetters, new ByteArrayDeserializer())).isEmpty();
+    }
+
+    private static byte[] array(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.duplicate().get(out);
+        return out;
+    }
+
+    /** One simulated device: its model store following the model topic, tracer and sink. */
+    private static final class Device implements AutoCloseable {
+        final String id;
+        final EdgeModelStore store;
+        final KafkaEdgeModelFeed feed;
+        final KafkaPathReportSink sink;
+        final PathTracer tracer;
+        long eventsPerRun;
+
+        Device(String id, ArrayBranchTable table, String reports, String models) {
+            this.id = id;
+            this.store = new EdgeModelStore(APP, table);
+            this.feed = new KafkaEdgeModelFeed(RUNTIME.bootstrapServers(), models, store);
+            this.sink =
+                    new KafkaPathReportSink(
+                            RUNTIME.bootstrapServers(), reports, Duration.ofSeconds(30));
+            this.tracer =
+                    new PathTracer(
+                            id, APP, 0, store, sink, PathTracer.DEFAULT_MAX_REPORT_BYTES, true);
+        }
+
+        /** One session of the instrumented program; returns the coded bytes it produced. */
+        long run(Path instrumentedJar, long userSeed) throws Exception {
+            long bytes = tracer.reportBytes();
+            long eventsBefore = tracer.reportEvents();
+            // A fresh loader per run: no static state carries over, so both runs are identical.
+            try (URLClassLoader loader = new ChildFirstLoader(instrumentedJar)) {
+                Class<?> session = Class.forName(UserSession.class.getName(), true, loader);
+                Object s = session.getConstructor(long.class, long.class).newInstance(userSeed, 7L);
+                Method run = session.getMethod("run", int.class);
+                PathProbes.install(tracer);
+                try {
+                    run.invoke(s, COMMANDS);
+                } finally {
+                    tracer.endEpoch();
+                    PathProbes.uninstall();
+                }
+            }
+            assertThat(sink.failed()).isZero();
+            assertThat(tracer.droppedEvents()).isZero();
+            assertThat(PathProbes.failures()).isZero();
+            long events = tracer.reportEvents() - eventsBefore;
+            if (eventsPerRun > 0) {
+                assertThat(events).as("both runs are the same execution").isEqualTo(eventsPerRun);
+            }
+            eventsPerRun = events;
+            return tracer.reportBytes() - bytes;
+        }
+
+        @Override
+        public void close() {
+            feed.close();
+            sink.close();
+        }
+    }
+
+    /** Loads the instrumented jar's own classes itself; everything else from the test's loader. */
+    private static final class ChildFirstLoader extends URLClassLoader {
+        private final Set<String> own = new HashSet<>();
+
+        ChildFirstLoader(Path jar) throws IOException {
+            super(new URL[] {jar.toUri().toURL()}, PathModelLoopITCase.class.getClassLoader());
+            for (JarContents.Entry entry : JarContents.read(jar).entries()) {
+                String name = entry.name();
+                if (name.endsWith(".class")) {
+                    own.add(name.substring(0, name.length() - 6).replace('/', '.'));
+                }
+            }
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!own.contains(name)) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    c = findClass(name);
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
+            }
+        }
+    }
+
+    /** The sample program's jar (the test classpath may hold its classes folder instead). */
+    private Path sampleProgramJar() throws Exception {
+        Path location =
+                Path.of(
+                        UserSession.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI());
+        if (Files.isRegularFile(location)) {
+            return location;
+        }
+        Path jar = work.resolve("demo-app.jar");
+        try (OutputStream file = Files.newOutputStream(jar);
+                ZipOutputStream zip = new ZipOutputStream(file);
+                Stream<Path> classes = Files.walk(location)) {
+            for (Path path : classes.filter(Files::isRegularFile).sorted().toList()) {
+                zip.putNextEntry(
+                        new ZipEntry(location.relativize(path).toString().replace('\\', '/')));
+                zip.write(Files.readAllBytes(path));
+                zip.closeEntry();
+            }
+        }
+        return jar;
+    }
+}
