@@ -5,18 +5,10 @@ import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.RecordDecodingException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Counts the dead letters of a deployment by reason, from the start of the topic, and keeps the
@@ -30,27 +22,10 @@ public final class DeadLetterTally implements AutoCloseable {
     private long total;
 
     public DeadLetterTally(String bootstrapServers, String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "fieldprof-dead-letters-" + UUID.randomUUID());
         this.consumer =
-                new KafkaConsumer<>(
-                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = new ArrayList<>();
-        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(15));
-        if (infos == null || infos.isEmpty()) {
-            consumer.close();
-            throw new IllegalStateException(
-                    "topic " + topic + " does not exist at " + bootstrapServers);
-        }
-        for (PartitionInfo info : infos) {
-            partitions.add(new TopicPartition(topic, info.partition()));
-        }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
+                TopicConsumers.assignedToAllPartitions(
+                        bootstrapServers, topic, "fieldprof-dead-letters");
+        consumer.seekToBeginning(consumer.assignment());
     }
 
     /** Reads what arrived, waiting at most {@code timeout}; returns how many dead letters. */

@@ -7,15 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Follows the estimates topic: starts a little before the end of every partition (so the newest
@@ -32,26 +27,9 @@ public final class EstimatesTail implements AutoCloseable {
     private long undecodable;
 
     public EstimatesTail(String bootstrapServers, String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "fieldprof-watch-" + UUID.randomUUID());
-        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
         this.consumer =
-                new KafkaConsumer<>(
-                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = new ArrayList<>();
-        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(15));
-        if (infos == null || infos.isEmpty()) {
-            consumer.close();
-            throw new IllegalStateException(
-                    "topic " + topic + " does not exist at " + bootstrapServers);
-        }
-        for (PartitionInfo info : infos) {
-            partitions.add(new TopicPartition(topic, info.partition()));
-        }
-        consumer.assign(partitions);
+                TopicConsumers.assignedToAllPartitions(bootstrapServers, topic, "fieldprof-watch");
+        List<TopicPartition> partitions = new ArrayList<>(consumer.assignment());
         Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         for (TopicPartition partition : partitions) {

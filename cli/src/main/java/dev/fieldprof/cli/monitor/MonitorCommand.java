@@ -5,7 +5,6 @@ import dev.fieldprof.monitor.EstimateBoard;
 import dev.fieldprof.monitor.EstimateJson;
 import dev.fieldprof.monitor.EstimatesTail;
 import dev.fieldprof.monitor.MonitorServer;
-import dev.fieldprof.schemas.Topics;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -23,19 +22,6 @@ import picocli.CommandLine.Option;
 public final class MonitorCommand implements Callable<Integer> {
 
     @Option(
-            names = "--bootstrap",
-            required = true,
-            paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers.")
-    String bootstrap;
-
-    @Option(
-            names = "--app",
-            paramLabel = "APP:VERSION",
-            description = "Show only this app version (default: all).")
-    String app;
-
-    @Option(
             names = "--host",
             defaultValue = "127.0.0.1",
             description = "Address to listen on (default: ${DEFAULT-VALUE}).")
@@ -47,11 +33,7 @@ public final class MonitorCommand implements Callable<Integer> {
             description = "Port to listen on, 0 for any (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(
-            names = "--topic",
-            defaultValue = Topics.ESTIMATES,
-            description = "Estimates topic (default: ${DEFAULT-VALUE}).")
-    String topic;
+    @CommandLine.Mixin EstimatesSource source;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -61,10 +43,11 @@ public final class MonitorCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--port must be in [0, 65535], got " + port);
         }
+        source.validate(spec.commandLine());
         AtomicBoolean stopped = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
-        EstimateBoard board = new EstimateBoard(app);
-        try (EstimatesTail tail = new EstimatesTail(bootstrap, topic);
+        EstimateBoard board = new EstimateBoard(source.app);
+        try (EstimatesTail tail = new EstimatesTail(source.bootstrap, source.topic);
                 MonitorServer server = new MonitorServer(host, port)) {
             System.out.println("fieldprof monitor: open " + server.address());
             while (!stopped.get()) {
@@ -74,7 +57,13 @@ public final class MonitorCommand implements Callable<Integer> {
             }
         } catch (IllegalStateException | KafkaException e) {
             throw new CliFailure(
-                    "cannot read " + topic + " at " + bootstrap + ": " + e.getMessage(), e);
+                    "cannot read "
+                            + source.topic
+                            + " at "
+                            + source.bootstrap
+                            + ": "
+                            + e.getMessage(),
+                    e);
         } catch (UncheckedIOException e) {
             throw new CliFailure(e.getMessage(), e);
         }

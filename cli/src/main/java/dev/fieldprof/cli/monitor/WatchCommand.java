@@ -6,7 +6,6 @@ import dev.fieldprof.monitor.EstimateBoard;
 import dev.fieldprof.monitor.EstimatesTail;
 import dev.fieldprof.monitor.LiveView;
 import dev.fieldprof.monitor.TerminalView;
-import dev.fieldprof.schemas.Topics;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,35 +25,18 @@ import picocli.CommandLine.Option;
 public final class WatchCommand implements Callable<Integer> {
 
     @Option(
-            names = "--bootstrap",
-            required = true,
-            paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers.")
-    String bootstrap;
-
-    @Option(
-            names = "--app",
-            paramLabel = "APP:VERSION",
-            description = "Show only this app version (default: all).")
-    String app;
-
-    @Option(
             names = "--top",
             defaultValue = "10",
             description = "Methods listed per estimate (default: ${DEFAULT-VALUE}).")
     int top;
 
     @Option(
-            names = "--topic",
-            defaultValue = Topics.ESTIMATES,
-            description = "Estimates topic (default: ${DEFAULT-VALUE}).")
-    String topic;
-
-    @Option(
             names = "--duration",
             converter = DurationConverter.class,
             description = "Stop after this long (default: until Ctrl-C).")
     Duration duration;
+
+    @CommandLine.Mixin EstimatesSource source;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -64,28 +46,36 @@ public final class WatchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--top must be >= 1, got " + top);
         }
-        if (app != null && !app.contains(":")) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(), "--app must be APP:VERSION, got '" + app + "'");
-        }
+        source.validate(spec.commandLine());
         PrintStream out = new PrintStream(System.out, true);
         AtomicBoolean stopped = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
         Instant until = duration == null ? Instant.MAX : Instant.now().plus(duration);
-        try (EstimatesTail tail = new EstimatesTail(bootstrap, topic)) {
+        try (EstimatesTail tail = new EstimatesTail(source.bootstrap, source.topic)) {
             LiveView view =
                     new LiveView(
                             tail,
-                            new EstimateBoard(app),
+                            new EstimateBoard(source.app),
                             new TerminalView(top, System.console() != null),
                             out);
             view.run(
-                    () -> List.of("fieldprof watch  " + bootstrap + "  topic " + topic),
+                    () ->
+                            List.of(
+                                    "fieldprof watch  "
+                                            + source.bootstrap
+                                            + "  topic "
+                                            + source.topic),
                     stopped::get,
                     until);
         } catch (IllegalStateException | KafkaException e) {
             throw new CliFailure(
-                    "cannot read " + topic + " at " + bootstrap + ": " + e.getMessage(), e);
+                    "cannot read "
+                            + source.topic
+                            + " at "
+                            + source.bootstrap
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
         return 0;
     }
