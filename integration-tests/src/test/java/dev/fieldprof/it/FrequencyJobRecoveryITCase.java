@@ -1,0 +1,548 @@
+package dev.fieldprof.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.fieldprof.client.privacy.LocalRandomizer;
+import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.jobs.estimation.FrequencyEstimate;
+import dev.fieldprof.jobs.estimation.FrequencyEstimator;
+import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.jobs.estimation.PrivacyParameters;
+import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
+import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.MethodInfo;
+import dev.fieldprof.schemas.OrderPair;
+import dev.fieldprof.schemas.PairRule;
+import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
+import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.checkpoint.RestoredCheckpointStats;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The frequency estimation job as it runs in production (unbounded Kafka sources, exactly-once
+ * Kafka sinks, checkpoints every second) is stopped mid-stream and restored from its last retained
+ * checkpoint or from a stop-with-savepoint, on the shared broker and MiniCluster (issue 5 item 5).
+ * A known set of randomized reports, fed half before and half after the stop, must be counted
+ * exactly once: per-window and cumulative report counts and ĝ equal what the estimation core
+ * computes in the test from the same randomized counts.
+ */
+class FrequencyJobRecoveryITCase {
+    private static final long SEED = 20_261_122L;
+    private static final int METHODS = 40;
+    private static final int K = 5 * METHODS;
+    private static final double EPSILON = Math.log(9);
+    private static final int T = 10;
+    private static final String APP = "recovery-it:1.0";
+    private static final String CONFIG = "default";
+    private static final int PARTITIONS = 2;
+    private static final int REPORTS_PER_HALF = 24;
+    private static final long WINDOW = Duration.ofMinutes(1).toMillis();
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    @RegisterExtension
+    static final FieldprofRuntimeExtension RUNTIME =
+            FieldprofRuntimeExtension.builder()
+                    .partitions(PARTITIONS)
+                    .taskSlots(PARTITIONS)
+                    .fieldprofTopics(false)
+                    .build();
+
+    @TempDir Path work;
+
+    /** How the first run ends and where the second one starts from. */
+    private enum Stop {
+        /** Cancel after a completed checkpoint; restore from the checkpoint retained on cancel. */
+        CANCEL_AND_RESTORE_RETAINED_CHECKPOINT,
+        /** Stop with a savepoint (no drain, so windows stay open); restore from the savepoint. */
+        STOP_WITH_SAVEPOINT
+    }
+
+    /** Jobs a test started; cancelled after it so that a failed test leaves its slots free. */
+    private final List<JobClient> jobs = new ArrayList<>();
+
+    @AfterEach
+    void cancelJobs() throws Exception {
+        for (JobClient job : jobs) {
+            if (!miniCluster().getJobStatus(job.getJobID()).get().isGloballyTerminalState()) {
+                job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    @Test
+    void countsEveryReportExactlyOnceAfterCancelAndRestoreFromRetainedCheckpoint()
+            throws Exception {
+        stopRestoreAndCheck(Stop.CANCEL_AND_RESTORE_RETAINED_CHECKPOINT, SEED, false);
+    }
+
+    @Test
+    void countsEveryReportExactlyOnceAfterStopWithSavepointAndRestore() throws Exception {
+        stopRestoreAndCheck(Stop.STOP_WITH_SAVEPOINT, SEED + 1, false);
+    }
+
+    /**
+     * The same run with the program model stamped after every report (as when a model is
+     * republished while older reports are still to come). It fails: while the reports input is
+     * idle, validate-reports takes its event time from the broadcast programs input alone, so the
+     * middle window closes in the first run with only its first-half reports, and after the restore
+     * (watermarks are not checkpointed) the second-half ones make a second estimate of the same
+     * window.
+     */
+    @Test
+    @Disabled(
+            "job bug: the programs broadcast drives event time while the reports input is idle"
+                    + " (FrequencyEstimationJob.buildInto, watermarks of program-models-source)")
+    void countsEveryReportExactlyOnceWhenTheModelIsStampedAfterTheReports() throws Exception {
+        stopRestoreAndCheck(Stop.STOP_WITH_SAVEPOINT, SEED + 2, true);
+    }
+
+    private void stopRestoreAndCheck(Stop stop, long seed, boolean modelAfterReports)
+            throws Exception {
+        String reportsTopic = RUNTIME.createRandomTopic(PARTITIONS, false);
+        String programsTopic = RUNTIME.createRandomTopic(1, true);
+        String estimatesTopic = RUNTIME.createRandomTopic(1, false);
+        String deadLetterTopic = RUNTIME.createRandomTopic(1, false);
+
+        // Event time of the reports: three whole windows that ended minutes ago (timestamps the
+        // broker accepts). The program model is stamped before them, as a model published before
+        // its app version ships, unless the test asks for the opposite.
+        long base = System.currentTimeMillis() / WINDOW * WINDOW - 10 * WINDOW;
+        ProgramModel model = model();
+        List<Report> known = randomizedReports(seed, base);
+        List<Report> firstHalf = known.subList(0, REPORTS_PER_HALF);
+        List<Report> secondHalf = known.subList(REPORTS_PER_HALF, known.size());
+
+        RUNTIME.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                programsTopic,
+                                0,
+                                modelAfterReports ? System.currentTimeMillis() : base - 1,
+                                APP,
+                                RecordCodec.of(ProgramModel.class).encode(model))),
+                new StringSerializer(),
+                new ByteArraySerializer());
+
+        String unique = reportsTopic.substring(reportsTopic.lastIndexOf('.') + 1);
+        FrequencyJobOptions options =
+                FrequencyJobOptions.fromMap(
+                        Map.ofEntries(
+                                Map.entry(
+                                        FrequencyJobOptions.BOOTSTRAP, RUNTIME.bootstrapServers()),
+                                Map.entry(FrequencyJobOptions.REPORTS_TOPIC, reportsTopic),
+                                Map.entry(FrequencyJobOptions.PROGRAMS_TOPIC, programsTopic),
+                                Map.entry(FrequencyJobOptions.ESTIMATES_TOPIC, estimatesTopic),
+                                Map.entry(FrequencyJobOptions.DEAD_LETTER_TOPIC, deadLetterTopic),
+                                Map.entry(FrequencyJobOptions.WINDOW, "1 min"),
+                                Map.entry(FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s"),
+                                Map.entry(FrequencyJobOptions.SHARDS, "2"),
+                                Map.entry(FrequencyJobOptions.OUT_OF_ORDERNESS, "1 s"),
+                                // Long enough that the programs source is not declared idle before
+                                // it has read the model, short enough that a restored programs
+                                // source with nothing to read stops holding the watermark soon.
+                                Map.entry(FrequencyJobOptions.IDLENESS, "5 s"),
+                                Map.entry(FrequencyJobOptions.GROUP_ID, "recovery-it-" + unique),
+                                Map.entry(
+                                        FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
+                                        "recovery-it-" + unique)));
+
+        // Run 1: the first half. Its reports span the first window and part of the second, so the
+        // first window closes and is committed before the stop, and the second one is open.
+        Configuration checkpoints = new Configuration();
+        checkpoints.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                work.resolve("checkpoints").toUri().toString());
+        checkpoints.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        JobClient first = start(options, checkpoints);
+        produce(reportsTopic, firstHalf, List.of());
+        List<EstimateWindow> beforeStop =
+                decodeEstimates(
+                        RUNTIME.awaitRecords(
+                                estimatesTopic, new ByteArrayDeserializer(), 2, TIMEOUT));
+        assertThat(beforeStop)
+                .as("seed %d: the first window and its cumulative, committed before the stop", seed)
+                .extracting(
+                        w -> w.getWindowStartMillis().toEpochMilli(), EstimateWindow::getReports)
+                .containsExactlyInAnyOrder(
+                        tuple(base, countIn(known, base)), tuple(base, countIn(known, base)));
+
+        String restorePath = stop(first, stop);
+        assertThat(restorePath).as("restore path").isNotNull();
+
+        // Run 2: restored with the same uids; then the second half, then one record per partition
+        // far enough ahead to move every partition's watermark past the last window. Those
+        // records are not reports (they become dead letters), so the known set stays the set.
+        Configuration restore = new Configuration(checkpoints);
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+        JobClient second = start(options, restore);
+        List<byte[]> sentinels = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            sentinels.add(("watermark-sentinel-" + p).getBytes(StandardCharsets.UTF_8));
+        }
+        produce(reportsTopic, secondHalf, sentinels);
+        long windows = known.stream().map(r -> windowStart(r.timestamp)).distinct().count();
+        RUNTIME.awaitRecords(
+                estimatesTopic, new ByteArrayDeserializer(), (int) (2 * windows), TIMEOUT);
+        // Two more completed checkpoints: any further (duplicate) estimate of the restored job
+        // would now be committed and visible to the drain below.
+        awaitCompletedCheckpoints(second.getJobID(), completedCheckpoints(second.getJobID()) + 2);
+        RestoredCheckpointStats restored =
+                checkpointStats(second.getJobID()).getLatestRestoredCheckpoint();
+        second.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        awaitStatus(second.getJobID(), JobStatus.CANCELED);
+
+        assertThat(restored).as("the second run restored state").isNotNull();
+        assertThat(restored.getExternalPath()).isEqualTo(restorePath);
+
+        List<EstimateWindow> estimates =
+                decodeEstimates(RUNTIME.drain(estimatesTopic, new ByteArrayDeserializer()));
+        checkExactlyOnce(estimates, known, base, seed);
+        checkDeadLetters(deadLetterTopic, reportsTopic);
+    }
+
+    private void checkExactlyOnce(
+            List<EstimateWindow> estimates, List<Report> known, long base, long seed) {
+        PrivacyParameters privacy = new PrivacyParameters(EPSILON, T, K);
+        FrequencyEstimator estimator = new FrequencyEstimator(privacy);
+        Map<Long, PartialSum> expectedWindows = new TreeMap<>();
+        PartialSum all = new PartialSum(METHODS);
+        for (Report report : known) {
+            expectedWindows
+                    .computeIfAbsent(windowStart(report.timestamp), w -> new PartialSum(METHODS))
+                    .add(report.counts);
+            all.add(report.counts);
+        }
+        assertThat(expectedWindows).as("the known set spans three windows").hasSize(3);
+
+        List<EstimateWindow> tumbling =
+                estimates.stream()
+                        .filter(w -> !w.getCumulative())
+                        .sorted(Comparator.comparing(EstimateWindow::getWindowStartMillis))
+                        .toList();
+        List<EstimateWindow> cumulative =
+                estimates.stream()
+                        .filter(EstimateWindow::getCumulative)
+                        .sorted(Comparator.comparing(EstimateWindow::getWindowEndMillis))
+                        .toList();
+        assertThat(tumbling)
+                .as(
+                        "seed %d: one estimate per window, none twice; committed: %s",
+                        seed, describe(estimates))
+                .extracting(w -> w.getWindowStartMillis().toEpochMilli())
+                .containsExactlyElementsOf(expectedWindows.keySet());
+        assertThat(tumbling.stream().mapToLong(EstimateWindow::getReports).sum())
+                .as("seed %d: reports over all windows", seed)
+                .isEqualTo(known.size());
+
+        int i = 0;
+        for (Map.Entry<Long, PartialSum> entry : expectedWindows.entrySet()) {
+            EstimateWindow window = tumbling.get(i++);
+            assertThat(window.getWindowEndMillis().toEpochMilli())
+                    .isEqualTo(entry.getKey() + WINDOW);
+            assertThat(window.getReports())
+                    .as("seed %d: reports in window %s", seed, window.getWindowStartMillis())
+                    .isEqualTo(entry.getValue().getReports());
+            assertSameEstimate(window, estimator.estimate(entry.getValue()), seed);
+        }
+
+        // One cumulative estimate per window, each since the first window's start, growing by
+        // exactly that window's reports.
+        assertThat(cumulative).as("seed %d: cumulative estimates", seed).hasSize(3);
+        long running = 0;
+        i = 0;
+        for (PartialSum window : expectedWindows.values()) {
+            running += window.getReports();
+            EstimateWindow estimate = cumulative.get(i++);
+            assertThat(estimate.getWindowStartMillis().toEpochMilli()).isEqualTo(base);
+            assertThat(estimate.getReports()).as("seed %d: cumulative n", seed).isEqualTo(running);
+        }
+        EstimateWindow last = cumulative.get(cumulative.size() - 1);
+        assertThat(last.getReports()).isEqualTo(known.size());
+        assertThat(last.getWindowEndMillis().toEpochMilli()).isEqualTo(base + 3 * WINDOW);
+        FrequencyEstimate expected = estimator.estimate(all);
+        assertSameEstimate(last, expected, seed);
+        double[] consistent =
+                ProgramIndex.of(model()).projection().project(expected.normalized()).solution();
+        for (int v = 0; v < METHODS; v++) {
+            assertThat(last.getConsistent().get(v))
+                    .as("seed %d: g*(%d) of the final cumulative estimate", seed, v)
+                    .isCloseTo(consistent[v], within(1e-12));
+        }
+    }
+
+    /** Window start, kind, n and emission time of each estimate, for failure messages. */
+    private static List<String> describe(List<EstimateWindow> estimates) {
+        return estimates.stream()
+                .map(
+                        w ->
+                                (w.getCumulative() ? "cumulative " : "window ")
+                                        + w.getWindowStartMillis()
+                                        + ".."
+                                        + w.getWindowEndMillis()
+                                        + " n="
+                                        + w.getReports()
+                                        + " emitted "
+                                        + w.getEmittedAtMillis())
+                .toList();
+    }
+
+    private static void assertSameEstimate(
+            EstimateWindow window, FrequencyEstimate expected, long seed) {
+        assertThat(window.getNormalized()).hasSize(METHODS);
+        for (int v = 0; v < METHODS; v++) {
+            assertThat(window.getNormalized().get(v))
+                    .as(
+                            "seed %d: ĝ(%d) of %s window at %s",
+                            seed,
+                            v,
+                            window.getCumulative() ? "cumulative" : "tumbling",
+                            window.getWindowStartMillis())
+                    .isCloseTo(expected.normalized()[v], within(1e-12));
+        }
+        assertThat(window.getStandardError()).isCloseTo(expected.standardError(), within(1e-15));
+    }
+
+    /** The only dead letters are the watermark sentinels: no report was rejected or late. */
+    private static void checkDeadLetters(String deadLetterTopic, String reportsTopic) {
+        RecordCodec<DeadLetter> codec = RecordCodec.of(DeadLetter.class);
+        List<DeadLetter> letters = new ArrayList<>();
+        for (byte[] bytes : RUNTIME.drain(deadLetterTopic, new ByteArrayDeserializer())) {
+            letters.add(codec.decode(bytes));
+        }
+        assertThat(letters)
+                .extracting(
+                        DeadLetter::getReasonCode,
+                        DeadLetter::getSourceTopic,
+                        letter -> new String(letter.getValue().array(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder(
+                        tuple(DeadLetterReason.UNDECODABLE, reportsTopic, "watermark-sentinel-0"),
+                        tuple(DeadLetterReason.UNDECODABLE, reportsTopic, "watermark-sentinel-1"));
+    }
+
+    private JobClient start(FrequencyJobOptions options, Configuration configuration)
+            throws Exception {
+        StreamExecutionEnvironment env = RUNTIME.environment();
+        env.configure(configuration);
+        FrequencyEstimationJob.onKafka(options).buildInto(env);
+        JobClient job = env.executeAsync(FrequencyEstimationJob.NAME);
+        jobs.add(job);
+        return job;
+    }
+
+    /** Ends the first run as {@code stop} says; returns the path the second run restores from. */
+    private String stop(JobClient job, Stop stop) throws Exception {
+        JobID id = job.getJobID();
+        if (stop == Stop.STOP_WITH_SAVEPOINT) {
+            return job.stopWithSavepoint(
+                            false,
+                            work.resolve("savepoints").toUri().toString(),
+                            SavepointFormatType.CANONICAL)
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        // The estimates seen so far were committed by a completed checkpoint; cancel and take
+        // the latest completed one, which RETAIN_ON_CANCELLATION keeps on disk.
+        job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        awaitStatus(id, JobStatus.CANCELED);
+        CompletedCheckpointStats latest =
+                miniCluster()
+                        .getArchivedExecutionGraph(id)
+                        .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                        .getCheckpointStatsSnapshot()
+                        .getHistory()
+                        .getLatestCompletedCheckpoint();
+        assertThat(latest).as("a completed checkpoint before the cancel").isNotNull();
+        String path = latest.getExternalPath();
+        assertThat(Files.isRegularFile(Path.of(URI.create(path)).resolve("_metadata")))
+                .as("retained checkpoint %s of the cancelled run", path)
+                .isTrue();
+        return path;
+    }
+
+    private static MiniCluster miniCluster() {
+        return RUNTIME.flink().miniCluster();
+    }
+
+    private static CheckpointStatsSnapshot checkpointStats(JobID id) throws Exception {
+        return miniCluster()
+                .getExecutionGraph(id)
+                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .getCheckpointStatsSnapshot();
+    }
+
+    private static long completedCheckpoints(JobID id) throws Exception {
+        return checkpointStats(id).getCounts().getNumberOfCompletedCheckpoints();
+    }
+
+    private static void awaitCompletedCheckpoints(JobID id, long count) throws Exception {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (completedCheckpoints(id) < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        "fewer than " + count + " completed checkpoints within " + TIMEOUT);
+            }
+            Thread.sleep(50); // polling interval of a real condition
+        }
+    }
+
+    private static void awaitStatus(JobID id, JobStatus status) throws Exception {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        JobStatus current;
+        while ((current = miniCluster().getJobStatus(id).get()) != status) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + id + " is " + current + ", not " + status);
+            }
+            Thread.sleep(50); // polling interval of a real condition
+        }
+    }
+
+    /**
+     * Writes reports keyed by device id, round-robin over the partitions so that every partition
+     * advances in event time; then one sentinel per partition stamped after the last window.
+     */
+    private static void produce(String topic, List<Report> reports, List<byte[]> sentinels) {
+        RecordCodec<FrequencyReport> codec = RecordCodec.of(FrequencyReport.class);
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        for (Report report : reports) {
+            records.add(
+                    new ProducerRecord<>(
+                            topic,
+                            report.index % PARTITIONS,
+                            report.timestamp,
+                            report.body.getDeviceId(),
+                            codec.encode(report.body)));
+        }
+        long last = reports.stream().mapToLong(r -> r.timestamp).max().orElse(0);
+        for (int p = 0; p < sentinels.size(); p++) {
+            records.add(
+                    new ProducerRecord<>(
+                            topic, p, windowStart(last) + 2 * WINDOW, null, sentinels.get(p)));
+        }
+        RUNTIME.produce(records, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private static List<EstimateWindow> decodeEstimates(List<byte[]> values) {
+        RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
+        List<EstimateWindow> estimates = new ArrayList<>();
+        for (byte[] bytes : values) {
+            EstimateWindow estimate = codec.decode(bytes);
+            assertThat(estimate.getAppVersion()).isEqualTo(APP);
+            assertThat(estimate.getConfigId()).isEqualTo(CONFIG);
+            estimates.add(estimate);
+        }
+        return estimates;
+    }
+
+    private static long countIn(List<Report> reports, long windowStart) {
+        return reports.stream().filter(r -> windowStart(r.timestamp) == windowStart).count();
+    }
+
+    private static long windowStart(long timestamp) {
+        return timestamp - Math.floorMod(timestamp, WINDOW);
+    }
+
+    /** |V| methods, a chain of pairs over the first quarter, one privacy configuration. */
+    private static ProgramModel model() {
+        List<MethodInfo> methods = new ArrayList<>();
+        List<OrderPair> pairs = new ArrayList<>();
+        for (int v = 0; v < METHODS; v++) {
+            methods.add(new MethodInfo(v, "<it.Recovery" + v + ": void run()>"));
+            if (v > 0 && v < METHODS / 4) {
+                pairs.add(new OrderPair(v - 1, v, PairRule.OTHER));
+            }
+        }
+        return ProgramModel.newBuilder()
+                .setAppVersion(APP)
+                .setCreatedAtMillis(Instant.EPOCH)
+                .setMethods(methods)
+                .setPairs(pairs)
+                .setPrivacyConfigs(List.of(new PrivacyConfig(CONFIG, EPSILON, T, K)))
+                .build();
+    }
+
+    /** One randomized report of the known set, with its Kafka timestamp. */
+    private record Report(int index, long timestamp, int[] counts, FrequencyReport body) {}
+
+    /**
+     * Both halves of the known set: heavy-tailed traces of k events randomized by the client SDK's
+     * exact randomizer with a fixed seed. The first half covers [base, base + 1.5 windows), the
+     * second [base + 1.5 windows, base + 3 windows), so the middle window straddles the stop.
+     */
+    private static List<Report> randomizedReports(long seed, long base) {
+        LocalRandomizer randomizer =
+                new LocalRandomizer(
+                        new dev.fieldprof.client.privacy.PrivacyParameters(EPSILON, T, K),
+                        new SeededRandomSource(seed));
+        SplittableRandom random = new SplittableRandom(seed);
+        int total = 2 * REPORTS_PER_HALF;
+        long step = 3 * WINDOW / total;
+        List<Report> reports = new ArrayList<>();
+        for (int r = 0; r < total; r++) {
+            int[] trace = new int[METHODS];
+            for (int e = 0; e < K; e++) {
+                // Method v with probability about 1/(v+1): a few hot methods, a long tail.
+                int v = (int) (Math.exp(random.nextDouble() * Math.log(METHODS + 1)) - 1);
+                trace[Math.min(v, METHODS - 1)]++;
+            }
+            int[] counts = randomizer.randomize(trace);
+            List<Integer> boxed = new ArrayList<>(METHODS);
+            for (int c : counts) {
+                boxed.add(c);
+            }
+            FrequencyReport body =
+                    FrequencyReport.newBuilder()
+                            .setReportId("recovery-" + seed + "-" + r)
+                            .setDeviceId("device-" + (r % 7))
+                            .setAppVersion(APP)
+                            .setConfigId(CONFIG)
+                            .setK(K)
+                            .setCreatedAtMillis(Instant.ofEpochMilli(base + r * step))
+                            .setCounts(boxed)
+                            .build();
+            reports.add(new Report(r, base + r * step + 1, counts, body));
+        }
+        return reports;
+    }
+}
