@@ -148,6 +148,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     .getErr()
                     .println("skipped " + skipped.getKey() + ": " + skipped.getValue());
         }
+        if (!result.missingClasses().isEmpty()) {
+            List<String> missing = result.missingClasses();
+            spec.commandLine()
+                    .getErr()
+                    .println(
+                            missing.size()
+                                    + " referenced classes are in neither the jar nor --classpath"
+                                    + " (calls into them count as unknown): "
+                                    + String.join(
+                                            ", ", missing.subList(0, Math.min(5, missing.size())))
+                                    + (missing.size() > 5 ? ", ..." : ""));
+        }
         spec.commandLine().getOut().println("model written to " + out);
         spec.commandLine().getOut().flush();
         spec.commandLine().getErr().flush();
