@@ -151,6 +151,7 @@ public final class PipelineThroughput {
             // The programs topic holds one record: let it go idle soon.
             settings.put(FrequencyJobOptions.IDLENESS, "2 s");
             settings.put(FrequencyJobOptions.GROUP_ID, "bench-" + suffix);
+            settings.put(FrequencyJobOptions.STARTING_OFFSETS, "earliest");
             settings.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX, "bench-" + suffix);
             FrequencyJobOptions options = FrequencyJobOptions.fromMap(settings);
             StreamExecutionEnvironment env = runtime.environment();

@@ -74,6 +74,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *   <li>{@code --model-wait} how long (event time) a report waits for its program model [5 min]
  *   <li>{@code --max-pending} reports waiting per (app version, shard) [10000]
  *   <li>{@code --dedup-ttl} how long a report id is remembered [24 h]
+ *   <li>{@code --starting-offsets} where the reports are read from on a fresh start: committed (the
+ *       consumer group's offsets, earliest without), earliest or latest [committed]
  * </ul>
  */
 public final class FrequencyEstimationJob {
@@ -233,15 +235,21 @@ public final class FrequencyEstimationJob {
                 .setBootstrapServers(options.bootstrap())
                 .setTopics(topic)
                 .setGroupId(groupId)
-                // Programs: always the whole compacted topic. Reports: resume where the group
-                // stopped (a restore from a checkpoint uses the checkpointed offsets instead).
+                // Programs: always the whole compacted topic. Reports: as the options say (a
+                // restore from a checkpoint uses the checkpointed offsets instead).
                 .setStartingOffsets(
-                        fromEarliest
-                                ? OffsetsInitializer.earliest()
-                                : OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                        fromEarliest ? OffsetsInitializer.earliest() : reportOffsets(options))
                 .setDeserializer(new RawRecordDeserializer())
                 .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                 .build();
+    }
+
+    private static OffsetsInitializer reportOffsets(FrequencyJobOptions options) {
+        return switch (options.startingOffsets()) {
+            case "earliest" -> OffsetsInitializer.earliest();
+            case "latest" -> OffsetsInitializer.latest();
+            default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+        };
     }
 
     private static KafkaSink<EncodedRecord> kafkaSink(

@@ -30,7 +30,8 @@ public record FrequencyJobOptions(
         Duration idleness,
         Duration modelWait,
         int maxPending,
-        Duration dedupTtl) {
+        Duration dedupTtl,
+        String startingOffsets) {
 
     public static final String BOOTSTRAP = "bootstrap";
     public static final String REPORTS_TOPIC = "reports-topic";
@@ -50,6 +51,7 @@ public record FrequencyJobOptions(
     public static final String MODEL_WAIT = "model-wait";
     public static final String MAX_PENDING = "max-pending";
     public static final String DEDUP_TTL = "dedup-ttl";
+    public static final String STARTING_OFFSETS = "starting-offsets";
 
     /** Every option with its default; {@code null} marks a required option. */
     private static final Map<String, String> DEFAULTS = defaults();
@@ -75,6 +77,8 @@ public record FrequencyJobOptions(
         d.put(MODEL_WAIT, "5 min");
         d.put(MAX_PENDING, "10000");
         d.put(DEDUP_TTL, "24 h");
+        // committed: resume the consumer group (earliest when it has no offsets yet).
+        d.put(STARTING_OFFSETS, "committed");
         return d;
     }
 
@@ -93,6 +97,9 @@ public record FrequencyJobOptions(
         require(!modelWait.isNegative(), "--" + MODEL_WAIT + " must be >= 0");
         require(maxPending >= 0, "--" + MAX_PENDING + " must be >= 0");
         require(positive(dedupTtl), "--" + DEDUP_TTL + " must be > 0");
+        require(
+                List.of("committed", "earliest", "latest").contains(startingOffsets),
+                "--" + STARTING_OFFSETS + " must be committed, earliest or latest");
     }
 
     /**
@@ -164,7 +171,8 @@ public record FrequencyJobOptions(
                 duration(all, IDLENESS),
                 duration(all, MODEL_WAIT),
                 integer(all, MAX_PENDING),
-                duration(all, DEDUP_TTL));
+                duration(all, DEDUP_TTL),
+                all.get(STARTING_OFFSETS));
     }
 
     /** Every option by name, defaults filled in. */
@@ -188,6 +196,7 @@ public record FrequencyJobOptions(
         map.put(MODEL_WAIT, TimeUtils.formatWithHighestUnit(modelWait));
         map.put(MAX_PENDING, Integer.toString(maxPending));
         map.put(DEDUP_TTL, TimeUtils.formatWithHighestUnit(dedupTtl));
+        map.put(STARTING_OFFSETS, startingOffsets);
         return map;
     }
 
