@@ -51,6 +51,10 @@ public final class PathTracer {
     private final AtomicLong sinkFailures = new AtomicLong();
     private volatile long epoch;
 
+    // Racy one-entry cache of the last thread's trace: valid only if its final owner is the
+    // caller, so a stale or foreign value is detected; spares the ThreadLocal lookup per event.
+    private ThreadTrace last;
+
     /**
      * @param deviceId pseudonymous device id, the Kafka key
      * @param appVersion 'app:version' of the traced program
@@ -101,6 +105,16 @@ public final class PathTracer {
         }
     }
 
+    private ThreadTrace current() {
+        ThreadTrace t = last;
+        if (t != null && t.owner == Thread.currentThread()) {
+            return t;
+        }
+        t = local.get();
+        last = t;
+        return t;
+    }
+
     private ThreadTrace newThread() {
         ThreadTrace t =
                 new ThreadTrace(
@@ -115,7 +129,7 @@ public final class PathTracer {
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
     public void enter(int methodId) {
-        ThreadTrace t = local.get();
+        ThreadTrace t = current();
         before(t);
         t.encoder.enterMethod(methodId);
         after(t);
@@ -123,7 +137,7 @@ public final class PathTracer {
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
     public void branch(int methodId, int blockId, int edgeIndex) {
-        ThreadTrace t = local.get();
+        ThreadTrace t = current();
         before(t);
         t.encoder.branch(blockId, edgeIndex);
         after(t);
@@ -131,7 +145,7 @@ public final class PathTracer {
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
     public void exit(int methodId) {
-        ThreadTrace t = local.get();
+        ThreadTrace t = current();
         before(t);
         t.encoder.exitMethod(methodId);
         after(t);
@@ -139,7 +153,7 @@ public final class PathTracer {
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
     public void exitExceptionally(int methodId) {
-        ThreadTrace t = local.get();
+        ThreadTrace t = current();
         before(t);
         t.encoder.exitExceptionally(methodId);
         after(t);
