@@ -10,6 +10,7 @@ import dev.fieldprof.analysis.jar.InvalidJarException;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.MethodInventory;
 import dev.fieldprof.analysis.model.MethodSignatures;
+import dev.fieldprof.analysis.model.ModelStructure;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.analysis.soot.CallSiteFacts;
 import dev.fieldprof.analysis.soot.MethodFacts;
@@ -211,6 +212,9 @@ public final class ProgramAnalyzer {
                                 request.k(),
                                 v.size()),
                         stats);
+        model =
+                ModelStructure.attach(
+                        model, library, callGraph, chains, cfgs, unknown.reasons(), skipped);
         return new AnalysisResult(
                 model,
                 callGraph,
