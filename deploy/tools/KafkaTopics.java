@@ -65,7 +65,13 @@ public final class KafkaTopics {
             if (!existing.contains(name)) {
                 topics.add(
                         new NewTopic(name, partitions, (short) 1)
-                                .configs(Map.of("cleanup.policy", compacted ? "compact" : "delete")));
+                                .configs(
+                                        compacted
+                                                // Program models carry every CFG (MBs).
+                                                ? Map.of(
+                                                        "cleanup.policy", "compact",
+                                                        "max.message.bytes", "67108864")
+                                                : Map.of("cleanup.policy", "delete")));
             }
         }
         try {

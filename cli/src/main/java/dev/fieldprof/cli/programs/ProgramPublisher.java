@@ -32,6 +32,9 @@ public final class ProgramPublisher {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        // Models carry every CFG of the program (a guava-sized one is about 4.4 MB).
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(64 << 20));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
         props.put(

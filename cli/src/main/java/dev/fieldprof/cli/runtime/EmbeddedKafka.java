@@ -47,6 +47,8 @@ import org.apache.kafka.metadata.storage.Formatter;
  * }</pre>
  */
 public final class EmbeddedKafka implements AutoCloseable {
+    /** Largest record of a compacted topic (program and edge models): 64 MiB. */
+    public static final int MAX_MODEL_BYTES = 64 << 20;
 
     /** The broker allows transactions of up to this long; exactly-once sinks must stay below. */
     public static final Duration MAX_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
@@ -108,7 +110,8 @@ public final class EmbeddedKafka implements AutoCloseable {
      * left as it is.
      *
      * @param partitions at least 1
-     * @param compacted {@code cleanup.policy=compact} when true, otherwise {@code delete}
+     * @param compacted {@code cleanup.policy=compact} and records up to {@link #MAX_MODEL_BYTES}
+     *     when true, otherwise {@code delete}
      */
     public void createTopic(String name, int partitions, boolean compacted) {
         if (partitions < 1) {
@@ -118,6 +121,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         configs.put(
                 TopicConfig.CLEANUP_POLICY_CONFIG,
                 compacted ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
+        if (compacted) {
+            // Program models carry every CFG: a guava-sized one is about 4.4 MB.
+            configs.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_MODEL_BYTES));
+        }
         NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(configs);
         try {
             admin.createTopics(List.of(topic)).all().get(READY_TIMEOUT.toMillis(), MILLISECONDS);
