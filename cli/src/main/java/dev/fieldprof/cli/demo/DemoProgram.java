@@ -41,7 +41,10 @@ public record DemoProgram(
         long start = System.nanoTime();
         try {
             Files.createDirectories(workDir);
-            if (isFresh(modelFile, programJar) && isFresh(instrumented, programJar)) {
+            Path analyzer = analyzerLocation();
+            if (isFresh(modelFile, programJar)
+                    && isFresh(instrumented, programJar)
+                    && isFresh(modelFile, analyzer)) {
                 return new DemoProgram(ProgramModels.read(modelFile), instrumented, false, 0);
             }
             AnalysisResult analysis =
@@ -57,6 +60,20 @@ public record DemoProgram(
             return new DemoProgram(model, instrumented, true, (System.nanoTime() - start) / 1e9);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the demo program in " + workDir, e);
+        }
+    }
+
+    /** The static-analysis jar (or classes folder): a newer analyzer rebuilds the demo program. */
+    private static Path analyzerLocation() {
+        try {
+            return Path.of(
+                    ProgramAnalyzer.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI());
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return Path.of(".");
         }
     }
 
