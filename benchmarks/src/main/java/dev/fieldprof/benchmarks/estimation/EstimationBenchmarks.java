@@ -79,5 +79,13 @@ public final class EstimationBenchmarks {
                 "  %-46s %10.1f s%n",
                 "job start to first committed estimate",
                 pipeline.secondsToFirstEstimate());
+        // The whole input over the time from submission to the last estimate being readable:
+        // start-up and the last checkpoint's commit included, so a floor of the job's rate.
+        System.out.printf(
+                Locale.ROOT,
+                "  %-46s %10.1f s = %.0f reports/s%n",
+                "job start to final committed estimate",
+                pipeline.secondsToFinalEstimate(),
+                pipeline.inputReports() / pipeline.secondsToFinalEstimate());
     }
 }

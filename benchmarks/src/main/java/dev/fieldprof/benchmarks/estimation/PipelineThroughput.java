@@ -50,11 +50,13 @@ public final class PipelineThroughput {
     public record Figures(
             int methods,
             int reports,
+            int inputReports,
             double megabytes,
             double produceRate,
             double consumeRate,
             double jobRate,
-            double secondsToFirstEstimate) {}
+            double secondsToFirstEstimate,
+            double secondsToFinalEstimate) {}
 
     private PipelineThroughput() {}
 
@@ -168,13 +170,15 @@ public final class PipelineThroughput {
             return new Figures(
                     methods,
                     reports,
+                    total,
                     bytes / 1e6,
                     total / produceSeconds,
                     total / consumeSeconds,
                     // Emission times: the first window closes when the measured reports start
                     // flowing, the second when they are all summed (the late reports follow them).
                     reports / ((second[1] - first[1]) / 1e3),
-                    (first[0] - submitted) / 1e9);
+                    (first[0] - submitted) / 1e9,
+                    (second[0] - submitted) / 1e9);
         }
     }
 
