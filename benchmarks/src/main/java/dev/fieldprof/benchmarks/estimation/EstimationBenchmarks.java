@@ -1,8 +1,11 @@
 package dev.fieldprof.benchmarks.estimation;
 
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -37,19 +40,41 @@ public final class EstimationBenchmarks {
         if (quick) {
             builder.warmupIterations(1).measurementIterations(2);
         }
+        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         Collection<RunResult> results = new Runner(builder.build()).run();
+        Map<String, Double> cpuRates = new LinkedHashMap<>();
+        for (int methods : new int[] {2_000, 10_000}) {
+            cpuRates.put(
+                    Integer.toString(methods),
+                    IngestCpuTime.reportsPerCpuSecond(methods, quick ? 2_000 : 10_000, 5));
+        }
 
         PipelineThroughput.Figures pipeline = PipelineThroughput.run(2_000, reports, 2);
 
-        System.out.println("== Frequency reports: decode + validate + aggregate, one core (JMH)");
+        double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+
+        System.out.printf(
+                Locale.ROOT,
+                "== Frequency reports: decode + validate + aggregate, one core (no Kafka);"
+                        + " load average %.1f before, %.1f after%n",
+                loadBefore,
+                loadAfter);
+        System.out.printf(
+                Locale.ROOT,
+                "  %-8s %28s %26s%n",
+                "|V|",
+                "JMH wall clock (reports/s)",
+                "thread CPU time (reports/s)");
         for (RunResult result : results) {
             var score = result.getPrimaryResult();
+            String methods = result.getParams().getParam("methods");
             System.out.printf(
                     Locale.ROOT,
-                    "  |V| = %-6s %10.0f ± %.0f reports/s%n",
-                    result.getParams().getParam("methods"),
+                    "  %-8s %17.0f ± %8.0f %26.0f%n",
+                    methods,
                     score.getScore(),
-                    Double.isNaN(score.getScoreError()) ? 0 : score.getScoreError());
+                    Double.isNaN(score.getScoreError()) ? 0 : score.getScoreError(),
+                    cpuRates.get(methods));
         }
         System.out.printf(
                 Locale.ROOT,

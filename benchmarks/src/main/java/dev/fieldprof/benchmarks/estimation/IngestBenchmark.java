@@ -1,10 +1,5 @@
 package dev.fieldprof.benchmarks.estimation;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
-import dev.fieldprof.jobs.frequency.ProgramIndex;
-import dev.fieldprof.jobs.frequency.ReportValidation;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
-import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -30,34 +25,18 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class IngestBenchmark {
-    private static final int REPORTS = 256;
-
     @Param({"2000", "10000"})
     public int methods;
 
-    private RawRecord[] records;
-    private ProgramIndex model;
-    private PartialSum sum;
-    private int next;
+    private ReportIngest ingest;
 
     @Setup
     public void setUp() {
-        ReportFixture fixture = new ReportFixture(methods, REPORTS, 5);
-        model = ProgramIndex.of(fixture.model);
-        records = new RawRecord[REPORTS];
-        for (int i = 0; i < REPORTS; i++) {
-            records[i] = new RawRecord("reports", 0, i, i, null, fixture.reports[i]);
-        }
-        sum = new PartialSum(methods);
+        ingest = new ReportIngest(methods, 256, 5);
     }
 
     @Benchmark
     public long decodeValidateAggregate() {
-        RawRecord raw = records[next++ & (REPORTS - 1)];
-        ReportRecord report = ReportValidation.decode(raw);
-        if (ReportValidation.check(report, model) != null) {
-            throw new IllegalStateException("fixture report rejected");
-        }
-        return sum.add(report.counts).getReports();
+        return ingest.ingestNext();
     }
 }

@@ -1,0 +1,55 @@
+package dev.fieldprof.benchmarks.estimation;
+
+import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.ReportValidation;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+
+/**
+ * The estimation job's per-report work without Kafka or Flink — decode the Avro bytes, validate
+ * against the program model, add to the window's partial sum — over a ring of encoded fixture
+ * reports, shared by the JMH benchmark and the CPU-time measurement. Not thread-safe.
+ */
+final class ReportIngest {
+    private final RawRecord[] records;
+    private final ProgramIndex model;
+    private final PartialSum sum;
+    private int next;
+
+    /**
+     * @param methods |V|
+     * @param reports fixture reports in the ring, a power of two
+     * @param seed seed of the traces and of the randomizer
+     */
+    ReportIngest(int methods, int reports, long seed) {
+        if (Integer.bitCount(reports) != 1) {
+            throw new IllegalArgumentException("reports must be a power of two, got " + reports);
+        }
+        ReportFixture fixture = new ReportFixture(methods, reports, seed);
+        model = ProgramIndex.of(fixture.model);
+        records = new RawRecord[reports];
+        for (int i = 0; i < reports; i++) {
+            records[i] = new RawRecord("reports", 0, i, i, null, fixture.reports[i]);
+        }
+        sum = new PartialSum(methods);
+    }
+
+    /** Ingests the next report of the ring; returns the reports summed so far. */
+    long ingestNext() {
+        RawRecord raw = records[next++ & (records.length - 1)];
+        ReportRecord report = ReportValidation.decode(raw);
+        if (ReportValidation.check(report, model) != null) {
+            throw new IllegalStateException("fixture report rejected");
+        }
+        return sum.add(report.counts).getReports();
+    }
+
+    PartialSum sum() {
+        return sum;
+    }
+
+    RawRecord record(int i) {
+        return records[i];
+    }
+}
