@@ -43,15 +43,23 @@ public final class LearnEdgeModels
     private final Map<String, String> branches;
     private final int keepVersions;
     private final int targetTotal;
+    private final Map<String, byte[]> published;
     private transient Map<String, ArrayBranchTable> tables;
 
     /**
      * @param branches app version → branch description text
      * @param keepVersions model versions kept decodable
      * @param targetTotal {@link ModelUpdater}'s target total
+     * @param published app version → the newest model already on the model topic (record bytes),
+     *     the base of the first window of a job started without state
      */
-    public LearnEdgeModels(Map<String, String> branches, int keepVersions, int targetTotal) {
+    public LearnEdgeModels(
+            Map<String, String> branches,
+            int keepVersions,
+            int targetTotal,
+            Map<String, byte[]> published) {
         this.branches = new TreeMap<>(branches);
+        this.published = new TreeMap<>(published);
         this.keepVersions = keepVersions;
         this.targetTotal = targetTotal;
     }
@@ -76,7 +84,11 @@ public final class LearnEdgeModels
         for (byte[] bytes : state.get()) {
             kept.put(CODEC.decode(bytes).getVersion(), bytes);
         }
-        if (kept.isEmpty()) {
+        if (kept.isEmpty() && published.containsKey(app)) {
+            byte[] bytes = published.get(app);
+            kept.put(CODEC.decode(bytes).getVersion(), bytes);
+        }
+        if (!kept.containsKey(0L) && kept.size() < keepVersions) {
             // The uniform model is version 0, what every device starts with: decodable too.
             kept.put(
                     0L,

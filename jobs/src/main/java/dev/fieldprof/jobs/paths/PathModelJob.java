@@ -5,6 +5,8 @@ import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
 import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import java.time.Duration;
+import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -44,6 +46,7 @@ public final class PathModelJob {
     private final Source<RawRecord, ?, ?> reports;
     private final Sink<EncodedRecord> models;
     private final Sink<EncodedRecord> deadLetters;
+    private final Map<String, byte[]> published;
 
     /**
      * @param reports raw records of the path reports topic
@@ -55,13 +58,32 @@ public final class PathModelJob {
             Source<RawRecord, ?, ?> reports,
             Sink<EncodedRecord> models,
             Sink<EncodedRecord> deadLetters) {
+        this(options, reports, models, deadLetters, Map.of());
+    }
+
+    /**
+     * As above, continuing from models already published.
+     *
+     * @param published app version → record bytes of its newest published EdgeModel (see {@link
+     *     PublishedModels}); used where the job has no state yet
+     */
+    public PathModelJob(
+            PathJobOptions options,
+            Source<RawRecord, ?, ?> reports,
+            Sink<EncodedRecord> models,
+            Sink<EncodedRecord> deadLetters,
+            Map<String, byte[]> published) {
         this.options = options;
         this.reports = reports;
         this.models = models;
         this.deadLetters = deadLetters;
+        this.published = Map.copyOf(published);
     }
 
-    /** The production job: a Kafka source and exactly-once Kafka sinks named by the options. */
+    /**
+     * The production job: a Kafka source and exactly-once Kafka sinks named by the options; it
+     * continues from the newest models on the model topic (read once, here).
+     */
     public static PathModelJob onKafka(PathJobOptions options) {
         KafkaSource<RawRecord> source =
                 KafkaSource.<RawRecord>builder()
@@ -77,7 +99,9 @@ public final class PathModelJob {
                 options,
                 source,
                 kafkaSink(options, options.modelsTopic(), "models"),
-                kafkaSink(options, options.deadLetterTopic(), "dead-letters"));
+                kafkaSink(options, options.deadLetterTopic(), "dead-letters"),
+                PublishedModels.read(
+                        options.bootstrap(), options.modelsTopic(), Duration.ofSeconds(30)));
     }
 
     public PathJobOptions options() {
@@ -111,7 +135,8 @@ public final class PathModelJob {
                                 new LearnEdgeModels(
                                         options.branches(),
                                         options.keepVersions(),
-                                        options.targetTotal()))
+                                        options.targetTotal(),
+                                        published))
                         .name("learn-edge-models")
                         .uid("learn-edge-models");
         learned.sinkTo(models).name("edge-models-sink").uid("edge-models-sink");

@@ -179,4 +179,49 @@ class PathModelJobITCase {
         assertThat(reasons.get(10L))
                 .isEqualTo("INVALID edge model version 7 of paths:1 is not kept (kept: [0, 1])");
     }
+
+    @Test
+    void continuesFromThePublishedModelWhenStartedWithoutState(@TempDir Path dir) throws Exception {
+        Path branchFile = Files.writeString(dir.resolve("branches.txt"), BRANCHES);
+        EdgeModel v0 = EdgeModel.uniform(TABLE);
+        PathModelAggregator expected =
+                new PathModelAggregator(v0, 4, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        expected.add(codedRun(v0, 1));
+        EdgeModel v1 = expected.closeWindow().orElseThrow();
+        List<RawRecord> records = new ArrayList<>();
+        byte[] coded = codedRun(v1, 2);
+        expected.add(coded);
+        records.add(report("after-restart", APP, 1, events(coded), coded, 1_000));
+        byte[] fresh = codedRun(v0, 3);
+        expected.add(fresh);
+        records.add(report("new-device", APP, 0, events(fresh), fresh, 2_000));
+        EdgeModel v2 = expected.closeWindow().orElseThrow();
+
+        PathJobOptions options =
+                PathJobOptions.parse(
+                        "--bootstrap", "unused:9092",
+                        "--checkpoint-interval", "0 s",
+                        "--out-of-orderness", "0 s",
+                        "--branches", APP + "=" + branchFile);
+        PathJobTestIo.Collecting models = new PathJobTestIo.Collecting();
+        PathJobTestIo.Collecting letters = new PathJobTestIo.Collecting();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        byte[] published =
+                MODELS.encode(EdgeModelRecords.toRecord(v1, APP, Instant.ofEpochMilli(5), 1));
+        new PathModelJob(
+                        options,
+                        PathJobTestIo.source(records),
+                        models,
+                        letters,
+                        Map.of(APP, published))
+                .buildInto(env);
+        env.execute(PathModelJob.NAME);
+
+        assertThat(letters.received()).isEmpty();
+        assertThat(models.received()).hasSize(1);
+        dev.fieldprof.schemas.EdgeModel next = MODELS.decode(models.received().get(0).value);
+        assertThat(next.getVersion()).isEqualTo(2L);
+        assertThat(EdgeModelRecords.fromRecord(next, TABLE)).isEqualTo(v2);
+    }
 }
