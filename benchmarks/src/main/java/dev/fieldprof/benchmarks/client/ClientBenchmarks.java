@@ -47,6 +47,12 @@ public final class ClientBenchmarks {
             byName.put(label.substring(label.lastIndexOf('.') + 1), result);
         }
 
+        System.out.printf(
+                Locale.ROOT,
+                "  %-50s %-28s %16s%n",
+                "(columns)",
+                "JMH wall-clock ± 99.9% CI",
+                "CPU time per op");
         System.out.println(
                 "== Randomizing one report: |V| = 10,000, k = 50,000, eps = ln 9, t = 10");
         row(byName, cpu, "exactSecureRandom", "exact O(|V|), secure DRBG (the SDK)");
