@@ -19,6 +19,8 @@ import dev.fieldprof.schemas.PathReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -38,9 +40,11 @@ import java.util.Set;
  * 0) and three times as "field" runs (seeds 1-3) from which model versions 1, 2 and 3 are learned
  * in turn (the PathModelJob's ModelUpdater). The measured run's recorded events are then coded with
  * BLPP, PAP ({@link PathBaselines}) and our arithmetic coder with the uniform model and the three
- * learned ones, cut into device reports (16 KiB or 65536 events). Times: the workload on the
- * original jar, on the instrumented jar with tracing off (probe calls only) and with the arithmetic
- * tracer on; median of 5 runs after 3 warm-up runs, in one JVM.
+ * learned ones, cut into device reports (16 KiB or 65536 events), and again into 512-byte reports
+ * (where the shipped model matters most). Times: the workload on the original jar, on the
+ * instrumented jar with tracing off (probe calls only) and with the arithmetic tracer on; the
+ * running thread's CPU time (robust on a shared machine), median of 9 runs after 15 warm-up runs,
+ * in one JVM.
  *
  * <p>Run: {@code java -cp benchmarks.jar:deps dev.fieldprof.benchmarks.paths.PathBenchmarks [scale
  * [programs]]} (scale of the workload rounds, default 1; programs a comma list of commons-lang3,
@@ -53,6 +57,9 @@ public final class PathBenchmarks {
                     Lang3Workload.class.getName(),
                     GsonWorkload.class.getName(),
                     GuavaWorkload.class.getName());
+
+    /** Report size of the second table: short reports, where the shipped model matters most. */
+    static final int SHORT_REPORT_BYTES = 512;
 
     record Program(
             String name, String probeClass, String packages, Class<?> workload, int rounds) {}
@@ -68,6 +75,7 @@ public final class PathBenchmarks {
             long papBits,
             long pap64Bits,
             long[] arithmeticBytes,
+            long[] shortReportBytes,
             double baseMs,
             double probesOffMs,
             double arithmeticMs) {}
@@ -131,8 +139,10 @@ public final class PathBenchmarks {
             models[v] = updater.next(models[v - 1], counts);
         }
         long[] bytes = new long[4];
+        long[] shortBytes = new long[4];
         for (int v = 0; v <= 3; v++) {
-            bytes[v] = codedBytes(runs[0], models[v]);
+            bytes[v] = codedBytes(runs[0], models[v], PathTracer.DEFAULT_MAX_REPORT_BYTES);
+            shortBytes[v] = codedBytes(runs[0], models[v], SHORT_REPORT_BYTES);
         }
         PathBaselines.Costs base = PathBaselines.measure(instrumenter.cfgs(), runs[0]);
 
@@ -159,6 +169,7 @@ public final class PathBenchmarks {
                 base.papBits(),
                 base.pap64Bits(),
                 bytes,
+                shortBytes,
                 baseMs,
                 offMs,
                 onMs);
@@ -202,7 +213,7 @@ public final class PathBenchmarks {
     }
 
     /** Bytes of the recording coded with {@code model}, cut into reports as a device cuts them. */
-    static long codedBytes(PathRecording recording, EdgeModel model) {
+    static long codedBytes(PathRecording recording, EdgeModel model, int maxReportBytes) {
         PathEncoder enc = new PathEncoder(model);
         long[] total = {0};
         recording.replay(
@@ -230,7 +241,7 @@ public final class PathBenchmarks {
                     }
 
                     private void cut() {
-                        if (enc.codedBytesSoFar() >= PathTracer.DEFAULT_MAX_REPORT_BYTES
+                        if (enc.codedBytesSoFar() >= maxReportBytes
                                 || enc.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
                             total[0] += enc.finishReport().length;
                         }
@@ -242,25 +253,31 @@ public final class PathBenchmarks {
         return total[0];
     }
 
-    /** Median wall time of the workload in ms (3 warm-up runs, 5 measured). */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private static final int WARMUP = 15;
+    private static final int MEASURED = 9;
+
+    /** Median CPU time of the workload's thread in ms (15 warm-up runs, 9 measured). */
     private static double time(Path jar, Program p, PathTracer tracer) throws Exception {
         try (ChildFirstLoader loader = new ChildFirstLoader(jar)) {
             Method run = workload(loader, p);
             PathProbes.install(tracer);
             try {
-                double[] ms = new double[5];
-                for (int i = 0; i < 8; i++) {
-                    long start = System.nanoTime();
+                double[] ms = new double[MEASURED];
+                for (int i = 0; i < WARMUP + MEASURED; i++) {
+                    // CPU time of this thread: robust against the other load of a shared machine.
+                    long start = THREADS.getCurrentThreadCpuTime();
                     run.invoke(null, 0L, p.rounds());
-                    if (i >= 3) {
-                        ms[i - 3] = (System.nanoTime() - start) / 1e6;
+                    if (i >= WARMUP) {
+                        ms[i - WARMUP] = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
                     }
                 }
                 Arrays.sort(ms);
                 if (tracer != null && (tracer.droppedEvents() != 0 || PathProbes.failures() != 0)) {
                     throw new IllegalStateException(p.name() + ": probe events dropped or failed");
                 }
-                return ms[2];
+                return ms[MEASURED / 2];
             } finally {
                 PathProbes.uninstall();
             }
@@ -308,7 +325,24 @@ public final class PathBenchmarks {
                     cell(8 * r.arithmeticBytes()[3], r.invocations()));
         }
         out.println();
-        out.println("Workload time, median ms (overhead against the original jar)");
+        out.printf(
+                "Same run cut into reports of %d bytes (each report restarts from the model):"
+                        + " bits per invocation%n",
+                SHORT_REPORT_BYTES);
+        out.printf("%-14s %10s %10s %10s %10s%n", "program", "uniform", "M1", "M2", "M3");
+        for (Row r : rows) {
+            out.printf(
+                    "%-14s %10.2f %10.2f %10.2f %10.2f%n",
+                    r.name(),
+                    8.0 * r.shortReportBytes()[0] / r.invocations(),
+                    8.0 * r.shortReportBytes()[1] / r.invocations(),
+                    8.0 * r.shortReportBytes()[2] / r.invocations(),
+                    8.0 * r.shortReportBytes()[3] / r.invocations());
+        }
+        out.println();
+        out.println(
+                "Workload CPU time of the running thread, median ms (overhead against the original"
+                        + " jar)");
         out.printf(
                 "%-14s %10s %22s %22s%n",
                 "program", "original", "probes, tracing off", "arithmetic tracer");
