@@ -130,7 +130,7 @@ final class DemoRun {
                                 // Estimates are committed with each checkpoint: check often.
                                 FrequencyJobOptions.CHECKPOINT_INTERVAL, "2s",
                                 FrequencyJobOptions.OUT_OF_ORDERNESS, "1s",
-                                FrequencyJobOptions.IDLENESS, "5s",
+                                FrequencyJobOptions.IDLENESS, "3s",
                                 FrequencyJobOptions.SHARDS, "2",
                                 FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
                                         "fieldprof-demo-" + System.currentTimeMillis()));
