@@ -1,0 +1,24 @@
+/**
+ * Opt-in path tracing on a device (DESIGN.md "Paths"; AdapTracer sections 4 and 6): {@link
+ * dev.fieldprof.client.tracing.PathTracer} codes each thread's path probe events with the {@link
+ * dev.fieldprof.client.paths.PathEncoder} and cuts them into PathReport records for a {@link
+ * dev.fieldprof.client.tracing.PathReportSink} ({@link
+ * dev.fieldprof.client.tracing.KafkaPathReportSink} publishes to {@code fieldprof.reports.paths});
+ * {@link dev.fieldprof.client.tracing.EdgeModelStore} holds the model to code with, fed from the
+ * compacted {@code fieldprof.models.edges} topic by {@link
+ * dev.fieldprof.client.tracing.KafkaEdgeModelFeed}. Nothing is traced until a tracer is installed
+ * with {@link dev.fieldprof.client.PathProbes#install}.
+ *
+ * <pre>{@code
+ * BranchTable table = BranchTableText.fromClasspath(loader);   // written by the instrumenter
+ * EdgeModelStore models = new EdgeModelStore("notes:1.0", table);
+ * KafkaEdgeModelFeed feed = new KafkaEdgeModelFeed(bootstrap, models);
+ * PathTracer tracer = new PathTracer(deviceId, "notes:1.0", 0, models,
+ *         new KafkaPathReportSink(bootstrap, Duration.ofSeconds(30)),
+ *         PathTracer.DEFAULT_MAX_REPORT_BYTES, false);
+ * PathProbes.install(tracer);
+ * ...
+ * tracer.endEpoch();                                            // cut and send reports
+ * }</pre>
+ */
+package dev.fieldprof.client.tracing;
