@@ -1,35 +1,37 @@
 package dev.fieldprof.client;
 
-import dev.fieldprof.client.tracing.PathTracer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The static entry of path probes that {@code PathProbeInstrumenter} inserts (DESIGN.md "Paths"):
  * {@code enter}, {@code branch} on each out-edge of a branch node, {@code exit} before returns and
  * {@code exitExceptionally} from a catch-all handler. Path tracing is opt-in: until a {@link
- * PathTracer} is {@link #install installed} every probe returns at once. A probe never throws into
- * the host and does not allocate per event (beyond the encoder's own growth).
+ * PathProbeHandler} is {@link #install installed} every probe returns at once. A probe never throws
+ * into the host and does not allocate per event (beyond the encoder's own growth).
  */
 public final class PathProbes {
-    private static volatile PathTracer tracer;
+    private static volatile PathProbeHandler tracer;
     private static final AtomicLong FAILURES = new AtomicLong();
 
     private PathProbes() {}
 
-    /** Starts tracing into {@code t} (replacing any tracer installed before). */
-    public static void install(PathTracer t) {
+    /**
+     * Starts tracing into {@code t} (replacing any handler installed before), usually a {@link
+     * dev.fieldprof.client.tracing.PathTracer}.
+     */
+    public static void install(PathProbeHandler t) {
         tracer = t;
     }
 
-    /** Stops tracing; returns the tracer that was installed, or null. */
-    public static PathTracer uninstall() {
-        PathTracer t = tracer;
+    /** Stops tracing; returns the handler that was installed, or null. */
+    public static PathProbeHandler uninstall() {
+        PathProbeHandler t = tracer;
         tracer = null;
         return t;
     }
 
-    /** The installed tracer, or null when path tracing is off. */
-    public static PathTracer tracer() {
+    /** The installed handler, or null when path tracing is off. */
+    public static PathProbeHandler tracer() {
         return tracer;
     }
 
@@ -39,7 +41,7 @@ public final class PathProbes {
     }
 
     public static void enter(int methodId) {
-        PathTracer t = tracer;
+        PathProbeHandler t = tracer;
         if (t != null) {
             try {
                 t.enter(methodId);
@@ -50,7 +52,7 @@ public final class PathProbes {
     }
 
     public static void branch(int methodId, int blockId, int edgeIndex) {
-        PathTracer t = tracer;
+        PathProbeHandler t = tracer;
         if (t != null) {
             try {
                 t.branch(methodId, blockId, edgeIndex);
@@ -61,7 +63,7 @@ public final class PathProbes {
     }
 
     public static void exit(int methodId) {
-        PathTracer t = tracer;
+        PathProbeHandler t = tracer;
         if (t != null) {
             try {
                 t.exit(methodId);
@@ -72,7 +74,7 @@ public final class PathProbes {
     }
 
     public static void exitExceptionally(int methodId) {
-        PathTracer t = tracer;
+        PathProbeHandler t = tracer;
         if (t != null) {
             try {
                 t.exitExceptionally(methodId);

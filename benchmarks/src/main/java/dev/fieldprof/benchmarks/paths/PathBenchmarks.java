@@ -4,6 +4,7 @@ import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.AppPackages;
 import dev.fieldprof.analysis.model.MethodInventory;
+import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.paths.ArrayBranchTable;
 import dev.fieldprof.client.paths.BranchTableText;
@@ -42,9 +43,9 @@ import java.util.Set;
  * BLPP, PAP ({@link PathBaselines}) and our arithmetic coder with the uniform model and the three
  * learned ones, cut into device reports (16 KiB or 65536 events), and again into 512-byte reports
  * (where the shipped model matters most). Times: the workload on the original jar, on the
- * instrumented jar with tracing off (probe calls only) and with the arithmetic tracer on; the
- * running thread's CPU time (robust on a shared machine), median of 9 runs after 15 warm-up runs,
- * in one JVM.
+ * instrumented jar with tracing off (probe calls only), with the arithmetic tracer on, and with
+ * BLPP and PAP run on the same probes ({@link BaselineRuntime}); the running thread's CPU time
+ * (robust on a shared machine), median of 9 runs after 15 warm-up runs, in one JVM.
  *
  * <p>Run: {@code java -cp benchmarks.jar:deps dev.fieldprof.benchmarks.paths.PathBenchmarks [scale
  * [programs]]} (scale of the workload rounds, default 1; programs a comma list of commons-lang3,
@@ -78,7 +79,9 @@ public final class PathBenchmarks {
             long[] shortReportBytes,
             double baseMs,
             double probesOffMs,
-            double arithmeticMs) {}
+            double arithmeticMs,
+            double blppMs,
+            double papMs) {}
 
     private PathBenchmarks() {}
 
@@ -159,6 +162,18 @@ public final class PathBenchmarks {
                         PathTracer.DEFAULT_MAX_REPORT_BYTES,
                         false);
         double onMs = time(instrumented, p, tracer);
+        double blppMs =
+                time(
+                        instrumented,
+                        p,
+                        new BaselineRuntime(
+                                BaselineRuntime.Kind.BLPP, ids.size(), instrumenter.cfgs()));
+        double papMs =
+                time(
+                        instrumented,
+                        p,
+                        new BaselineRuntime(
+                                BaselineRuntime.Kind.PAP, ids.size(), instrumenter.cfgs()));
         return new Row(
                 p.name(),
                 ids.size(),
@@ -172,7 +187,9 @@ public final class PathBenchmarks {
                 shortBytes,
                 baseMs,
                 offMs,
-                onMs);
+                onMs,
+                blppMs,
+                papMs);
     }
 
     /** The run's events, recorded by the tracer in debug mode. */
@@ -259,7 +276,7 @@ public final class PathBenchmarks {
     private static final int MEASURED = 9;
 
     /** Median CPU time of the workload's thread in ms (15 warm-up runs, 9 measured). */
-    private static double time(Path jar, Program p, PathTracer tracer) throws Exception {
+    private static double time(Path jar, Program p, PathProbeHandler tracer) throws Exception {
         try (ChildFirstLoader loader = new ChildFirstLoader(jar)) {
             Method run = workload(loader, p);
             PathProbes.install(tracer);
@@ -274,7 +291,8 @@ public final class PathBenchmarks {
                     }
                 }
                 Arrays.sort(ms);
-                if (tracer != null && (tracer.droppedEvents() != 0 || PathProbes.failures() != 0)) {
+                if (PathProbes.failures() != 0
+                        || (tracer instanceof PathTracer t && t.droppedEvents() != 0)) {
                     throw new IllegalStateException(p.name() + ": probe events dropped or failed");
                 }
                 return ms[MEASURED / 2];
@@ -344,17 +362,27 @@ public final class PathBenchmarks {
                 "Workload CPU time of the running thread, median ms (overhead against the original"
                         + " jar)");
         out.printf(
-                "%-14s %10s %22s %22s%n",
-                "program", "original", "probes, tracing off", "arithmetic tracer");
+                "%-14s %10s %22s %22s %22s %22s%n",
+                "program",
+                "original",
+                "probes, tracing off",
+                "arithmetic tracer",
+                "BLPP on the probes",
+                "PAP on the probes");
         for (Row r : rows) {
             out.printf(
-                    "%-14s %10.1f %12.1f (%+6.0f%%) %12.1f (%+6.0f%%)%n",
+                    "%-14s %10.1f %12.1f (%+6.0f%%) %12.1f (%+6.0f%%) %12.1f (%+6.0f%%)"
+                            + " %12.1f (%+6.0f%%)%n",
                     r.name(),
                     r.baseMs(),
                     r.probesOffMs(),
                     100 * (r.probesOffMs() / r.baseMs() - 1),
                     r.arithmeticMs(),
-                    100 * (r.arithmeticMs() / r.baseMs() - 1));
+                    100 * (r.arithmeticMs() / r.baseMs() - 1),
+                    r.blppMs(),
+                    100 * (r.blppMs() / r.baseMs() - 1),
+                    r.papMs(),
+                    100 * (r.papMs() / r.baseMs() - 1));
         }
         out.println();
         out.println(

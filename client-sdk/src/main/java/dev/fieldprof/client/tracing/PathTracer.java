@@ -1,5 +1,6 @@
 package dev.fieldprof.client.tracing;
 
+import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.client.paths.PathRecording;
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * only the owning thread touches its encoder (no lock on the probe path). In debug mode each report
  * also carries the raw events (PathRecording bytes) so decoded == recorded can be checked.
  */
-public final class PathTracer {
+public final class PathTracer implements PathProbeHandler {
     /** Default size at which a thread's report is cut (coded bytes). */
     public static final int DEFAULT_MAX_REPORT_BYTES = 16 * 1024;
 
@@ -128,6 +129,7 @@ public final class PathTracer {
     }
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    @Override
     public void enter(int methodId) {
         ThreadTrace t = current();
         before(t);
@@ -136,6 +138,7 @@ public final class PathTracer {
     }
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    @Override
     public void branch(int methodId, int blockId, int edgeIndex) {
         ThreadTrace t = current();
         before(t);
@@ -144,6 +147,7 @@ public final class PathTracer {
     }
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    @Override
     public void exit(int methodId) {
         ThreadTrace t = current();
         before(t);
@@ -152,6 +156,7 @@ public final class PathTracer {
     }
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    @Override
     public void exitExceptionally(int methodId) {
         ThreadTrace t = current();
         before(t);
