@@ -54,7 +54,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,16 +122,12 @@ class FrequencyJobRecoveryITCase {
 
     /**
      * The same run with the program model stamped after every report (as when a model is
-     * republished while older reports are still to come). It fails: while the reports input is
-     * idle, validate-reports takes its event time from the broadcast programs input alone, so the
-     * middle window closes in the first run with only its first-half reports, and after the restore
-     * (watermarks are not checkpointed) the second-half ones make a second estimate of the same
-     * window.
+     * republished while older reports are still to come). The programs input must not drive event
+     * time: if it did, while the reports input is idle the middle window would close in the first
+     * run with only its first-half reports, and after the restore (watermarks are not checkpointed)
+     * the second-half ones would make a second estimate of the same window.
      */
     @Test
-    @Disabled(
-            "job bug: the programs broadcast drives event time while the reports input is idle"
-                    + " (FrequencyEstimationJob.buildInto, watermarks of program-models-source)")
     void countsEveryReportExactlyOnceWhenTheModelIsStampedAfterTheReports() throws Exception {
         stopRestoreAndCheck(Stop.STOP_WITH_SAVEPOINT, SEED + 2, true);
     }

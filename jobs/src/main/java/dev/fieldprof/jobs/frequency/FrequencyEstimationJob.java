@@ -11,6 +11,7 @@ import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
 import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
 import dev.fieldprof.jobs.frequency.functions.ReportTimeWindows;
+import dev.fieldprof.jobs.frequency.functions.SideInputWatermarks;
 import dev.fieldprof.jobs.frequency.functions.SumReports;
 import dev.fieldprof.jobs.frequency.functions.ValidateReports;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
@@ -48,10 +49,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * per window, plus the cumulative estimate since the start → EstimateWindow records keyed by app
  * version. Every record the job cannot use becomes a DeadLetter.
  *
- * <p>Event time is the Kafka record timestamp of both topics. The programs stream takes part in the
- * watermark, so a model published before its reports is always applied before their windows close;
- * the compacted programs topic is idle most of the time and stops holding the watermark back after
- * {@code --idleness} (which therefore also delays the first estimates after a start).
+ * <p>Event time is the Kafka record timestamp of the reports. The programs stream holds the
+ * watermark back at the start until its compacted topic has been quiet for {@code --idleness}, so
+ * the models published before their reports are applied before the first windows close (this also
+ * delays the first estimates after a start), and never moves it forward ({@link
+ * dev.fieldprof.jobs.frequency.functions.SideInputWatermarks}).
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
  *
@@ -143,9 +145,13 @@ public final class FrequencyEstimationJob {
                 WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(options.outOfOrderness())
                         .withTimestampAssigner(new RecordTimestamp())
                         .withIdleness(options.idleness());
+        WatermarkStrategy<RawRecord> sideInputTime =
+                WatermarkStrategy.<RawRecord>forGenerator(context -> new SideInputWatermarks<>())
+                        .withTimestampAssigner(new RecordTimestamp())
+                        .withIdleness(options.idleness());
 
         SingleOutputStreamOperator<ProgramUpdate> models =
-                env.fromSource(programs, recordTime, "program-models-source")
+                env.fromSource(programs, sideInputTime, "program-models-source")
                         .uid("program-models-source")
                         .process(new DecodePrograms())
                         .name("decode-program-models")
