@@ -57,11 +57,20 @@ public final class BinomialSampler {
      */
     public static final class Prepared {
         private static final int ANCHOR_CACHE = 256;
+
+        /**
+         * Inversion probabilities kept per n: f(0..32). With mean below 10, x > 32 has probability
+         * below 1e-7, and then the search goes on with the same recurrence.
+         */
+        private static final int PMF_CACHE = 33;
+
         private final double p;
         private final boolean complement;
         private final double smallP;
         private final double logQ;
+        private final double odds;
         private final double[] startByN;
+        private final double[][] pmfByN;
         private final int anchor;
         private final Btrd[] nearAnchor;
 
@@ -81,10 +90,12 @@ public final class BinomialSampler {
             this.smallP = complement ? 1 - p : p;
             this.logQ = Math.log1p(-smallP);
             int limit = (int) Math.min(1 << 12, Math.ceil(INVERSION_MEAN_LIMIT / smallP));
+            this.odds = smallP / (1 - smallP);
             this.startByN = new double[limit];
             for (int n = 0; n < limit; n++) {
                 startByN[n] = Math.exp(n * logQ);
             }
+            this.pmfByN = new double[limit][];
             this.anchor = anchor;
             this.nearAnchor = new Btrd[ANCHOR_CACHE];
         }
@@ -107,8 +118,15 @@ public final class BinomialSampler {
 
         private int sampleSmall(RandomSource random, int n) {
             if (n * smallP < INVERSION_MEAN_LIMIT) {
-                double start = n < startByN.length ? startByN[n] : Math.exp(n * logQ);
-                return inversion(random, n, smallP, start);
+                if (n < pmfByN.length) {
+                    double[] pmf = pmfByN[n];
+                    if (pmf == null) {
+                        pmf = inversionTable(n, startByN[n]);
+                        pmfByN[n] = pmf;
+                    }
+                    return tableInversion(random, n, pmf);
+                }
+                return BinomialSampler.inversion(random, n, smallP, Math.exp(n * logQ));
             }
             int offset = anchor - n;
             if (offset >= 0 && offset < ANCHOR_CACHE) {
@@ -120,6 +138,42 @@ public final class BinomialSampler {
                 return setup.sample(random);
             }
             return new Btrd(n, smallP).sample(random);
+        }
+
+        /**
+         * f(0..min(n, 32)) by exactly the products {@link BinomialSampler#inversion} forms step by
+         * step, so a search over the table returns the same x for the same u: the table removes a
+         * division per step, not a digit of precision.
+         */
+        private double[] inversionTable(int n, double start) {
+            double scaledOdds = (n + 1.0) * odds;
+            double[] pmf = new double[Math.min(n, PMF_CACHE - 1) + 1];
+            pmf[0] = start;
+            for (int x = 1; x < pmf.length; x++) {
+                pmf[x] = pmf[x - 1] * (scaledOdds / x - odds);
+            }
+            return pmf;
+        }
+
+        /** The sequential search of the inversion below, reading f(x) from the table. */
+        private int tableInversion(RandomSource random, int n, double[] pmf) {
+            double scaledOdds = (n + 1.0) * odds;
+            while (true) {
+                double u = random.nextOpenUnit();
+                double f = pmf[0];
+                int x = 0;
+                while (u > f) {
+                    u -= f;
+                    x++;
+                    if (x > n) {
+                        break; // rounding left u above the total mass: draw again
+                    }
+                    f = x < pmf.length ? pmf[x] : f * (scaledOdds / x - odds);
+                }
+                if (x <= n) {
+                    return x;
+                }
+            }
         }
     }
 
@@ -164,6 +218,7 @@ public final class BinomialSampler {
         private final int mode;
         private final double p;
         private final double npq;
+        private final double logOdds;
 
         Btrd(int n, double p) {
             double q = 1 - p;
@@ -180,13 +235,14 @@ public final class BinomialSampler {
             this.vr = 0.92 - 4.2 / b;
             this.urvr = 0.86 * vr;
             this.mode = (int) Math.floor((n + 1.0) * p);
+            this.logOdds = Math.log(odds);
         }
 
         /** ln f(k)/f(mode), exact up to rounding. */
         double logRatio(int k) {
             return -LogFactorial.ratio(k, mode)
                     - LogFactorial.ratio(n - k, n - mode)
-                    + (k - mode) * Math.log(odds);
+                    + (k - mode) * logOdds;
         }
 
         int mode() {

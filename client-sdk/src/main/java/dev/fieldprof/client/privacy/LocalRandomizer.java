@@ -55,13 +55,13 @@ public final class LocalRandomizer {
         if (sum != k) {
             throw new IllegalArgumentException("frequencies must sum to k=" + k + ", got " + sum);
         }
-        double p = parameters.p();
-        double q = 1 - p;
         int[] out = new int[frequencies.length];
         for (int v = 0; v < frequencies.length; v++) {
             int f = frequencies[v];
-            out[v] =
-                    BinomialSampler.sample(random, f, p) + BinomialSampler.sample(random, k - f, q);
+            // Binomial(f, p) = f − Binomial(f, q): the same draws BinomialSampler.sample makes
+            // for p > 1/2, but with the per-n setups cached (most v have F(v) = 0 or small, so
+            // k − F(v) is near k).
+            out[v] = f - keepNone.sample(random, f) + keepNone.sample(random, k - f);
         }
         return out;
     }

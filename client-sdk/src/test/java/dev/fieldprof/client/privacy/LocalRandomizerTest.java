@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -74,6 +75,28 @@ class LocalRandomizerTest {
         double pValue =
                 GoodnessOfFit.pValue(histogram, low, z -> LocalRandomizer.countPmf(params, f, z));
         assertThat(pValue).as("chi-square p-value, seed %d", seed).isGreaterThan(1e-6);
+    }
+
+    @Test
+    void drawsExactlyWhatTheUncachedSamplersDraw() {
+        // The randomizer's cached setups must not change a single draw of the formula above.
+        PrivacyParameters params = new PrivacyParameters(Math.log(9), 10, 50_000);
+        int[] f = new int[10_000];
+        SplittableRandom trace = new SplittableRandom(4);
+        for (int i = 0; i < 50_000; i++) {
+            f[(int) Math.min(9_999, Math.pow(10_000, trace.nextDouble()) - 1)]++;
+        }
+        LocalRandomizer randomizer = new LocalRandomizer(params, new SeededRandomSource(21));
+        SeededRandomSource direct = new SeededRandomSource(21);
+        for (int report = 0; report < 3; report++) {
+            int[] z = randomizer.randomize(f);
+            for (int v = 0; v < f.length; v++) {
+                int expected =
+                        BinomialSampler.sample(direct, f[v], params.p())
+                                + BinomialSampler.sample(direct, 50_000 - f[v], 1 - params.p());
+                assertThat(z[v]).as("report %d, v %d", report, v).isEqualTo(expected);
+            }
+        }
     }
 
     @Test
