@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.fieldprof.cli.demo.DemoProgram;
 import dev.fieldprof.cli.demo.SimulatedDevices;
+import dev.fieldprof.cli.programs.ProgramPublisher;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
 import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
@@ -76,14 +77,9 @@ class DemoPipelineITCase {
         ProgramModel model = program.model();
         int methods = model.getMethods().size();
         int k = model.getPrivacyConfigs().get(0).getK();
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                programs,
-                                model.getAppVersion(),
-                                RecordCodec.of(ProgramModel.class).encode(model))),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        // As the demo does it (DemoRun), with the demo's timeout.
+        ProgramPublisher.publish(
+                RUNTIME.bootstrapServers(), programs, model, Duration.ofSeconds(30));
 
         try (ReportTransport transport =
                         new KafkaReportTransport(

@@ -36,10 +36,13 @@ public final class ProgramPublisher {
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(64 << 20));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
-        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
+        // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
+        long requestMillis = Math.max(500, Math.min(timeout.toMillis() / 2, 30_000));
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(requestMillis));
         props.put(
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                Long.toString(Math.min(timeout.toMillis(), 30_000)));
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                Long.toString(Math.max(timeout.toMillis(), requestMillis)));
         byte[] value = RecordCodec.of(ProgramModel.class).encode(model);
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {

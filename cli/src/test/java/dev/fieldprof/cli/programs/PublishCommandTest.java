@@ -44,4 +44,32 @@ class PublishCommandTest {
                 .startsWith("fieldprof: --model " + junk + " is not a program model");
         assertThat(err.toString().lines()).hasSize(1);
     }
+
+    @Test
+    void unreachableBrokerFailsWithOneLineNamingTopicAndBroker() throws Exception {
+        Path model = dir.resolve("tiny.model");
+        dev.fieldprof.analysis.model.ProgramModels.write(
+                dev.fieldprof.analysis.model.ProgramModels.build(
+                        "tiny:1",
+                        java.time.Instant.ofEpochMilli(0),
+                        java.util.List.of("<p.A: void a()>"),
+                        java.util.List.of(),
+                        dev.fieldprof.analysis.model.ProgramModels.privacyConfig(
+                                "default", Math.log(9), 1, 5, 1),
+                        java.util.Map.of()),
+                model);
+        int exit =
+                run(
+                        "publish",
+                        "--bootstrap",
+                        "127.0.0.1:1",
+                        "--model",
+                        model.toString(),
+                        "--timeout",
+                        "2s");
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString())
+                .startsWith("fieldprof: cannot publish to fieldprof.programs at 127.0.0.1:1: ");
+        assertThat(err.toString().lines()).hasSize(1);
+    }
 }
