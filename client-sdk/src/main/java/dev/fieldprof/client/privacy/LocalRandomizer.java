@@ -15,7 +15,7 @@ public final class LocalRandomizer {
      *
      * <pre>{@code
      * LocalRandomizer randomizer =
-     *         new LocalRandomizer(new PrivacyParameters(Math.log(9), 1, 5), new SecureRandomSource());
+     *         new LocalRandomizer(new PrivacyParameters(Math.log(9), 1, 5), new ChaCha20RandomSource());
      * int[] reported = randomizer.randomize(new int[] {5, 0});
      * }</pre>
      *

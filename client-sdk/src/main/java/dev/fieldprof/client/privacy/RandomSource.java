@@ -2,7 +2,8 @@ package dev.fieldprof.client.privacy;
 
 /**
  * The only way randomness enters the randomizer and the samplers: 64 uniformly random bits at a
- * time. Production code uses {@link SecureRandomSource}; tests and simulations inject a {@link
+ * time. Production code uses {@link ChaCha20RandomSource} (the SDK's default, keyed from the JDK's
+ * DRBG) or {@link SecureRandomSource} (the DRBG itself); tests and simulations inject a {@link
  * SeededRandomSource} so that every draw is reproducible.
  */
 public interface RandomSource {
