@@ -2,11 +2,12 @@ package dev.fieldprof.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.analysis.AnalysisRequest;
+import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.analysis.cfg.BranchDescription;
 import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.MethodInventory;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.paths.ArrayBranchTable;
 import dev.fieldprof.client.paths.BranchTableText;
@@ -21,7 +22,9 @@ import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.jobs.paths.PathJobOptions;
 import dev.fieldprof.jobs.paths.PathModelJob;
 import dev.fieldprof.samples.notes.UserSession;
+import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.PathReport;
+import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,17 +46,22 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The adaptive path profiling loop end to end (issue 6; DESIGN.md "Paths"): the sample notes
- * program gets path probes, devices run it with path tracing on (debug mode) and send coded path
- * reports through Kafka, the PathModelJob learns an edge model from them and publishes it on the
- * compacted model topic, every device adopts it from there, and the same runs again cost fewer
- * bytes. Every report decodes, with the model version it names, to exactly the events recorded.
+ * program is analysed and its program model (with CFGs) published on the programs topic, gets path
+ * probes, devices run it with path tracing on (debug mode) and send coded path reports through
+ * Kafka, the PathModelJob derives the branch table from the model and learns an edge model from
+ * them and publishes it on the compacted model topic, every device adopts it from there, and the
+ * same runs again cost fewer bytes. Every report decodes, with the model version it names, to
+ * exactly the events recorded.
  */
 class PathModelLoopITCase {
     private static final int DEVICES = 3;
@@ -72,18 +80,32 @@ class PathModelLoopITCase {
         String models = RUNTIME.createRandomTopic(1, true);
         String deadLetters = RUNTIME.createRandomTopic(1, false);
 
+        String programs = RUNTIME.createRandomTopic(1, true);
+
+        // The program model (with its CFGs) is all the job learns the branch nodes from.
         Path programJar = sampleProgramJar();
-        Map<String, Integer> ids =
-                MethodInventory.of(
-                                JarContents.read(programJar),
-                                AppPackages.parse("dev.fieldprof.samples"))
-                        .ids();
+        ProgramModel program =
+                ProgramAnalyzer.analyze(
+                                AnalysisRequest.of(programJar, APP)
+                                        .withAppPackages(
+                                                AppPackages.parse("dev.fieldprof.samples")))
+                        .model();
+        RUNTIME.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                programs, APP, RecordCodec.of(ProgramModel.class).encode(program))),
+                new StringSerializer(),
+                new ByteArraySerializer());
+        Map<String, Integer> ids = new HashMap<>();
+        for (MethodInfo method : program.getMethods()) {
+            ids.put(method.getSignature().toString(), method.getId());
+        }
         Path instrumented = work.resolve("notes-paths.jar");
         PathProbeInstrumenter.Result instrumentation =
                 new PathProbeInstrumenter(ids).instrumentJar(programJar, instrumented, ids.size());
         assertThat(instrumentation.methodsSkipped()).isEmpty();
+        // Devices build their table from the jar's description, the job from the model.
         BranchDescription branches = instrumentation.branches();
-        Path branchFile = Files.writeString(work.resolve("branches.txt"), branches.toText());
         ArrayBranchTable table = BranchTableText.parse(branches.toText());
 
         StreamExecutionEnvironment env = RUNTIME.environment();
@@ -93,6 +115,8 @@ class PathModelLoopITCase {
                                 RUNTIME.bootstrapServers(),
                                 "--reports-topic",
                                 reports,
+                                "--programs-topic",
+                                programs,
                                 "--models-topic",
                                 models,
                                 "--dead-letter-topic",
@@ -106,9 +130,7 @@ class PathModelLoopITCase {
                                 "--group-id",
                                 "paths-it-" + reports,
                                 "--transactional-id-prefix",
-                                "paths-it-" + reports,
-                                "--branches",
-                                APP + "=" + branchFile))
+                                "paths-it-" + reports))
                 .buildInto(env);
         JobClient job = env.executeAsync(PathModelJob.NAME);
         List<Device> devices = new ArrayList<>();

@@ -92,6 +92,27 @@ public final class BranchTableText {
         return b.build();
     }
 
+    /**
+     * The text form of {@code table}: the header, {@code methods N}, then one line {@code id
+     * block:degree ...} per method with branch nodes, ascending ids (what static analysis writes).
+     */
+    public static String toText(BranchTable table) {
+        StringBuilder out = new StringBuilder(HEADER).append('\n');
+        out.append("methods ").append(table.methodCount()).append('\n');
+        for (int m = 0; m < table.methodCount(); m++) {
+            int[] blocks = table.branchBlocks(m);
+            if (blocks.length == 0) {
+                continue;
+            }
+            out.append(m);
+            for (int block : blocks) {
+                out.append(' ').append(block).append(':').append(table.outDegree(m, block));
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+
     /** The table in {@code loader}'s {@link #RESOURCE}, or null if there is none. */
     public static ArrayBranchTable fromClasspath(ClassLoader loader) {
         try (InputStream in = loader.getResourceAsStream(RESOURCE)) {

@@ -9,25 +9,18 @@ import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.RecordDecodingException;
 import java.nio.ByteBuffer;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
  * Decodes raw path report records and checks what can be checked without a model: the Avro record
- * (else UNDECODABLE), a branch description for its app version and a coded header that agrees with
- * the record's model version and event count (else INVALID, with the reason).
+ * (else UNDECODABLE) and a coded header that agrees with the record's model version and event count
+ * (else INVALID, with the reason). Whether its app version has a branch table is known only where
+ * the program models are broadcast ({@link LearnEdgeModels}).
  */
 public final class DecodePathReports extends ProcessFunction<RawRecord, PathReportEnvelope> {
     private static final long serialVersionUID = 1L;
     private static final RecordCodec<PathReport> CODEC = RecordCodec.of(PathReport.class);
-
-    private final TreeSet<String> appVersions;
-
-    public DecodePathReports(Set<String> appVersions) {
-        this.appVersions = new TreeSet<>(appVersions);
-    }
 
     @Override
     public void processElement(RawRecord raw, Context ctx, Collector<PathReportEnvelope> out) {
@@ -44,15 +37,6 @@ public final class DecodePathReports extends ProcessFunction<RawRecord, PathRepo
             return;
         }
         String app = report.getAppVersion().toString();
-        if (!appVersions.contains(app)) {
-            ctx.output(
-                    PathDeadLetters.TAG,
-                    PathDeadLetters.of(
-                            raw,
-                            DeadLetterReason.INVALID,
-                            "no branch description for app version " + app));
-            return;
-        }
         byte[] coded = bytes(report.getCoded());
         PathReportHeader header;
         try {

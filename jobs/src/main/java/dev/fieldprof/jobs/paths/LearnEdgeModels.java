@@ -9,6 +9,7 @@ import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,68 +19,175 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
 /**
- * Per app version and window: decodes every report with the edge model version it names (the last N
- * published versions are kept in keyed state, as EdgeModel records), counts edges with {@link
- * PathModelAggregator} and emits version M+1 keyed by app version (AdapTracer section 6.3). A
- * report naming a version not kept, or not decodable with it, becomes a dead letter with the
- * reason. The model's createdAt is the window end, so a replay emits the same bytes.
+ * Per app version and tumbling window: decodes every report with the edge model version it names
+ * (the last N published versions are kept in keyed state, as EdgeModel records), counts edges with
+ * {@link PathModelAggregator} and emits version M+1 keyed by app version (AdapTracer section 6.3).
+ *
+ * <p>The branch table of an app version comes from its program model, broadcast from {@code
+ * fieldprof.programs} ({@link DecodeProgramBranches}); a {@code --branches} file given for the app
+ * version overrides it. The windows are kept here (reports buffered per window in keyed state, a
+ * timer at each window's end) rather than in a Flink window operator, because a window function
+ * cannot read broadcast state. A report whose app version has no table when its window closes, that
+ * names a version not kept, that does not decode with it, or that arrives after its window closed,
+ * becomes a dead letter with the reason. The model's createdAt is the window end, so a replay emits
+ * the same bytes.
  */
 public final class LearnEdgeModels
-        extends ProcessWindowFunction<PathReportEnvelope, EncodedRecord, String, TimeWindow> {
+        extends KeyedBroadcastProcessFunction<
+                String, PathReportEnvelope, ProgramBranches, EncodedRecord> {
     private static final long serialVersionUID = 1L;
     private static final RecordCodec<dev.fieldprof.schemas.EdgeModel> CODEC =
             RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
+
+    /** App version → branch description text of its newest program model. */
+    public static final MapStateDescriptor<String, String> BRANCHES =
+            new MapStateDescriptor<>("program-branches", Types.STRING, Types.STRING);
 
     static final ListStateDescriptor<byte[]> MODELS =
             new ListStateDescriptor<>(
                     "edge-models", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
 
-    private final Map<String, String> branches;
+    static final ListStateDescriptor<PathReportEnvelope> PENDING =
+            new ListStateDescriptor<>(
+                    "window-reports", TypeInformation.of(PathReportEnvelope.class));
+
+    private final Map<String, String> overrides;
+    private final long windowMillis;
+    private final boolean processingTime;
     private final int keepVersions;
     private final int targetTotal;
     private final Map<String, byte[]> published;
+    private transient Map<String, String> tableTexts;
     private transient Map<String, ArrayBranchTable> tables;
 
     /**
-     * @param branches app version → branch description text
+     * @param overrides app version → branch description text that wins over the program model's
+     * @param window tumbling window size, > 0
+     * @param processingTime windows on processing time instead of the records' event time
      * @param keepVersions model versions kept decodable
      * @param targetTotal {@link ModelUpdater}'s target total
      * @param published app version → the newest model already on the model topic (record bytes),
      *     the base of the first window of a job started without state
      */
     public LearnEdgeModels(
-            Map<String, String> branches,
+            Map<String, String> overrides,
+            Duration window,
+            boolean processingTime,
             int keepVersions,
             int targetTotal,
             Map<String, byte[]> published) {
-        this.branches = new TreeMap<>(branches);
+        this.overrides = new TreeMap<>(overrides);
+        this.windowMillis = window.toMillis();
+        this.processingTime = processingTime;
         this.published = new TreeMap<>(published);
         this.keepVersions = keepVersions;
         this.targetTotal = targetTotal;
     }
 
-    private ArrayBranchTable table(String app) {
-        if (tables == null) {
-            tables = new HashMap<>();
+    @Override
+    public void processElement(
+            PathReportEnvelope report, ReadOnlyContext ctx, Collector<EncodedRecord> out)
+            throws Exception {
+        long time =
+                processingTime
+                        ? ctx.timerService().currentProcessingTime()
+                        : ctx.timestamp() == null ? report.raw.timestamp : ctx.timestamp();
+        long end = TimeWindow.getWindowStartWithOffset(time, 0, windowMillis) + windowMillis;
+        if (!processingTime && end - 1 <= ctx.timerService().currentWatermark()) {
+            ctx.output(
+                    PathDeadLetters.TAG,
+                    PathDeadLetters.of(
+                            report.raw,
+                            DeadLetterReason.OTHER,
+                            "late: record time " + time + " is in a window that closed at " + end));
+            return;
         }
-        return tables.computeIfAbsent(app, a -> BranchTableText.parse(branches.get(a)));
+        report.windowEnd = end;
+        getRuntimeContext().getListState(PENDING).add(report);
+        if (processingTime) {
+            ctx.timerService().registerProcessingTimeTimer(end - 1);
+        } else {
+            ctx.timerService().registerEventTimeTimer(end - 1);
+        }
     }
 
     @Override
-    public void process(
+    public void processBroadcastElement(
+            ProgramBranches program, Context ctx, Collector<EncodedRecord> out) throws Exception {
+        ctx.getBroadcastState(BRANCHES).put(program.appVersion, program.branches);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<EncodedRecord> out)
+            throws Exception {
+        ListState<PathReportEnvelope> pending = getRuntimeContext().getListState(PENDING);
+        TreeMap<Long, List<PathReportEnvelope>> due = new TreeMap<>();
+        List<PathReportEnvelope> later = new ArrayList<>();
+        for (PathReportEnvelope report : pending.get()) {
+            if (report.windowEnd - 1 <= timestamp) {
+                due.computeIfAbsent(report.windowEnd, e -> new ArrayList<>()).add(report);
+            } else {
+                later.add(report);
+            }
+        }
+        pending.update(later);
+        String app = ctx.getCurrentKey();
+        ArrayBranchTable table = table(app, ctx.getBroadcastState(BRANCHES));
+        for (Map.Entry<Long, List<PathReportEnvelope>> window : due.entrySet()) {
+            if (table == null) {
+                for (PathReportEnvelope report : window.getValue()) {
+                    ctx.output(
+                            PathDeadLetters.TAG,
+                            PathDeadLetters.of(
+                                    report.raw,
+                                    DeadLetterReason.UNKNOWN_APP_VERSION,
+                                    "no branch table for app version "
+                                            + app
+                                            + ": no program model with CFGs and no --branches"));
+                }
+                continue;
+            }
+            learn(app, table, window.getKey(), window.getValue(), ctx, out);
+        }
+    }
+
+    /** The override, else the broadcast program model's table; null if neither is known. */
+    private ArrayBranchTable table(String app, ReadOnlyBroadcastState<String, String> programs)
+            throws Exception {
+        String text = overrides.containsKey(app) ? overrides.get(app) : programs.get(app);
+        if (text == null) {
+            return null;
+        }
+        if (tables == null) {
+            tables = new HashMap<>();
+            tableTexts = new HashMap<>();
+        }
+        if (!text.equals(tableTexts.get(app))) {
+            tables.put(app, BranchTableText.parse(text));
+            tableTexts.put(app, text);
+        }
+        return tables.get(app);
+    }
+
+    private void learn(
             String app,
-            Context ctx,
-            Iterable<PathReportEnvelope> reports,
+            ArrayBranchTable table,
+            long windowEnd,
+            List<PathReportEnvelope> reports,
+            OnTimerContext ctx,
             Collector<EncodedRecord> out)
             throws Exception {
-        ArrayBranchTable table = table(app);
-        ListState<byte[]> state = ctx.globalState().getListState(MODELS);
+        ListState<byte[]> state = getRuntimeContext().getListState(MODELS);
         TreeMap<Long, byte[]> kept = new TreeMap<>();
         for (byte[] bytes : state.get()) {
             kept.put(CODEC.decode(bytes).getVersion(), bytes);
@@ -88,6 +196,9 @@ public final class LearnEdgeModels
             byte[] bytes = published.get(app);
             kept.put(CODEC.decode(bytes).getVersion(), bytes);
         }
+        long fingerprint = EdgeModel.branchFingerprint(table);
+        // A new program model for the same app version with other CFGs: the old models are void.
+        kept.values().removeIf(bytes -> CODEC.decode(bytes).getBranchFingerprint() != fingerprint);
         if (!kept.containsKey(0L) && kept.size() < keepVersions) {
             // The uniform model is version 0, what every device starts with: decodable too.
             kept.put(
@@ -143,7 +254,7 @@ public final class LearnEdgeModels
         }
         dev.fieldprof.schemas.EdgeModel record =
                 EdgeModelRecords.toRecord(
-                        next.get(), app, Instant.ofEpochMilli(ctx.window().getEnd()), accepted);
+                        next.get(), app, Instant.ofEpochMilli(windowEnd), accepted);
         byte[] bytes = CODEC.encode(record);
         kept.put(record.getVersion(), bytes);
         while (kept.size() > keepVersions) {

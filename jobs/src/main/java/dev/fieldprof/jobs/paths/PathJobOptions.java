@@ -16,14 +16,18 @@ import org.apache.flink.util.TimeUtils;
 
 /**
  * The options of {@link PathModelJob}, parsed from {@code --key value} arguments (durations as
- * {@code 30 s}, {@code 1min}). {@code --branches} names, per app version, the branch description
- * file ({@code fieldprof-branches 1}, written by the path instrumenter into the instrumented jar as
- * {@code META-INF/fieldprof/branches.txt}): {@code app:1=/path/a.txt,app:2=/path/b.txt}. The files
- * are read when the options are parsed, so the job ships their text, not their paths.
+ * {@code 30 s}, {@code 1min}). The branch tables come from the program models on {@code
+ * --programs-topic}; the optional {@code --branches} overrides them per app version with a branch
+ * description file ({@code fieldprof-branches 1}, written by the path instrumenter into the
+ * instrumented jar as {@code META-INF/fieldprof/branches.txt}): {@code
+ * app:1=/path/a.txt,app:2=/path/b.txt}. Use it when the jar traces only some methods ({@code
+ * --path-methods}) or the instrumenter skipped some. The files are read when the options are
+ * parsed, so the job ships their text, not their paths.
  */
 public record PathJobOptions(
         String bootstrap,
         String reportsTopic,
+        String programsTopic,
         String modelsTopic,
         String deadLetterTopic,
         Duration window,
@@ -40,6 +44,7 @@ public record PathJobOptions(
 
     public static final String BOOTSTRAP = "bootstrap";
     public static final String REPORTS_TOPIC = "reports-topic";
+    public static final String PROGRAMS_TOPIC = "programs-topic";
     public static final String MODELS_TOPIC = "models-topic";
     public static final String DEAD_LETTER_TOPIC = "dead-letter-topic";
     public static final String WINDOW = "window";
@@ -60,6 +65,7 @@ public record PathJobOptions(
         Map<String, String> d = new LinkedHashMap<>();
         d.put(BOOTSTRAP, null);
         d.put(REPORTS_TOPIC, Topics.PATH_REPORTS);
+        d.put(PROGRAMS_TOPIC, Topics.PROGRAMS);
         d.put(MODELS_TOPIC, Topics.EDGE_MODELS);
         d.put(DEAD_LETTER_TOPIC, Topics.DEAD_LETTERS);
         d.put(WINDOW, "1 min");
@@ -72,7 +78,8 @@ public record PathJobOptions(
         d.put(TRANSACTION_TIMEOUT, "10 min");
         d.put(OUT_OF_ORDERNESS, "10 s");
         d.put(IDLENESS, "30 s");
-        d.put(BRANCHES, null);
+        // Optional: the program models' CFGs give the tables; a file here overrides them.
+        d.put(BRANCHES, "");
         return d;
     }
 
@@ -86,7 +93,6 @@ public record PathJobOptions(
         require(!checkpointInterval.isNegative(), "--" + CHECKPOINT_INTERVAL + " must be >= 0");
         require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
         require(!idleness.isNegative() && !idleness.isZero(), "--" + IDLENESS + " must be > 0");
-        require(!branches.isEmpty(), "--" + BRANCHES + " must name at least one app version");
         for (Map.Entry<String, String> e : branches.entrySet()) {
             try {
                 BranchTableText.parse(e.getValue());
@@ -149,6 +155,7 @@ public record PathJobOptions(
         return new PathJobOptions(
                 all.get(BOOTSTRAP),
                 all.get(REPORTS_TOPIC),
+                all.get(PROGRAMS_TOPIC),
                 all.get(MODELS_TOPIC),
                 all.get(DEAD_LETTER_TOPIC),
                 duration(all, WINDOW),
@@ -167,6 +174,9 @@ public record PathJobOptions(
     /** Reads {@code app:1=/path,app:2=/path} into app version → branch description text. */
     static Map<String, String> readBranches(String value) {
         Map<String, String> out = new TreeMap<>();
+        if (value.isBlank()) {
+            return out;
+        }
         for (String item : value.split(",")) {
             int equals = item.lastIndexOf('=');
             if (equals <= 0) {
@@ -205,6 +215,7 @@ public record PathJobOptions(
         Map<String, String> map = new LinkedHashMap<>();
         map.put(BOOTSTRAP, bootstrap);
         map.put(REPORTS_TOPIC, reportsTopic);
+        map.put(PROGRAMS_TOPIC, programsTopic);
         map.put(MODELS_TOPIC, modelsTopic);
         map.put(DEAD_LETTER_TOPIC, deadLetterTopic);
         map.put(WINDOW, TimeUtils.formatWithHighestUnit(window));

@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.paths;
 import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
 import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
 import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
+import dev.fieldprof.jobs.frequency.functions.SideInputWatermarks;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import java.time.Duration;
@@ -15,12 +16,9 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.datastream.WindowedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
-import org.apache.flink.streaming.api.windowing.assigners.TumblingProcessingTimeWindows;
-import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.ParameterTool;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
@@ -34,9 +32,33 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * fieldprof.models.edges}, keyed by app version, exactly once. Every record it cannot use becomes a
  * DeadLetter with the reason.
  *
- * <p>The branch nodes of each app version come from the branch description the path instrumenter
- * writes into the instrumented jar ({@code --branches app:1=branches.txt}); the ProgramModel record
- * does not carry CFGs yet. Options: see {@link PathJobOptions}.
+ * <p>The branch nodes of each app version come from the CFGs of its program model, broadcast from
+ * the compacted {@code fieldprof.programs} ({@link DecodeProgramBranches}); {@code --branches
+ * app:1=branches.txt} (the description the path instrumenter writes into the jar) overrides them.
+ * Event time is the reports' Kafka record time: the programs stream only holds the watermark back
+ * at the start, until its topic has been quiet for {@code --idleness}, and never moves it ({@link
+ * SideInputWatermarks}), so a model published late cannot close the windows of reports in flight.
+ *
+ * <p>Options of {@link #main} (defaults in brackets; see {@link PathJobOptions}):
+ *
+ * <ul>
+ *   <li>{@code --bootstrap HOST:PORT} Kafka bootstrap servers (required)
+ *   <li>{@code --reports-topic} [fieldprof.reports.paths]
+ *   <li>{@code --programs-topic} [fieldprof.programs]
+ *   <li>{@code --models-topic} [fieldprof.models.edges]
+ *   <li>{@code --dead-letter-topic} [fieldprof.dead-letters]
+ *   <li>{@code --window} tumbling window size [1 min]
+ *   <li>{@code --time} event or processing [event]
+ *   <li>{@code --keep-versions} model versions kept decodable [4]
+ *   <li>{@code --target-total} total of a branch node's integer frequencies in a new model [1024]
+ *   <li>{@code --group-id} consumer group of the reports [fieldprof-path-model]
+ *   <li>{@code --checkpoint-interval} 0 disables checkpoints and exactly-once [10 s]
+ *   <li>{@code --transactional-id-prefix} unique per job [fieldprof-path-model]
+ *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
+ *   <li>{@code --out-of-orderness} watermark bound [10 s]
+ *   <li>{@code --idleness} a partition without records this long stops holding the watermark [30 s]
+ *   <li>{@code --branches app:ver=file,...} branch descriptions overriding the program models' []
+ * </ul>
  */
 public final class PathModelJob {
     /** The job's name in Flink. */
@@ -44,21 +66,24 @@ public final class PathModelJob {
 
     private final PathJobOptions options;
     private final Source<RawRecord, ?, ?> reports;
+    private final Source<RawRecord, ?, ?> programs;
     private final Sink<EncodedRecord> models;
     private final Sink<EncodedRecord> deadLetters;
     private final Map<String, byte[]> published;
 
     /**
      * @param reports raw records of the path reports topic
+     * @param programs raw records of the program models topic
      * @param models receives encoded EdgeModel records keyed by app version
      * @param deadLetters receives encoded DeadLetter records keyed like the rejected record
      */
     public PathModelJob(
             PathJobOptions options,
             Source<RawRecord, ?, ?> reports,
+            Source<RawRecord, ?, ?> programs,
             Sink<EncodedRecord> models,
             Sink<EncodedRecord> deadLetters) {
-        this(options, reports, models, deadLetters, Map.of());
+        this(options, reports, programs, models, deadLetters, Map.of());
     }
 
     /**
@@ -70,11 +95,13 @@ public final class PathModelJob {
     public PathModelJob(
             PathJobOptions options,
             Source<RawRecord, ?, ?> reports,
+            Source<RawRecord, ?, ?> programs,
             Sink<EncodedRecord> models,
             Sink<EncodedRecord> deadLetters,
             Map<String, byte[]> published) {
         this.options = options;
         this.reports = reports;
+        this.programs = programs;
         this.models = models;
         this.deadLetters = deadLetters;
         this.published = Map.copyOf(published);
@@ -95,9 +122,20 @@ public final class PathModelJob {
                         .setDeserializer(new RawRecordDeserializer())
                         .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                         .build();
+        KafkaSource<RawRecord> programs =
+                KafkaSource.<RawRecord>builder()
+                        .setBootstrapServers(options.bootstrap())
+                        .setTopics(options.programsTopic())
+                        .setGroupId(options.groupId() + "-programs")
+                        // Always the whole compacted topic.
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setDeserializer(new RawRecordDeserializer())
+                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                        .build();
         return new PathModelJob(
                 options,
                 source,
+                programs,
                 kafkaSink(options, options.modelsTopic(), "models"),
                 kafkaSink(options, options.deadLetterTopic(), "dead-letters"),
                 PublishedModels.read(
@@ -118,22 +156,32 @@ public final class PathModelJob {
                 WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(options.outOfOrderness())
                         .withTimestampAssigner(new RecordTimestamp())
                         .withIdleness(options.idleness());
+        WatermarkStrategy<RawRecord> sideInputTime =
+                WatermarkStrategy.<RawRecord>forGenerator(context -> new SideInputWatermarks<>())
+                        .withTimestampAssigner(new RecordTimestamp())
+                        .withIdleness(options.idleness());
+        SingleOutputStreamOperator<ProgramBranches> branches =
+                env.fromSource(programs, sideInputTime, "path-programs-source")
+                        .uid("path-programs-source")
+                        .process(new DecodeProgramBranches())
+                        .name("decode-program-branches")
+                        .uid("decode-program-branches");
+        BroadcastStream<ProgramBranches> branchBroadcast =
+                branches.broadcast(LearnEdgeModels.BRANCHES);
         SingleOutputStreamOperator<PathReportEnvelope> decoded =
                 env.fromSource(reports, recordTime, "path-reports-source")
                         .uid("path-reports-source")
-                        .process(new DecodePathReports(options.branches().keySet()))
+                        .process(new DecodePathReports())
                         .name("decode-path-reports")
                         .uid("decode-path-reports");
-        WindowedStream<PathReportEnvelope, String, TimeWindow> windows =
-                options.processingTime()
-                        ? decoded.keyBy(new AppVersionKey())
-                                .window(TumblingProcessingTimeWindows.of(options.window()))
-                        : decoded.keyBy(new AppVersionKey())
-                                .window(TumblingEventTimeWindows.of(options.window()));
         SingleOutputStreamOperator<EncodedRecord> learned =
-                windows.process(
+                decoded.keyBy(new AppVersionKey())
+                        .connect(branchBroadcast)
+                        .process(
                                 new LearnEdgeModels(
                                         options.branches(),
+                                        options.window(),
+                                        options.processingTime(),
                                         options.keepVersions(),
                                         options.targetTotal(),
                                         published))
@@ -141,7 +189,9 @@ public final class PathModelJob {
                         .uid("learn-edge-models");
         learned.sinkTo(models).name("edge-models-sink").uid("edge-models-sink");
         decoded.getSideOutput(PathDeadLetters.TAG)
-                .union(learned.getSideOutput(PathDeadLetters.TAG))
+                .union(
+                        branches.getSideOutput(PathDeadLetters.TAG),
+                        learned.getSideOutput(PathDeadLetters.TAG))
                 .sinkTo(deadLetters)
                 .name("path-dead-letters-sink")
                 .uid("path-dead-letters-sink");

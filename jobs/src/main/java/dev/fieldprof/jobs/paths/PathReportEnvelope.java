@@ -5,8 +5,8 @@ import java.io.Serializable;
 
 /**
  * A decoded path report on its way to its window: the app version it is keyed by, the coded bytes
- * to decode with the model version it names, and the raw Kafka record for a dead letter. A Flink
- * POJO.
+ * to decode with the model version it names, the raw Kafka record for a dead letter, and the window
+ * it was assigned to. A Flink POJO.
  */
 public class PathReportEnvelope implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -16,6 +16,9 @@ public class PathReportEnvelope implements Serializable {
     public long modelVersion;
     public byte[] coded;
     public RawRecord raw;
+
+    /** End (exclusive, ms) of the window the report was assigned to; 0 until assigned. */
+    public long windowEnd;
 
     public PathReportEnvelope() {}
 

@@ -25,13 +25,22 @@ class PathJobOptionsTest {
         assertThat(o.reportsTopic()).isEqualTo("fieldprof.reports.paths");
         assertThat(o.branches()).containsOnlyKeys("app:1");
         assertThat(o.toMap().get("branches")).isEqualTo("app:1");
+        assertThat(o.programsTopic()).isEqualTo("fieldprof.programs");
+    }
+
+    @Test
+    void branchFilesAreOptionalOverrides() {
+        PathJobOptions o = PathJobOptions.parse("--bootstrap", "k:9092");
+        assertThat(o.branches()).isEmpty();
+        assertThat(o.toMap().get("branches")).isEqualTo("");
+        assertThat(o.toMap().get("programs-topic")).isEqualTo("fieldprof.programs");
     }
 
     @Test
     void namesTheBadOption(@TempDir Path dir) throws Exception {
         Path bad = Files.writeString(dir.resolve("bad.txt"), "nonsense\n");
-        assertThatThrownBy(() -> PathJobOptions.parse("--bootstrap", "k:9092"))
-                .hasMessage("missing required option(s): --branches");
+        assertThatThrownBy(() -> PathJobOptions.parse("--window", "1 min"))
+                .hasMessage("missing required option(s): --bootstrap");
         assertThatThrownBy(
                         () ->
                                 PathJobOptions.parse(
@@ -53,7 +62,8 @@ class PathJobOptionsTest {
     }
 
     @Test
-    void envelopeIsAFlinkPojo() {
+    void envelopeAndProgramBranchesAreFlinkPojos() {
         assertThat(TypeInformation.of(PathReportEnvelope.class)).isInstanceOf(PojoTypeInfo.class);
+        assertThat(TypeInformation.of(ProgramBranches.class)).isInstanceOf(PojoTypeInfo.class);
     }
 }

@@ -10,8 +10,14 @@ import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.schemas.CfgBlock;
+import dev.fieldprof.schemas.CfgEdge;
+import dev.fieldprof.schemas.CfgEdgeKind;
 import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.MethodCfg;
+import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.PathReport;
+import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +54,69 @@ class PathModelJobITCase {
     static final RecordCodec<dev.fieldprof.schemas.EdgeModel> MODELS =
             RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
 
+    static final RecordCodec<ProgramModel> PROGRAMS = RecordCodec.of(ProgramModel.class);
+
     private long offset;
+    private long programOffset = 100;
+
+    /**
+     * A program model of {@link #APP} whose CFGs give {@link #BRANCHES}: method 0 branches at block
+     * 0 (two edges and an exception edge, which no probe codes) and at block 4 (a switch with three
+     * targets); method 1 at block 1; method 2 is straight-line.
+     */
+    static ProgramModel programModel(String app) {
+        List<CfgEdge> m0 =
+                List.of(
+                        new CfgEdge(0, 1, CfgEdgeKind.BRANCH_TAKEN, null),
+                        new CfgEdge(0, 2, CfgEdgeKind.BRANCH_NOT_TAKEN, null),
+                        new CfgEdge(0, 5, CfgEdgeKind.EXCEPTION, "java/lang/Exception"),
+                        new CfgEdge(1, 4, CfgEdgeKind.JUMP, null),
+                        new CfgEdge(2, 4, CfgEdgeKind.FALLTHROUGH, null),
+                        new CfgEdge(4, 1, CfgEdgeKind.SWITCH_CASE, "1"),
+                        new CfgEdge(4, 3, CfgEdgeKind.SWITCH_CASE, "2"),
+                        new CfgEdge(4, 5, CfgEdgeKind.SWITCH_DEFAULT, null));
+        List<CfgEdge> m1 =
+                List.of(
+                        new CfgEdge(0, 1, CfgEdgeKind.FALLTHROUGH, null),
+                        new CfgEdge(1, 2, CfgEdgeKind.BRANCH_TAKEN, null),
+                        new CfgEdge(1, 3, CfgEdgeKind.BRANCH_NOT_TAKEN, null));
+        return ProgramModel.newBuilder()
+                .setAppVersion(app)
+                .setCreatedAtMillis(Instant.EPOCH)
+                .setMethods(
+                        List.of(
+                                new MethodInfo(0, "<p.A: void a()>"),
+                                new MethodInfo(1, "<p.A: void b()>"),
+                                new MethodInfo(2, "<p.A: void c()>")))
+                .setPairs(List.of())
+                .setPrivacyConfigs(List.of())
+                .setCfgs(
+                        List.of(
+                                new MethodCfg(
+                                        0, blocks(6), m0, List.of(0, 4), List.of(), List.of()),
+                                new MethodCfg(1, blocks(4), m1, List.of(1), List.of(), List.of()),
+                                new MethodCfg(
+                                        2, blocks(1), List.of(), List.of(), List.of(), List.of())))
+                .build();
+    }
+
+    static List<CfgBlock> blocks(int n) {
+        List<CfgBlock> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(new CfgBlock(i, i, 1));
+        }
+        return out;
+    }
+
+    RawRecord program(byte[] value, long ts) {
+        return new RawRecord(
+                "fieldprof.programs",
+                0,
+                programOffset++,
+                ts,
+                "paths:1".getBytes(StandardCharsets.UTF_8),
+                value);
+    }
 
     /** One invocation-rich report coded with {@code model}; seeded, skewed branches. */
     static byte[] codedRun(EdgeModel model, long seed) {
@@ -102,9 +170,8 @@ class PathModelJobITCase {
     }
 
     @Test
-    void learnsModelVersionsPerWindowAndDeadLettersWhatItCannotDecode(@TempDir Path dir)
+    void learnsModelVersionsPerWindowFromTheProgramModelsCfgsAndDeadLettersWhatItCannotDecode()
             throws Exception {
-        Path branchFile = Files.writeString(dir.resolve("branches.txt"), BRANCHES);
         EdgeModel v0 = EdgeModel.uniform(TABLE);
         // What the job must compute, with the Flink-free aggregator.
         PathModelAggregator expected =
@@ -142,13 +209,23 @@ class PathModelJobITCase {
                         "--bootstrap", "unused:9092",
                         "--checkpoint-interval", "0 s",
                         "--window", "1 min",
-                        "--out-of-orderness", "0 s",
-                        "--branches", APP + "=" + branchFile);
+                        "--out-of-orderness", "0 s");
+        // Published long after the reports: a side input, it must not close their windows.
+        List<RawRecord> programs =
+                List.of(
+                        program(PROGRAMS.encode(programModel(APP)), 500_000),
+                        program(new byte[] {1, 2, 3}, 500_001));
         PathJobTestIo.Collecting models = new PathJobTestIo.Collecting();
         PathJobTestIo.Collecting letters = new PathJobTestIo.Collecting();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        new PathModelJob(options, PathJobTestIo.source(records), models, letters).buildInto(env);
+        new PathModelJob(
+                        options,
+                        PathJobTestIo.source(records),
+                        PathJobTestIo.source(programs),
+                        models,
+                        letters)
+                .buildInto(env);
         env.execute(PathModelJob.NAME);
 
         List<dev.fieldprof.schemas.EdgeModel> published = new ArrayList<>();
@@ -169,19 +246,23 @@ class PathModelJobITCase {
             assertThat(letter.getJob().toString()).isEqualTo(PathDeadLetters.JOB);
             reasons.put(letter.getOffset(), letter.getReasonCode() + " " + letter.getReason());
         }
-        assertThat(reasons.keySet()).containsExactly(3L, 4L, 5L, 6L, 10L);
+        assertThat(reasons.keySet()).containsExactly(3L, 4L, 5L, 6L, 10L, 101L);
         assertThat(reasons.get(3L)).startsWith("UNDECODABLE ");
         assertThat(reasons.get(4L))
-                .isEqualTo("INVALID no branch description for app version ghost:1");
+                .isEqualTo(
+                        "UNKNOWN_APP_VERSION no branch table for app version ghost:1: no program"
+                                + " model with CFGs and no --branches");
         assertThat(reasons.get(5L)).startsWith("INVALID record names model 1 and");
         assertThat(reasons.get(6L))
                 .startsWith("UNDECODABLE path report corrupt does not decode with edge model 0: ");
         assertThat(reasons.get(10L))
                 .isEqualTo("INVALID edge model version 7 of paths:1 is not kept (kept: [0, 1])");
+        assertThat(reasons.get(101L)).startsWith("UNDECODABLE ");
     }
 
     @Test
-    void continuesFromThePublishedModelWhenStartedWithoutState(@TempDir Path dir) throws Exception {
+    void continuesFromThePublishedModelWhenStartedWithoutStateAndBranchFilesOverrideModels(
+            @TempDir Path dir) throws Exception {
         Path branchFile = Files.writeString(dir.resolve("branches.txt"), BRANCHES);
         EdgeModel v0 = EdgeModel.uniform(TABLE);
         PathModelAggregator expected =
@@ -209,9 +290,24 @@ class PathModelJobITCase {
         env.setParallelism(1);
         byte[] published =
                 MODELS.encode(EdgeModelRecords.toRecord(v1, APP, Instant.ofEpochMilli(5), 1));
+        // The program model's CFGs say method 2 branches too: the --branches file wins.
+        List<MethodCfg> cfgs = new ArrayList<>(programModel(APP).getCfgs());
+        cfgs.set(
+                2,
+                new MethodCfg(
+                        2,
+                        blocks(3),
+                        List.of(
+                                new CfgEdge(0, 1, CfgEdgeKind.BRANCH_TAKEN, null),
+                                new CfgEdge(0, 2, CfgEdgeKind.BRANCH_NOT_TAKEN, null)),
+                        List.of(0),
+                        List.of(),
+                        List.of()));
+        ProgramModel other = ProgramModel.newBuilder(programModel(APP)).setCfgs(cfgs).build();
         new PathModelJob(
                         options,
                         PathJobTestIo.source(records),
+                        PathJobTestIo.source(List.of(program(PROGRAMS.encode(other), 0))),
                         models,
                         letters,
                         Map.of(APP, published))
