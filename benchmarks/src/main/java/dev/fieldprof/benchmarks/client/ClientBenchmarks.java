@@ -55,11 +55,12 @@ public final class ClientBenchmarks {
                 "CPU time per op");
         System.out.println(
                 "== Randomizing one report: |V| = 10,000, k = 50,000, eps = ln 9, t = 10");
-        row(byName, cpu, "exactSecureRandom", "exact O(|V|), secure DRBG (the SDK)");
+        row(byName, cpu, "exactChaCha20Random", "exact O(|V|), secure ChaCha20 (the SDK)");
+        row(byName, cpu, "exactSecureRandom", "exact O(|V|), secure JDK DRBG");
         row(byName, cpu, "exactSeededRandom", "exact O(|V|), seeded SplittableRandom");
         row(byName, cpu, "normalApproximation", "normal approximation (paper 4.1; not offered)");
         row(byName, cpu, "naivePerEvent", "naive per-event O(k|V|) (paper 4.1)");
-        row(byName, cpu, "sampleKOfEpoch", "exact k-sample of a 2.5M-event epoch (secure)");
+        row(byName, cpu, "sampleKOfEpoch", "exact k-sample of a 2.5M-event epoch (ChaCha20)");
 
         System.out.println();
         System.out.println(

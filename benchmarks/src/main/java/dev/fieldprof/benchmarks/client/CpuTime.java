@@ -3,6 +3,7 @@ package dev.fieldprof.benchmarks.client;
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.Probes;
+import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.privacy.HypergeometricSampler;
 import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.PrivacyParameters;
@@ -61,11 +62,13 @@ final class CpuTime {
             epoch[v] = (long) (50 / Math.pow(1 + random.nextDouble() * 99, 1.2) * 100);
         }
         LocalRandomizer secure = new LocalRandomizer(parameters, new SecureRandomSource());
+        LocalRandomizer chacha = new LocalRandomizer(parameters, new ChaCha20RandomSource());
         LocalRandomizer seeded = new LocalRandomizer(parameters, new SeededRandomSource(3));
         NormalApproximationRandomizer normal = new NormalApproximationRandomizer(parameters, 5);
-        SecureRandomSource sampling = new SecureRandomSource();
+        ChaCha20RandomSource sampling = new ChaCha20RandomSource();
         Map<String, Double> micros = new LinkedHashMap<>();
         micros.put("exactSecureRandom", nanosPerOp(() -> secure.randomize(f)[0], 200, 9) / 1e3);
+        micros.put("exactChaCha20Random", nanosPerOp(() -> chacha.randomize(f)[0], 200, 9) / 1e3);
         micros.put("exactSeededRandom", nanosPerOp(() -> seeded.randomize(f)[0], 200, 9) / 1e3);
         micros.put("normalApproximation", nanosPerOp(() -> normal.randomize(f)[0], 200, 9) / 1e3);
         micros.put(

@@ -1,5 +1,6 @@
 package dev.fieldprof.benchmarks.client;
 
+import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.privacy.HypergeometricSampler;
 import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.PrivacyParameters;
@@ -20,9 +21,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Randomizing one report with |V| = 10,000 and k = 50,000 (issue 3 item 8): the exact O(|V|)
- * randomizer with the secure generator and with a seeded one, the paper's normal approximation, and
- * the naive per-event randomizer (O(k·|V|)); plus drawing the exact k-sample from an epoch's
- * counts.
+ * randomizer with the two secure generators (ChaCha20, the JDK's DRBG) and with a seeded one, the
+ * paper's normal approximation, and the naive per-event randomizer (O(k·|V|)); plus drawing the
+ * exact k-sample from an epoch's counts.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,10 +39,11 @@ public class RandomizerBenchmark {
     private int[] frequencies;
     private long[] epochCounts;
     private LocalRandomizer exactSecure;
+    private LocalRandomizer exactChaCha20;
     private LocalRandomizer exactSeeded;
     private NormalApproximationRandomizer normal;
     private NaivePerEventRandomizer naive;
-    private SecureRandomSource sampling;
+    private ChaCha20RandomSource sampling;
 
     @Setup
     public void setUp() {
@@ -54,10 +56,11 @@ public class RandomizerBenchmark {
             epochCounts[v] = (long) (50 / Math.pow(1 + random.nextDouble() * 99, 1.2) * 100);
         }
         exactSecure = new LocalRandomizer(parameters, new SecureRandomSource());
+        exactChaCha20 = new LocalRandomizer(parameters, new ChaCha20RandomSource());
         exactSeeded = new LocalRandomizer(parameters, new SeededRandomSource(3));
         normal = new NormalApproximationRandomizer(parameters, 5);
         naive = new NaivePerEventRandomizer(parameters, new SeededRandomSource(9));
-        sampling = new SecureRandomSource();
+        sampling = new ChaCha20RandomSource();
     }
 
     /** k events over |V| methods, Zipf-like, as a profile of a real program looks. */
@@ -75,6 +78,11 @@ public class RandomizerBenchmark {
     @Benchmark
     public int[] exactSecureRandom() {
         return exactSecure.randomize(frequencies);
+    }
+
+    @Benchmark
+    public int[] exactChaCha20Random() {
+        return exactChaCha20.randomize(frequencies);
     }
 
     @Benchmark
