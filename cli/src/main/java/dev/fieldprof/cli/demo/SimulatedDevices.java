@@ -3,7 +3,7 @@ package dev.fieldprof.cli.demo;
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.Probes;
-import dev.fieldprof.client.privacy.SecureRandomSource;
+import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.ProgramModel;
@@ -79,7 +79,7 @@ public final class SimulatedDevices implements AutoCloseable {
                                 .build();
                 DeviceRuntime runtime =
                         DeviceRuntime.start(
-                                config, transport, new SecureRandomSource(), Clock.systemUTC());
+                                config, transport, new ChaCha20RandomSource(), Clock.systemUTC());
                 runtimes.add(runtime);
                 long userSeed = i;
                 Thread thread =
