@@ -46,6 +46,26 @@ public final class ClientConfig {
     public static final String KEY_SPOOL_MAX_BYTES = "transport.spool.max.bytes";
     public static final String KEY_QUEUE_CAPACITY = "transport.queue.capacity";
 
+    /**
+     * Opt-in to path tracing ({@code true}/{@code false}, default false). Path reports are not
+     * randomized: a device that opts in shares the paths its traced methods took, as they ran.
+     */
+    public static final String KEY_PATHS_ENABLED = "paths.enabled";
+
+    /** Path reports also carry the raw events, for exactness checks (default false). */
+    public static final String KEY_PATHS_DEBUG = "paths.debug";
+
+    /** Kafka topic of path reports (default {@value Topics#PATH_REPORTS}). */
+    public static final String KEY_PATHS_REPORTS_TOPIC = "paths.kafka.reports.topic";
+
+    /**
+     * Compacted Kafka topic the edge models are read from (default {@value Topics#EDGE_MODELS}).
+     */
+    public static final String KEY_PATHS_MODELS_TOPIC = "paths.kafka.models.topic";
+
+    /** Coded bytes at which a thread's path report is cut, in [16, 2^20] (default 16384). */
+    public static final String KEY_PATHS_MAX_REPORT_BYTES = "paths.report.max.bytes";
+
     static final int MAX_METHOD_COUNT = 10_000_000;
     static final int MAX_K = 100_000_000;
 
@@ -77,6 +97,11 @@ public final class ClientConfig {
     private final Path spoolDir;
     private final long spoolMaxBytes;
     private final int queueCapacity;
+    private final boolean pathsEnabled;
+    private final boolean pathsDebug;
+    private final String pathReportsTopic;
+    private final String edgeModelsTopic;
+    private final int pathMaxReportBytes;
 
     private ClientConfig(Builder b) {
         this.appVersion = require(b.appVersion, KEY_APP_VERSION, "a non-empty 'app:version'");
@@ -135,6 +160,13 @@ public final class ClientConfig {
         }
         this.spoolMaxBytes = b.spoolMaxBytes;
         this.queueCapacity = checkRange(b.queueCapacity, KEY_QUEUE_CAPACITY, 1, 1_000_000);
+        this.pathsEnabled = b.pathsEnabled;
+        this.pathsDebug = b.pathsDebug;
+        this.pathReportsTopic =
+                require(b.pathReportsTopic, KEY_PATHS_REPORTS_TOPIC, "a topic name");
+        this.edgeModelsTopic = require(b.edgeModelsTopic, KEY_PATHS_MODELS_TOPIC, "a topic name");
+        this.pathMaxReportBytes =
+                checkRange(b.pathMaxReportBytes, KEY_PATHS_MAX_REPORT_BYTES, 16, 1 << 20);
     }
 
     private static String require(String value, String key, String expected) {
@@ -200,6 +232,11 @@ public final class ClientConfig {
         b.spoolDir = spoolDir;
         b.spoolMaxBytes = spoolMaxBytes;
         b.queueCapacity = queueCapacity;
+        b.pathsEnabled = pathsEnabled;
+        b.pathsDebug = pathsDebug;
+        b.pathReportsTopic = pathReportsTopic;
+        b.edgeModelsTopic = edgeModelsTopic;
+        b.pathMaxReportBytes = pathMaxReportBytes;
         return b;
     }
 
@@ -262,6 +299,11 @@ public final class ClientConfig {
         private Path spoolDir;
         private long spoolMaxBytes = 16L << 20;
         private Integer queueCapacity = 1024;
+        private boolean pathsEnabled;
+        private boolean pathsDebug;
+        private String pathReportsTopic = Topics.PATH_REPORTS;
+        private String edgeModelsTopic = Topics.EDGE_MODELS;
+        private Integer pathMaxReportBytes = 16 * 1024;
 
         private Builder() {}
 
@@ -362,6 +404,29 @@ public final class ClientConfig {
         }
 
         /** Applies every known key present in {@code p}; values are validated by build(). */
+        /**
+         * Path tracing on or off (default off). Path reports are not randomized: opting in means
+         * sharing the paths the traced methods took.
+         */
+        public Builder paths(boolean enabled, boolean debug) {
+            this.pathsEnabled = enabled;
+            this.pathsDebug = debug;
+            return this;
+        }
+
+        /** Kafka topics of path reports and of edge models. */
+        public Builder pathTopics(String reportsTopic, String modelsTopic) {
+            this.pathReportsTopic = reportsTopic;
+            this.edgeModelsTopic = modelsTopic;
+            return this;
+        }
+
+        /** Coded bytes at which a thread's path report is cut, 16 <= bytes <= 2^20. */
+        public Builder pathMaxReportBytes(int bytes) {
+            this.pathMaxReportBytes = bytes;
+            return this;
+        }
+
         public Builder properties(Properties p) {
             String v;
             if ((v = get(p, KEY_APP_VERSION)) != null) {
@@ -456,12 +521,34 @@ public final class ClientConfig {
             if ((v = get(p, KEY_QUEUE_CAPACITY)) != null) {
                 queueCapacity = parseInt(KEY_QUEUE_CAPACITY, v);
             }
+            if ((v = get(p, KEY_PATHS_ENABLED)) != null) {
+                pathsEnabled = parseBoolean(KEY_PATHS_ENABLED, v);
+            }
+            if ((v = get(p, KEY_PATHS_DEBUG)) != null) {
+                pathsDebug = parseBoolean(KEY_PATHS_DEBUG, v);
+            }
+            if ((v = get(p, KEY_PATHS_REPORTS_TOPIC)) != null) {
+                pathReportsTopic = v;
+            }
+            if ((v = get(p, KEY_PATHS_MODELS_TOPIC)) != null) {
+                edgeModelsTopic = v;
+            }
+            if ((v = get(p, KEY_PATHS_MAX_REPORT_BYTES)) != null) {
+                pathMaxReportBytes = parseInt(KEY_PATHS_MAX_REPORT_BYTES, v);
+            }
             return this;
         }
 
         private static String get(Properties p, String key) {
             String value = p.getProperty(key);
             return value == null ? null : value.trim();
+        }
+
+        private static boolean parseBoolean(String key, String value) {
+            if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(value);
+            }
+            throw new IllegalArgumentException(key + " must be true or false, got '" + value + "'");
         }
 
         private static int parseInt(String key, String value) {
@@ -563,6 +650,28 @@ public final class ClientConfig {
         return queueCapacity;
     }
 
+    /** Whether the device opted in to path tracing (path reports are not randomized). */
+    public boolean pathsEnabled() {
+        return pathsEnabled;
+    }
+
+    /** Whether path reports also carry the raw events. */
+    public boolean pathsDebug() {
+        return pathsDebug;
+    }
+
+    public String pathReportsTopic() {
+        return pathReportsTopic;
+    }
+
+    public String edgeModelsTopic() {
+        return edgeModelsTopic;
+    }
+
+    public int pathMaxReportBytes() {
+        return pathMaxReportBytes;
+    }
+
     @Override
     public String toString() {
         return "ClientConfig(appVersion="
@@ -580,6 +689,7 @@ public final class ClientConfig {
                 + stateDir
                 + ", transport="
                 + transport
+                + (pathsEnabled ? ", paths" + (pathsDebug ? "+debug" : "") : "")
                 + ")";
     }
 }

@@ -7,6 +7,8 @@ import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.client.state.AtomicFiles;
 import dev.fieldprof.client.state.EpochState;
+import dev.fieldprof.client.tracing.PathReportSink;
+import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.ReportTransports;
 import dev.fieldprof.client.transport.TransportCounters;
@@ -37,6 +39,12 @@ import java.util.concurrent.TimeUnit;
  * fewer than k events carries its counts forward, persisted atomically in the state directory, and
  * is never sent early. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared
  * daemon scheduler thread. Instrumented code reaches it through {@link Probes}.
+ *
+ * <p>Path tracing is opt-in ({@link ClientConfig#pathsEnabled()}, off by default): then a {@link
+ * PathTracer} is installed into {@link PathProbes}, following the edge model topic when the
+ * transport is Kafka, its reports cut at each epoch end and at close. Path reports are <b>not
+ * randomized</b>: they carry the traced methods' paths as they ran; the ledger shows that path
+ * tracing is on and counts them.
  */
 public final class DeviceRuntime implements AutoCloseable {
     private static final Set<DeviceRuntime> OPEN = ConcurrentHashMap.newKeySet();
@@ -55,6 +63,7 @@ public final class DeviceRuntime implements AutoCloseable {
     private final Clock clock;
     private final Path stateFile;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+    private volatile DevicePaths paths;
 
     // Guarded by this.
     private long[] pending;
@@ -171,6 +180,21 @@ public final class DeviceRuntime implements AutoCloseable {
         return start(config, transport, false, random, clock);
     }
 
+    /**
+     * As above, with path reports going to {@code pathSink} (not closed by the runtime) instead of
+     * Kafka, when the configuration opts in to path tracing ({@link ClientConfig#pathsEnabled()})
+     * and the program carries its branch description. Path reports are not randomized.
+     */
+    public static DeviceRuntime start(
+            ClientConfig config,
+            ReportTransport transport,
+            RandomSource random,
+            Clock clock,
+            PathReportSink pathSink)
+            throws IOException {
+        return start(config, transport, false, random, clock, pathSink);
+    }
+
     private static DeviceRuntime start(
             ClientConfig config,
             ReportTransport transport,
@@ -178,10 +202,22 @@ public final class DeviceRuntime implements AutoCloseable {
             RandomSource random,
             Clock clock)
             throws IOException {
+        return start(config, transport, ownsTransport, random, clock, null);
+    }
+
+    private static DeviceRuntime start(
+            ClientConfig config,
+            ReportTransport transport,
+            boolean ownsTransport,
+            RandomSource random,
+            Clock clock,
+            PathReportSink pathSink)
+            throws IOException {
         if (config == null || transport == null || random == null || clock == null) {
             throw new IllegalArgumentException("config, transport, random and clock are required");
         }
         DeviceRuntime runtime = new DeviceRuntime(config, transport, ownsTransport, random, clock);
+        runtime.startPaths(pathSink);
         runtime.schedule();
         OPEN.add(runtime);
         if (EXIT_HOOK.compareAndSet(false, true)) {
@@ -189,6 +225,24 @@ public final class DeviceRuntime implements AutoCloseable {
                     .addShutdownHook(new Thread(DeviceRuntime::atExit, "fieldprof-exit"));
         }
         return runtime;
+    }
+
+    /** Path tracing if the configuration opts in; a failure leaves it off, never the host down. */
+    private void startPaths(PathReportSink pathSink) throws IOException {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        try {
+            paths =
+                    DevicePaths.start(
+                            config,
+                            deviceId,
+                            ledger,
+                            DevicePaths.tableOnClasspath(
+                                    loader != null ? loader : DeviceRuntime.class.getClassLoader()),
+                            pathSink);
+        } catch (RuntimeException e) {
+            paths = null;
+            ledger.recordPathTracing(false);
+        }
     }
 
     private static String persistentDeviceId(Path stateDir) throws IOException {
@@ -340,6 +394,10 @@ public final class DeviceRuntime implements AutoCloseable {
         if (closed) {
             return new EpochResult(Outcome.CLOSED, 0, pendingTotal, Optional.empty());
         }
+        DevicePaths p = paths;
+        if (p != null) {
+            p.endEpoch(); // path reports end with the epoch too (they are not randomized)
+        }
         long counted = absorb();
         int k = config.privacy().k();
         try {
@@ -464,6 +522,12 @@ public final class DeviceRuntime implements AutoCloseable {
         return ledger.entry();
     }
 
+    /** The path tracer when the device opted in to path tracing and it runs. */
+    public Optional<PathTracer> pathTracer() {
+        DevicePaths p = paths;
+        return p == null ? Optional.empty() : Optional.of(p.tracer());
+    }
+
     public TransportCounters transportCounters() {
         return transport.counters();
     }
@@ -506,6 +570,10 @@ public final class DeviceRuntime implements AutoCloseable {
             task.cancel(false);
         }
         OPEN.remove(this);
+        DevicePaths p = paths;
+        if (p != null) {
+            p.close();
+        }
         if (ownsTransport) {
             transport.close();
         }

@@ -50,7 +50,10 @@ class PrivacyLedgerCommandTest {
                         "user-level-epsilon 219.722458",
                         "reports-on-day 2 of 24 (2026-11-22)",
                         "epochs-skipped-by-cap 0",
-                        "last-report 2026-11-22T09:00:00Z");
+                        "last-report 2026-11-22T09:00:00Z",
+                        "path-tracing off",
+                        "path-reports 0",
+                        "path-bytes 0");
     }
 
     @Test

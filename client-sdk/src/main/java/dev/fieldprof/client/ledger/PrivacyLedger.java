@@ -29,6 +29,13 @@ import java.util.Properties;
  * the loss; the ledger ignores that gain and stays an upper bound. A report is entered before it is
  * handed to the transport, so a crash can only over-count. A per-day cap (UTC days of the device
  * clock) stops reporting when reached. Stored as a versioned properties file, written atomically.
+ *
+ * <p>The ledger also shows whether path tracing is on and how many path reports (and bytes of path
+ * data) the device has handed over for sending. <b>Path reports are not randomized</b>: they carry
+ * the paths the traced methods took exactly as they ran, so no ε bounds them and they are not in
+ * the user-level bound above; opting in to path tracing means sharing those paths. Path counts are
+ * kept in memory as reports leave (the traced thread must not wait for a disk write) and persisted
+ * with the next frequency report, epoch end or close, so a crash can lose the most recent ones.
  */
 public final class PrivacyLedger {
     private static final int FORMAT = 1;
@@ -48,8 +55,18 @@ public final class PrivacyLedger {
     private int reportsOnDay;
     private long epochsSkippedByCap;
     private long lastReportMillis;
+    private boolean pathTracing;
+    private long pathReports;
+    private long pathBytes;
+    private boolean pathsDirty;
 
-    /** A read-only view of one ledger. */
+    /**
+     * A read-only view of one ledger.
+     *
+     * @param pathTracing whether path tracing was on when the ledger was last written
+     * @param pathReports path reports handed over for sending (not randomized)
+     * @param pathBytes bytes of path data in them: coded paths, plus raw events in debug mode
+     */
     public record Entry(
             String deviceId,
             String appVersion,
@@ -64,7 +81,10 @@ public final class PrivacyLedger {
             LocalDate day,
             int reportsOnDay,
             long epochsSkippedByCap,
-            long lastReportMillis) {
+            long lastReportMillis,
+            boolean pathTracing,
+            long pathReports,
+            long pathBytes) {
 
         /** ε per t changed events: the event-level guarantee of every report. */
         public double epsilonPerTEvents() {
@@ -97,6 +117,14 @@ public final class PrivacyLedger {
                             + (lastReportMillis == 0
                                     ? "never"
                                     : Instant.ofEpochMilli(lastReportMillis)));
+            lines.add(
+                    "path-tracing "
+                            + (pathTracing
+                                    ? "on (path reports are NOT randomized: the paths are shared"
+                                            + " as they ran, no epsilon applies)"
+                                    : "off"));
+            lines.add("path-reports " + pathReports);
+            lines.add("path-bytes " + pathBytes);
             return lines;
         }
     }
@@ -158,6 +186,10 @@ public final class PrivacyLedger {
             ledger.epochsSkippedByCap =
                     Long.parseLong(stored.getProperty("epochsSkippedByCap", "0"));
             ledger.lastReportMillis = Long.parseLong(stored.getProperty("lastReportMillis", "0"));
+            // Absent in ledgers written before path tracing existed: nothing was shared then.
+            ledger.pathTracing = Boolean.parseBoolean(stored.getProperty("pathTracing", "false"));
+            ledger.pathReports = Long.parseLong(stored.getProperty("pathReports", "0"));
+            ledger.pathBytes = Long.parseLong(stored.getProperty("pathBytes", "0"));
         } else {
             ledger.persist(); // so that the CLI lists a device that has not reported yet
         }
@@ -212,6 +244,35 @@ public final class PrivacyLedger {
         return entry();
     }
 
+    /** Records whether path tracing is on for this device and app version, and persists it. */
+    public synchronized Entry recordPathTracing(boolean on) throws IOException {
+        pathTracing = on;
+        pathsDirty = false;
+        persist();
+        return entry();
+    }
+
+    /**
+     * Counts one path report of {@code bytes} bytes of path data handed over for sending; kept in
+     * memory until {@link #persistPathCounts()} (or any other write). Never blocks on the disk.
+     */
+    public synchronized void recordPathReport(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
+        }
+        pathReports++;
+        pathBytes += bytes;
+        pathsDirty = true;
+    }
+
+    /** Writes the path counts if they changed since the last write. */
+    public synchronized void persistPathCounts() throws IOException {
+        if (pathsDirty) {
+            pathsDirty = false;
+            persist();
+        }
+    }
+
     public synchronized Entry entry() {
         return new Entry(
                 deviceId,
@@ -227,7 +288,10 @@ public final class PrivacyLedger {
                 day,
                 reportsOnDay,
                 epochsSkippedByCap,
-                lastReportMillis);
+                lastReportMillis,
+                pathTracing,
+                pathReports,
+                pathBytes);
     }
 
     private void persist() throws IOException {
@@ -247,6 +311,10 @@ public final class PrivacyLedger {
         p.setProperty("reportsOnDay", Integer.toString(reportsOnDay));
         p.setProperty("epochsSkippedByCap", Long.toString(epochsSkippedByCap));
         p.setProperty("lastReportMillis", Long.toString(lastReportMillis));
+        p.setProperty("pathTracing", Boolean.toString(pathTracing));
+        p.setProperty("pathReports", Long.toString(pathReports));
+        p.setProperty("pathBytes", Long.toString(pathBytes));
+        pathsDirty = false;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         p.store(bytes, "fieldprof privacy ledger");
         AtomicFiles.write(file, bytes.toByteArray());
@@ -284,7 +352,10 @@ public final class PrivacyLedger {
                                 day.isEmpty() ? null : LocalDate.parse(day),
                                 Integer.parseInt(p.getProperty("reportsOnDay")),
                                 Long.parseLong(p.getProperty("epochsSkippedByCap")),
-                                Long.parseLong(p.getProperty("lastReportMillis"))));
+                                Long.parseLong(p.getProperty("lastReportMillis")),
+                                Boolean.parseBoolean(p.getProperty("pathTracing", "false")),
+                                Long.parseLong(p.getProperty("pathReports", "0")),
+                                Long.parseLong(p.getProperty("pathBytes", "0"))));
             }
         }
         entries.sort((a, b) -> a.appVersion().compareTo(b.appVersion()));

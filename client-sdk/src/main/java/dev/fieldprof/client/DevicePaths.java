@@ -1,0 +1,148 @@
+package dev.fieldprof.client;
+
+import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.paths.BranchTable;
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.tracing.EdgeModelStore;
+import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
+import dev.fieldprof.client.tracing.KafkaPathReportSink;
+import dev.fieldprof.client.tracing.PathReportSink;
+import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.schemas.PathReport;
+import java.io.IOException;
+
+/**
+ * The opt-in path tracing of one {@link DeviceRuntime} (DESIGN.md "Paths"): a {@link PathTracer}
+ * coding with an {@link EdgeModelStore} (followed on the edge model topic when the transport is
+ * Kafka), installed into {@link PathProbes}, its reports counted in the privacy ledger as they
+ * leave. Path reports are <b>not randomized</b>: they carry the traced methods' paths as they ran.
+ * Started only when {@link ClientConfig#pathsEnabled()} and the program carries the branch
+ * description the path instrumenter writes ({@link BranchTableText#RESOURCE}). Thread-safe.
+ */
+final class DevicePaths implements AutoCloseable {
+    private final PathTracer tracer;
+    private final PathReportSink sink;
+    private final KafkaEdgeModelFeed feed;
+    private final PrivacyLedger ledger;
+
+    private DevicePaths(
+            PathTracer tracer, PathReportSink sink, KafkaEdgeModelFeed feed, PrivacyLedger ledger) {
+        this.tracer = tracer;
+        this.sink = sink;
+        this.feed = feed;
+        this.ledger = ledger;
+    }
+
+    /**
+     * Path tracing for the runtime, or null when it stays off (not enabled, no branch description
+     * in the program, or no way to send path reports: only Kafka carries them unless the caller
+     * gives a sink). Records in the ledger whether it is on.
+     *
+     * @param table the program's branch table, or null if it has none
+     * @param givenSink where reports go instead of Kafka (tests, simulations), or null
+     */
+    static DevicePaths start(
+            ClientConfig config,
+            String deviceId,
+            PrivacyLedger ledger,
+            BranchTable table,
+            PathReportSink givenSink)
+            throws IOException {
+        boolean kafka = config.transport() == ClientConfig.TransportKind.KAFKA;
+        if (!config.pathsEnabled() || table == null || (givenSink == null && !kafka)) {
+            ledger.recordPathTracing(false);
+            return null;
+        }
+        EdgeModelStore models = new EdgeModelStore(config.appVersion(), table);
+        PathReportSink out =
+                givenSink != null
+                        ? givenSink
+                        : new KafkaPathReportSink(
+                                config.kafkaBootstrapServers(),
+                                config.pathReportsTopic(),
+                                config.kafkaTimeout());
+        KafkaEdgeModelFeed feed =
+                kafka
+                        ? new KafkaEdgeModelFeed(
+                                config.kafkaBootstrapServers(), config.edgeModelsTopic(), models)
+                        : null;
+        PathTracer tracer =
+                new PathTracer(
+                        deviceId,
+                        config.appVersion(),
+                        0,
+                        models,
+                        new LedgerCountingSink(out, ledger),
+                        config.pathMaxReportBytes(),
+                        config.pathsDebug());
+        ledger.recordPathTracing(true);
+        PathProbes.install(tracer);
+        return new DevicePaths(tracer, out, feed, ledger);
+    }
+
+    /** The table of the instrumented program on {@code loader}'s class path, or null. */
+    static BranchTable tableOnClasspath(ClassLoader loader) {
+        try {
+            return BranchTableText.fromClasspath(loader);
+        } catch (RuntimeException e) {
+            return null; // unreadable: path tracing stays off rather than failing the host
+        }
+    }
+
+    PathTracer tracer() {
+        return tracer;
+    }
+
+    /** Cuts the path reports of the epoch (see {@link PathTracer#endEpoch()}) and saves counts. */
+    void endEpoch() {
+        tracer.endEpoch();
+        try {
+            ledger.persistPathCounts();
+        } catch (IOException e) {
+            // counted again at the next write; the host must not see it
+        }
+    }
+
+    /** Stops tracing, cuts and flushes what is open, closes the sink and the model feed. */
+    @Override
+    public void close() {
+        if (PathProbes.tracer() == tracer) {
+            PathProbes.uninstall();
+        }
+        endEpoch();
+        if (feed != null) {
+            feed.close();
+        }
+        try {
+            sink.close();
+        } catch (RuntimeException e) {
+            // closing must go on
+        }
+    }
+
+    /** Counts each report in the ledger before it is handed to the real sink. */
+    private static final class LedgerCountingSink implements PathReportSink {
+        private final PathReportSink out;
+        private final PrivacyLedger ledger;
+
+        LedgerCountingSink(PathReportSink out, PrivacyLedger ledger) {
+            this.out = out;
+            this.ledger = ledger;
+        }
+
+        @Override
+        public void send(PathReport report) {
+            long bytes = report.getCoded().remaining();
+            if (report.getRaw() != null) {
+                bytes += report.getRaw().remaining();
+            }
+            ledger.recordPathReport(bytes);
+            out.send(report);
+        }
+
+        @Override
+        public void flush() {
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package dev.fieldprof.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.PathDecoder;
+import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.client.tracing.PathReportSink;
+import dev.fieldprof.client.transport.CallbackReportTransport;
+import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PathReport;
+import dev.fieldprof.schemas.Topics;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Path tracing of the device runtime: opt-in, cut at epoch end, counted in the ledger. */
+class DevicePathsTest {
+    private static final String BRANCHES = "fieldprof-branches 1\nmethods 2\n0 0:2\n";
+    @TempDir Path dir;
+    @TempDir Path program;
+    private final List<FrequencyReport> reports = new CopyOnWriteArrayList<>();
+    private final CallbackReportTransport transport = new CallbackReportTransport(reports::add, 64);
+    private final List<PathReport> paths = new CopyOnWriteArrayList<>();
+    private final PathReportSink sink = paths::add;
+    private ClassLoader previous;
+    private URLClassLoader loader;
+
+    @BeforeEach
+    void programWithBranchDescription() throws Exception {
+        Path resource = program.resolve(BranchTableText.RESOURCE);
+        Files.createDirectories(resource.getParent());
+        Files.writeString(resource, BRANCHES);
+        loader = new URLClassLoader(new URL[] {program.toUri().toURL()}, null);
+        previous = Thread.currentThread().getContextClassLoader();
+        Thread.currentThread().setContextClassLoader(loader);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        Thread.currentThread().setContextClassLoader(previous);
+        loader.close();
+        PathProbes.uninstall();
+        transport.close();
+    }
+
+    private ClientConfig.Builder config() {
+        return ClientConfig.builder()
+                .appVersion("demo:1.0")
+                .deviceId("device-7")
+                .methodCount(2)
+                .privacy("default", Math.log(9), 1, 10)
+                .checkpointInterval(null)
+                .transport(ClientConfig.TransportKind.NONE)
+                .stateDir(dir);
+    }
+
+    private DeviceRuntime start(ClientConfig config) throws Exception {
+        return DeviceRuntime.start(
+                config, transport, new SeededRandomSource(1), Clock.systemUTC(), sink);
+    }
+
+    /** Ten calls of method 0, taking edge 1 of its branch block 0 each time. */
+    private static void runProgram() {
+        for (int i = 0; i < 10; i++) {
+            PathProbes.enter(0);
+            PathProbes.branch(0, 0, 1);
+            PathProbes.exit(0);
+        }
+    }
+
+    @Test
+    void pathTracingIsOffByDefaultAndTheLedgerSaysSo() throws Exception {
+        try (DeviceRuntime runtime = start(config().build())) {
+            assertThat(runtime.pathTracer()).isEmpty();
+            assertThat(PathProbes.tracer()).isNull();
+            runProgram();
+            runtime.endEpoch();
+            PrivacyLedger.Entry entry = runtime.ledger();
+            assertThat(entry.pathTracing()).isFalse();
+            assertThat(entry.format())
+                    .contains("path-tracing off", "path-reports 0", "path-bytes 0");
+        }
+        assertThat(paths).isEmpty();
+    }
+
+    @Test
+    void tracesWhenOptedInCutsReportsAtEpochEndAndCountsThemInTheLedger() throws Exception {
+        long coded;
+        try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
+            assertThat(PathProbes.tracer()).isSameAs(runtime.pathTracer().orElseThrow());
+            runProgram();
+            assertThat(paths).isEmpty();
+            runtime.endEpoch();
+            assertThat(paths).hasSize(1);
+            PathReport report = paths.get(0);
+            assertThat(report.getDeviceId().toString()).isEqualTo("device-7");
+            assertThat(report.getAppVersion().toString()).isEqualTo("demo:1.0");
+            assertThat(report.getModelVersion()).isEqualTo(0L);
+            assertThat(report.getEvents()).isEqualTo(30L);
+            assertThat(report.getRaw()).isNull();
+            coded = report.getCoded().remaining();
+            assertThat(runtime.pathTracer().orElseThrow().reportBytes()).isEqualTo(coded);
+            PrivacyLedger.Entry entry = runtime.ledger();
+            assertThat(entry.pathTracing()).isTrue();
+            assertThat(entry.pathReports()).isEqualTo(1L);
+            assertThat(entry.pathBytes()).isEqualTo(coded);
+            assertThat(entry.format())
+                    .contains(
+                            "path-tracing on (path reports are NOT randomized: the paths are"
+                                    + " shared as they ran, no epsilon applies)",
+                            "path-reports 1",
+                            "path-bytes " + coded);
+            // The frequency side is untouched: 30 path events are no frequency events.
+            assertThat(entry.reports()).isZero();
+        }
+        assertThat(PathProbes.tracer()).isNull();
+        // Persisted: what the CLI's ledger command shows.
+        PrivacyLedger.Entry stored = PrivacyLedger.readAll(dir).get(0);
+        assertThat(stored.pathTracing()).isTrue();
+        assertThat(stored.pathReports()).isEqualTo(1L);
+        assertThat(stored.pathBytes()).isEqualTo(coded);
+        // The report decodes to exactly the ten calls.
+        PathRecording decoded = new PathRecording();
+        new PathDecoder(EdgeModel.uniform(BranchTableText.parse(BRANCHES)))
+                .decode(bytes(paths.get(0).getCoded()), decoded);
+        assertThat(decoded.size()).isEqualTo(30);
+    }
+
+    @Test
+    void debugReportsCarryRawEventsAndTheLedgerCountsTheirBytesToo() throws Exception {
+        try (DeviceRuntime runtime = start(config().paths(true, true).build())) {
+            runProgram();
+            runtime.endEpoch();
+            PathReport report = paths.get(0);
+            long coded = report.getCoded().remaining();
+            long raw = report.getRaw().remaining();
+            assertThat(raw).isPositive();
+            assertThat(runtime.ledger().pathBytes()).isEqualTo(coded + raw);
+            PathRecording recorded = PathRecording.fromBytes(bytes(report.getRaw()));
+            assertThat(recorded.size()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void closeCutsTheOpenReport() throws Exception {
+        try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
+            runProgram();
+        }
+        assertThat(paths).hasSize(1);
+        assertThat(paths.get(0).getEvents()).isEqualTo(30L);
+        assertThat(PrivacyLedger.readAll(dir).get(0).pathReports()).isEqualTo(1L);
+    }
+
+    @Test
+    void staysOffWithoutABranchDescriptionOrAWayToSendReports() throws Exception {
+        Thread.currentThread().setContextClassLoader(new URLClassLoader(new URL[0], null));
+        try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
+            assertThat(runtime.pathTracer()).isEmpty();
+            assertThat(runtime.ledger().pathTracing()).isFalse();
+        }
+        Thread.currentThread().setContextClassLoader(loader);
+        // File transport without a given sink: only Kafka carries path reports.
+        try (DeviceRuntime runtime =
+                DeviceRuntime.start(
+                        config().paths(true, false)
+                                .transport(ClientConfig.TransportKind.FILE)
+                                .build(),
+                        transport,
+                        new SeededRandomSource(1),
+                        Clock.systemUTC())) {
+            assertThat(runtime.pathTracer()).isEmpty();
+            assertThat(runtime.ledger().pathTracing()).isFalse();
+        }
+    }
+
+    @Test
+    void configKeysDefaultToOffAndTheStandardTopics() {
+        Properties p = new Properties();
+        p.setProperty(ClientConfig.KEY_APP_VERSION, "demo:1.0");
+        p.setProperty(ClientConfig.KEY_METHOD_COUNT, "2");
+        p.setProperty(ClientConfig.KEY_EPSILON, "1.0");
+        p.setProperty(ClientConfig.KEY_T, "1");
+        p.setProperty(ClientConfig.KEY_K, "10");
+        p.setProperty(ClientConfig.KEY_STATE_DIR, dir.toString());
+        ClientConfig defaults = ClientConfig.fromProperties(p);
+        assertThat(defaults.pathsEnabled()).isFalse();
+        assertThat(defaults.pathsDebug()).isFalse();
+        assertThat(defaults.pathReportsTopic()).isEqualTo(Topics.PATH_REPORTS);
+        assertThat(defaults.edgeModelsTopic()).isEqualTo(Topics.EDGE_MODELS);
+        assertThat(defaults.pathMaxReportBytes()).isEqualTo(16384);
+
+        p.setProperty("paths.enabled", "true");
+        p.setProperty("paths.debug", "TRUE");
+        p.setProperty("paths.kafka.reports.topic", "r");
+        p.setProperty("paths.kafka.models.topic", "m");
+        p.setProperty("paths.report.max.bytes", "4096");
+        ClientConfig on = ClientConfig.fromProperties(p);
+        assertThat(on.pathsEnabled()).isTrue();
+        assertThat(on.pathsDebug()).isTrue();
+        assertThat(on.pathReportsTopic()).isEqualTo("r");
+        assertThat(on.edgeModelsTopic()).isEqualTo("m");
+        assertThat(on.pathMaxReportBytes()).isEqualTo(4096);
+        assertThat(on.toBuilder().build().pathsEnabled()).isTrue();
+
+        p.setProperty("paths.enabled", "yes");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("paths.enabled must be true or false, got 'yes'");
+        p.setProperty("paths.enabled", "false");
+        p.setProperty("paths.report.max.bytes", "8");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("paths.report.max.bytes must be in [16, 1048576], got 8");
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.duplicate().get(out);
+        return out;
+    }
+}
