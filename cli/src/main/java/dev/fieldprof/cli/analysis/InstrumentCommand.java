@@ -1,14 +1,24 @@
 package dev.fieldprof.cli.analysis;
 
+import dev.fieldprof.analysis.cfg.BranchDescription;
 import dev.fieldprof.analysis.instrument.InstrumentationResult;
 import dev.fieldprof.analysis.instrument.JarInstrumenter;
+import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
 import dev.fieldprof.analysis.jar.InvalidJarException;
+import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,14 +26,22 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code fieldprof instrument}: writes a copy of the jar with a method-entry probe per method of
- * the model, calling the client SDK by method id ({@link JarInstrumenter}).
+ * the model, calling the client SDK by method id ({@link JarInstrumenter}); with {@code --paths}
+ * also path probes ({@link PathProbeInstrumenter}) in the selected methods, in the same output jar.
+ *
+ * <p>The path probes go in first, on the jar's original bytes: those are the bytes the analysis
+ * built the model's CFGs from, so the branch table the PathModelJob derives from the model equals
+ * the one the probes number edges by. Entry probes are then added to that result (an entry probe
+ * inserted first could split a method's first block and shift every block id after it).
  */
 @Command(
         name = "instrument",
         mixinStandardHelpOptions = true,
         description =
                 "Instrument a jar for a program model: every method of V calls"
-                        + " dev.fieldprof.client.Probes.enter(id) on entry.")
+                        + " dev.fieldprof.client.Probes.enter(id) on entry; with --paths the"
+                        + " selected methods also call dev.fieldprof.client.PathProbes (path"
+                        + " tracing stays off on a device until it sets paths.enabled=true).")
 public final class InstrumentCommand implements Callable<Integer> {
 
     @Option(names = "--jar", required = true, paramLabel = "APP.jar", description = "The jar.")
@@ -44,6 +62,22 @@ public final class InstrumentCommand implements Callable<Integer> {
             description = "Remove the signature of a signed jar instead of refusing it.")
     boolean stripSignatures;
 
+    @Option(
+            names = "--paths",
+            description =
+                    "Also insert path probes (enter, branch, exit) for adaptive path profiling.")
+    boolean paths;
+
+    @Option(
+            names = "--path-methods",
+            defaultValue = "all",
+            paramLabel = "all|ID,ID...",
+            description =
+                    "Methods that get path probes: all (default) or method ids of the model. With"
+                            + " a subset the paths job needs the jar's branch description"
+                            + " (--branches).")
+    String pathMethods;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -58,11 +92,46 @@ public final class InstrumentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliFailure(e.getMessage());
         }
+        Map<String, Integer> traced = paths ? pathMethods(programModel) : Map.of();
+        if (!paths && !pathMethods.equals("all")) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--path-methods needs --paths");
+        }
         InstrumentationResult result;
+        PathProbeInstrumenter.Result pathResult = null;
+        Path pathJar = null;
         try {
-            result = new JarInstrumenter(stripSignatures).instrument(jar, programModel, out);
-        } catch (InvalidJarException | UncheckedIOException | IllegalArgumentException e) {
+            Path input = jar;
+            if (paths) {
+                if (!JarContents.read(jar).signatureEntries().isEmpty() && !stripSignatures) {
+                    throw new CliFailure(
+                            "refusing to instrument signed jar "
+                                    + jar
+                                    + ": instrumentation breaks the signature; use"
+                                    + " --strip-signatures to remove it");
+                }
+                Path dir = out.toAbsolutePath().getParent();
+                Files.createDirectories(dir);
+                pathJar = Files.createTempFile(dir, ".fieldprof-paths-", ".jar");
+                pathResult =
+                        new PathProbeInstrumenter(traced)
+                                .instrumentJar(jar, pathJar, programModel.getMethods().size());
+                input = pathJar;
+            }
+            result = new JarInstrumenter(stripSignatures).instrument(input, programModel, out);
+        } catch (InvalidJarException
+                | UncheckedIOException
+                | IllegalArgumentException
+                | IOException e) {
             throw new CliFailure(e.getMessage());
+        } finally {
+            if (pathJar != null) {
+                try {
+                    Files.deleteIfExists(pathJar);
+                } catch (IOException ignored) {
+                    // a temporary file next to the output: best effort
+                }
+            }
         }
         int methods = programModel.getMethods().size();
         if (methods > 0 && result.modelMethodsNotFound().size() == methods) {
@@ -87,6 +156,9 @@ public final class InstrumentCommand implements Callable<Integer> {
                                 out,
                                 result.seconds(),
                                 result.classesPerSecond()));
+        if (pathResult != null) {
+            printPaths(pathResult, traced.size());
+        }
         if (!result.modelMethodsNotFound().isEmpty()) {
             spec.commandLine()
                     .getErr()
@@ -104,5 +176,73 @@ public final class InstrumentCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         spec.commandLine().getErr().flush();
         return 0;
+    }
+
+    private void printPaths(PathProbeInstrumenter.Result r, int selected) {
+        BranchDescription branches = r.branches();
+        spec.commandLine()
+                .getOut()
+                .println(
+                        String.format(
+                                Locale.ROOT,
+                                "path probes: %d of %d selected methods (%d probes, %d branch"
+                                        + " nodes); branch description in %s",
+                                r.methodsInstrumented(),
+                                selected,
+                                r.probesInserted(),
+                                branches.branchNodeCount(),
+                                BranchDescription.RESOURCE));
+        boolean subset = !pathMethods.strip().equals("all");
+        if (!r.methodsSkipped().isEmpty() || subset) {
+            spec.commandLine()
+                    .getErr()
+                    .println(
+                            "warning: "
+                                    + (r.methodsSkipped().isEmpty()
+                                            ? "only some methods are traced"
+                                            : r.methodsSkipped().size()
+                                                    + " selected methods got no path probes, e.g. "
+                                                    + r.methodsSkipped().get(0))
+                                    + ": run the paths job with --branches APP:VERSION=<"
+                                    + BranchDescription.RESOURCE
+                                    + " of the output jar>, the program model's CFGs do not"
+                                    + " describe this jar");
+        }
+    }
+
+    /** Signature → id of the methods selected by {@code --path-methods}. */
+    private Map<String, Integer> pathMethods(ProgramModel programModel) {
+        int methods = programModel.getMethods().size();
+        Set<Integer> wanted = null;
+        if (!pathMethods.strip().equals("all")) {
+            wanted = new HashSet<>();
+            for (String item : pathMethods.split(",")) {
+                int id;
+                try {
+                    id = Integer.parseInt(item.strip());
+                } catch (NumberFormatException e) {
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(),
+                            "--path-methods expects all or method ids, got '" + item + "'");
+                }
+                if (id < 0 || id >= methods) {
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(),
+                            "--path-methods: method id "
+                                    + id
+                                    + " is not in [0, "
+                                    + methods
+                                    + ") of the model");
+                }
+                wanted.add(id);
+            }
+        }
+        Map<String, Integer> ids = new HashMap<>();
+        for (MethodInfo method : programModel.getMethods()) {
+            if (wanted == null || wanted.contains(method.getId())) {
+                ids.put(method.getSignature().toString(), method.getId());
+            }
+        }
+        return ids;
     }
 }

@@ -4,6 +4,8 @@ import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.runtime.EmbeddedFlink;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.jobs.paths.PathJobOptions;
+import dev.fieldprof.jobs.paths.PathModelJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -28,11 +30,14 @@ import picocli.CommandLine.Parameters;
             "  fieldprof jobs run frequency --bootstrap 127.0.0.1:9092 --window 1m",
             "Options of the frequency job: "
                     + "--bootstrap (required), --window, --hot-threshold, --top, --shards,"
-                    + " --checkpoint-interval, topics and more (see FrequencyEstimationJob)."
+                    + " --checkpoint-interval, topics and more (see FrequencyEstimationJob).",
+            "Options of the paths job: --bootstrap (required), --window, --time,"
+                    + " --keep-versions, --programs-topic, --branches APP:VER=FILE (overrides the"
+                    + " program model's CFGs) and more (see PathModelJob)."
         })
 public final class JobsRunCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "JOB", description = "Job to run: frequency.")
+    @Parameters(index = "0", paramLabel = "JOB", description = "Job to run: frequency or paths.")
     String job;
 
     @Parameters(
@@ -66,10 +71,16 @@ public final class JobsRunCommand implements Callable<Integer> {
                             + job
                             + "'");
         }
-        FrequencyJobOptions options;
+        String[] args = jobArgs.toArray(String[]::new);
+        FrequencyJobOptions frequency = null;
+        PathJobOptions paths = null;
         try {
-            options = FrequencyJobOptions.parse(jobArgs.toArray(String[]::new));
-        } catch (IllegalArgumentException e) {
+            if (job.equals("paths")) {
+                paths = PathJobOptions.parse(args);
+            } else {
+                frequency = FrequencyJobOptions.parse(args);
+            }
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (jobmanager != null) {
@@ -84,8 +95,15 @@ public final class JobsRunCommand implements Callable<Integer> {
         }
         try (EmbeddedFlink flink = EmbeddedFlink.builder().taskSlots(taskSlots).start()) {
             StreamExecutionEnvironment env = flink.environment();
-            FrequencyEstimationJob.onKafka(options).buildInto(env);
-            JobClient client = env.executeAsync(FrequencyEstimationJob.NAME);
+            String name;
+            if (paths != null) {
+                PathModelJob.onKafka(paths).buildInto(env);
+                name = PathModelJob.NAME;
+            } else {
+                FrequencyEstimationJob.onKafka(frequency).buildInto(env);
+                name = FrequencyEstimationJob.NAME;
+            }
+            JobClient client = env.executeAsync(name);
             spec.commandLine()
                     .getOut()
                     .printf(

@@ -43,6 +43,7 @@ public final class JobsSubmitCommand implements Callable<Integer> {
 
     static {
         JOBS.put("frequency", "dev.fieldprof.jobs.frequency.FrequencyEstimationJob");
+        JOBS.put("paths", "dev.fieldprof.jobs.paths.PathModelJob");
     }
 
     static final String JOB_JAR_GLOB = "fieldprof-jobs-*-job.jar";

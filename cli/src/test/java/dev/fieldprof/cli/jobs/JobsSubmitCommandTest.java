@@ -77,6 +77,50 @@ class JobsSubmitCommandTest {
     }
 
     @Test
+    void submitsThePathModelJob(@TempDir Path dir) throws Exception {
+        Path jar =
+                Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});
+        try (FakeFlinkRest flink = new FakeFlinkRest()) {
+            flink.answer(
+                            "POST",
+                            "/jars/upload",
+                            200,
+                            "{\"filename\":\"/up/ab_job.jar\",\"status\":\"success\"}")
+                    .answer("POST", "/jars/ab_job.jar/run", 200, "{\"jobid\":\"" + JOB_ID + "\"}")
+                    .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
+
+            int exit =
+                    run(
+                            "submit",
+                            "--jobmanager",
+                            flink.address(),
+                            "--jar",
+                            jar.toString(),
+                            "--job",
+                            "paths",
+                            "--",
+                            "--bootstrap",
+                            "127.0.0.1:9092");
+
+            assertThat(err.toString()).isEmpty();
+            assertThat(exit).isZero();
+            assertThat(out.toString())
+                    .isEqualTo(
+                            "job "
+                                    + JOB_ID
+                                    + " RUNNING: PathModelJob on http://"
+                                    + flink.address()
+                                    + System.lineSeparator());
+            assertThat(
+                            new ObjectMapper()
+                                    .readTree(flink.requests().get(1).body())
+                                    .get("entryClass")
+                                    .asText())
+                    .isEqualTo("dev.fieldprof.jobs.paths.PathModelJob");
+        }
+    }
+
+    @Test
     void rejectsParallelismBelowOne(@TempDir Path dir) throws Exception {
         Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
 
@@ -93,7 +137,7 @@ class JobsSubmitCommandTest {
         int exit = run("submit", "--jar", jar.toString(), "--job", "nope");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).startsWith("--job must be one of frequency, got 'nope'");
+        assertThat(err.toString()).startsWith("--job must be one of frequency, paths, got 'nope'");
     }
 
     @Test

@@ -1,0 +1,211 @@
+package dev.fieldprof.cli.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.ProgramModelBranches;
+import dev.fieldprof.schemas.ProgramModel;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code fieldprof instrument --paths}: one output jar with entry probes and path probes, which
+ * passes the verifier under {@code -Xverify:all} and counts exactly what the fixture does.
+ */
+class InstrumentPathsCommandTest {
+    /**
+     * main: a 5-round loop (its condition runs 6 times), 5 calls of a 3-way switch, one call that
+     * throws and is caught in main. Methods: {@code <init>}, classify, fail, main.
+     */
+    private static final String FIXTURE =
+            "package loops; public class Main {"
+                    + " public static void main(String[] a) { Main m = new Main(); int s = 0;"
+                    + "   for (int i = 0; i < 5; i++) { s += m.classify(i); }"
+                    + "   try { m.fail(); } catch (IllegalStateException e) { s++; }"
+                    + "   System.out.println(\"sum \" + s); }"
+                    + " int classify(int i) { switch (i % 3) { case 0: return 1;"
+                    + "   case 1: return 2; default: return 3; } }"
+                    + " void fail() { throw new IllegalStateException(\"no\"); } }";
+
+    @TempDir static Path work;
+    static Path jar;
+    static Path model;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    static void compileAndAnalyzeFixture() throws IOException {
+        Path source = work.resolve("src/loops/Main.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, FIXTURE);
+        Path classes = work.resolve("classes");
+        assertThat(
+                        ToolProvider.getSystemJavaCompiler()
+                                .run(null, null, null, "-d", classes.toString(), source.toString()))
+                .isZero();
+        jar = work.resolve("loops.jar");
+        try (JarOutputStream stream = new JarOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                stream.putNextEntry(new JarEntry(classes.relativize(file).toString()));
+                stream.write(Files.readAllBytes(file));
+                stream.closeEntry();
+            }
+        }
+        model = work.resolve("loops.model");
+        CommandLine cli = FieldprofCommand.commandLine();
+        cli.setErr(new PrintWriter(new StringWriter()));
+        cli.setOut(new PrintWriter(new StringWriter()));
+        assertThat(
+                        cli.execute(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "loops:1",
+                                "--world",
+                                "application",
+                                "--out",
+                                model.toString()))
+                .isZero();
+    }
+
+    private int run(String... args) {
+        CommandLine cli = FieldprofCommand.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    @Test
+    void writesOneJarWithBothProbeKindsThatVerifiesAndCountsExactly() throws Exception {
+        Path instrumented = work.resolve("loops-paths.jar");
+        int exit =
+                run(
+                        "instrument",
+                        "--jar",
+                        jar.toString(),
+                        "--model",
+                        model.toString(),
+                        "--out",
+                        instrumented.toString(),
+                        "--paths");
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(err.toString()).isEmpty();
+        // Entry probes: one per method. Path probes: main 5 (enter, loop jump 2, return,
+        // catch-all), <init> 3, classify 8 (enter, 3 switch targets, 3 returns, catch-all),
+        // fail 2 (enter, catch-all).
+        assertThat(out.toString().lines())
+                .anySatisfy(l -> assertThat(l).startsWith("instrumented 1 classes (4 probes)"))
+                .contains(
+                        "path probes: 4 of 4 selected methods (18 probes, 2 branch nodes); branch"
+                                + " description in META-INF/fieldprof/branches.txt");
+
+        ProgramModel programModel = ProgramModels.read(model);
+        try (JarFile result = new JarFile(instrumented.toFile())) {
+            assertThat(result.getEntry("META-INF/fieldprof/client.properties")).isNotNull();
+            String branches =
+                    new String(
+                            result.getInputStream(result.getEntry(BranchTableText.RESOURCE))
+                                    .readAllBytes(),
+                            StandardCharsets.UTF_8);
+            // The table the paths job derives from the model is the jar's own.
+            assertThat(BranchTableText.toText(ProgramModelBranches.table(programModel)))
+                    .isEqualTo(branches);
+        }
+
+        Path state = work.resolve("state");
+        Process child =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-Xverify:all",
+                                "-Dfieldprof.transport=none",
+                                "-Dfieldprof.state.dir=" + state,
+                                "-cp",
+                                instrumented
+                                        + File.pathSeparator
+                                        + System.getProperty("java.class.path"),
+                                PathsFixtureMain.class.getName(),
+                                instrumented.toString(),
+                                "loops.Main")
+                        .redirectErrorStream(true)
+                        .start();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).as(output).isZero();
+        assertThat(output.lines().filter(l -> !l.startsWith("OpenJDK")).toList())
+                .as(output)
+                .containsSubsequence(
+                        List.of(
+                                "sum 10",
+                                "linked=1",
+                                "entries=8",
+                                "path.enter=8",
+                                "path.branch=11",
+                                "path.exit=7",
+                                "path.exitExceptionally=1"));
+    }
+
+    @Test
+    void tracesOnlyTheSelectedMethodsAndSaysTheJobNeedsTheJarsDescription() throws Exception {
+        ProgramModel programModel = ProgramModels.read(model);
+        String classify =
+                String.valueOf(
+                        programModel.getMethods().stream()
+                                .filter(m -> m.getSignature().toString().contains("classify"))
+                                .findFirst()
+                                .orElseThrow()
+                                .getId());
+        int exit =
+                run(
+                        "instrument",
+                        "--jar",
+                        jar.toString(),
+                        "--model",
+                        model.toString(),
+                        "--out",
+                        work.resolve("loops-classify.jar").toString(),
+                        "--paths",
+                        "--path-methods",
+                        classify);
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .contains("path probes: 1 of 1 selected methods (8 probes, 1 branch nodes)");
+        assertThat(err.toString())
+                .startsWith("warning: only some methods are traced: run the paths job with");
+
+        assertThat(
+                        run(
+                                "instrument",
+                                "--jar",
+                                jar.toString(),
+                                "--model",
+                                model.toString(),
+                                "--out",
+                                work.resolve("bad.jar").toString(),
+                                "--paths",
+                                "--path-methods",
+                                "9"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--path-methods: method id 9 is not in [0, 4)");
+    }
+}

@@ -1,0 +1,85 @@
+package dev.fieldprof.cli.analysis;
+
+import dev.fieldprof.client.ClientConfig;
+import dev.fieldprof.client.DeviceRuntime;
+import dev.fieldprof.client.PathProbeHandler;
+import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.Probes;
+import java.nio.file.Path;
+import java.util.Enumeration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * Child-JVM driver of {@link InstrumentPathsCommandTest} (run with {@code -Xverify:all} and the
+ * instrumented jar first on the class path): links every class of the jar, runs its main class with
+ * both probe kinds counted, and prints the counts as {@code key=value} lines.
+ */
+public final class PathsFixtureMain {
+    private PathsFixtureMain() {}
+
+    /** Counts path probe events by kind. */
+    static final class Counting implements PathProbeHandler {
+        final AtomicLong enter = new AtomicLong();
+        final AtomicLong branch = new AtomicLong();
+        final AtomicLong exit = new AtomicLong();
+        final AtomicLong exitExceptionally = new AtomicLong();
+
+        @Override
+        public void enter(int methodId) {
+            enter.incrementAndGet();
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex) {
+            branch.incrementAndGet();
+        }
+
+        @Override
+        public void exit(int methodId) {
+            exit.incrementAndGet();
+        }
+
+        @Override
+        public void exitExceptionally(int methodId) {
+            exitExceptionally.incrementAndGet();
+        }
+    }
+
+    /** Arguments: the instrumented jar, its main class. */
+    public static void main(String[] args) throws Exception {
+        ClassLoader loader = PathsFixtureMain.class.getClassLoader();
+        int linked = 0;
+        try (JarFile jar = new JarFile(Path.of(args[0]).toFile())) {
+            for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
+                String name = e.nextElement().getName();
+                if (name.endsWith(".class") && !name.startsWith("META-INF/")) {
+                    // HotSpot links (and so verifies) a class before listing its methods.
+                    Class.forName(
+                                    name.substring(0, name.length() - 6).replace('/', '.'),
+                                    false,
+                                    loader)
+                            .getDeclaredMethods();
+                    linked++;
+                }
+            }
+        }
+        ClientConfig config = ClientConfig.fromClasspathAndSystemProperties(loader).orElseThrow();
+        Counting paths = new Counting();
+        try (DeviceRuntime runtime = DeviceRuntime.start(config)) {
+            Probes.install(runtime);
+            PathProbes.install(paths);
+            Class.forName(args[1], true, loader)
+                    .getMethod("main", String[].class)
+                    .invoke(null, (Object) new String[0]);
+            PathProbes.uninstall();
+            System.out.println("linked=" + linked);
+            System.out.println("entries=" + runtime.counters(true).pendingEvents());
+            System.out.println("path.enter=" + paths.enter);
+            System.out.println("path.branch=" + paths.branch);
+            System.out.println("path.exit=" + paths.exit);
+            System.out.println("path.exitExceptionally=" + paths.exitExceptionally);
+        }
+    }
+}
