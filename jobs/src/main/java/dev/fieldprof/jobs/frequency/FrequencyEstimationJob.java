@@ -19,11 +19,11 @@ import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.io.KafkaRecords;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -34,9 +34,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.ParameterTool;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
-import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * Turns randomized frequency reports into windowed, unbiased, constraint-consistent estimates
@@ -237,17 +235,13 @@ public final class FrequencyEstimationJob {
 
     private static KafkaSource<RawRecord> kafkaSource(
             FrequencyJobOptions options, String topic, String groupId, boolean fromEarliest) {
-        return KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(options.bootstrap())
-                .setTopics(topic)
-                .setGroupId(groupId)
-                // Programs: always the whole compacted topic. Reports: as the options say (a
-                // restore from a checkpoint uses the checkpointed offsets instead).
-                .setStartingOffsets(
-                        fromEarliest ? OffsetsInitializer.earliest() : reportOffsets(options))
-                .setDeserializer(new RawRecordDeserializer())
-                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
-                .build();
+        // Programs: always the whole compacted topic. Reports: as the options say (a restore
+        // from a checkpoint uses the checkpointed offsets instead).
+        return KafkaRecords.source(
+                options.bootstrap(),
+                topic,
+                groupId,
+                fromEarliest ? OffsetsInitializer.earliest() : reportOffsets(options));
     }
 
     private static OffsetsInitializer reportOffsets(FrequencyJobOptions options) {
@@ -260,18 +254,12 @@ public final class FrequencyEstimationJob {
 
     private static KafkaSink<EncodedRecord> kafkaSink(
             FrequencyJobOptions options, String topic, String role) {
-        boolean exactlyOnce = !options.checkpointInterval().isZero();
-        return KafkaSink.<EncodedRecord>builder()
-                .setBootstrapServers(options.bootstrap())
-                .setRecordSerializer(new EncodedRecordSerializer(topic))
-                .setDeliveryGuarantee(
-                        exactlyOnce
-                                ? DeliveryGuarantee.EXACTLY_ONCE
-                                : DeliveryGuarantee.AT_LEAST_ONCE)
-                .setTransactionalIdPrefix(options.transactionalIdPrefix() + "-" + role)
-                .setProperty(
-                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-                        Long.toString(options.transactionTimeout().toMillis()))
-                .build();
+        return KafkaRecords.sink(
+                options.bootstrap(),
+                topic,
+                options.checkpointInterval(),
+                options.transactionalIdPrefix(),
+                role,
+                options.transactionTimeout());
     }
 }

@@ -1,5 +1,6 @@
 package dev.fieldprof.jobs.frequency;
 
+import dev.fieldprof.jobs.io.JobArguments;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -109,70 +110,32 @@ public record FrequencyJobOptions(
      *     required and absent, or out of range
      */
     public static FrequencyJobOptions parse(String... args) {
-        Map<String, String> given = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--")) {
-                throw new IllegalArgumentException("expected --option, got '" + arg + "'");
-            }
-            String name = arg.substring(2);
-            String value;
-            int equals = name.indexOf('=');
-            if (equals >= 0) {
-                value = name.substring(equals + 1);
-                name = name.substring(0, equals);
-            } else if (i + 1 < args.length) {
-                value = args[++i];
-            } else {
-                throw new IllegalArgumentException("--" + name + " needs a value");
-            }
-            given.put(name, value);
-        }
-        return fromMap(given);
+        return fromMap(JobArguments.split(args));
     }
 
     /** Options from a map of option names (without dashes) to values. */
     public static FrequencyJobOptions fromMap(Map<String, String> given) {
-        for (String name : given.keySet()) {
-            if (!DEFAULTS.containsKey(name)) {
-                throw new IllegalArgumentException(
-                        "unknown option --"
-                                + name
-                                + "; known: --"
-                                + String.join(", --", DEFAULTS.keySet()));
-            }
-        }
-        Map<String, String> all = new LinkedHashMap<>(DEFAULTS);
-        all.putAll(given);
-        List<String> missing =
-                all.entrySet().stream()
-                        .filter(e -> e.getValue() == null)
-                        .map(Map.Entry::getKey)
-                        .toList();
-        if (!missing.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "missing required option(s): --" + String.join(", --", missing));
-        }
+        JobArguments all = JobArguments.of(DEFAULTS, given);
         return new FrequencyJobOptions(
-                all.get(BOOTSTRAP),
-                all.get(REPORTS_TOPIC),
-                all.get(PROGRAMS_TOPIC),
-                all.get(ESTIMATES_TOPIC),
-                all.get(DEAD_LETTER_TOPIC),
-                duration(all, WINDOW),
-                number(all, HOT_THRESHOLD),
-                integer(all, TOP),
-                all.get(GROUP_ID),
-                duration(all, CHECKPOINT_INTERVAL),
-                integer(all, SHARDS),
-                all.get(TRANSACTIONAL_ID_PREFIX),
-                duration(all, TRANSACTION_TIMEOUT),
-                duration(all, OUT_OF_ORDERNESS),
-                duration(all, IDLENESS),
-                duration(all, MODEL_WAIT),
-                integer(all, MAX_PENDING),
-                duration(all, DEDUP_TTL),
-                all.get(STARTING_OFFSETS));
+                all.string(BOOTSTRAP),
+                all.string(REPORTS_TOPIC),
+                all.string(PROGRAMS_TOPIC),
+                all.string(ESTIMATES_TOPIC),
+                all.string(DEAD_LETTER_TOPIC),
+                all.duration(WINDOW),
+                all.number(HOT_THRESHOLD),
+                all.integer(TOP),
+                all.string(GROUP_ID),
+                all.duration(CHECKPOINT_INTERVAL),
+                all.integer(SHARDS),
+                all.string(TRANSACTIONAL_ID_PREFIX),
+                all.duration(TRANSACTION_TIMEOUT),
+                all.duration(OUT_OF_ORDERNESS),
+                all.duration(IDLENESS),
+                all.duration(MODEL_WAIT),
+                all.integer(MAX_PENDING),
+                all.duration(DEDUP_TTL),
+                all.string(STARTING_OFFSETS));
     }
 
     /** Every option by name, defaults filled in. */
@@ -212,35 +175,6 @@ public record FrequencyJobOptions(
     }
 
     private static void require(boolean condition, String message) {
-        if (!condition) {
-            throw new IllegalArgumentException(message);
-        }
-    }
-
-    private static Duration duration(Map<String, String> all, String name) {
-        try {
-            return TimeUtils.parseDuration(all.get(name));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "--" + name + ": not a duration: '" + all.get(name) + "'", e);
-        }
-    }
-
-    private static int integer(Map<String, String> all, String name) {
-        try {
-            return Integer.parseInt(all.get(name).strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "--" + name + ": not an integer: '" + all.get(name) + "'", e);
-        }
-    }
-
-    private static double number(Map<String, String> all, String name) {
-        try {
-            return Double.parseDouble(all.get(name).strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "--" + name + ": not a number: '" + all.get(name) + "'", e);
-        }
+        JobArguments.require(condition, message);
     }
 }

@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.paths;
 
 import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.ModelUpdater;
+import dev.fieldprof.jobs.io.JobArguments;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.util.TimeUtils;
@@ -105,9 +105,7 @@ public record PathJobOptions(
     }
 
     private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
+        JobArguments.require(ok, message);
     }
 
     /**
@@ -116,59 +114,28 @@ public record PathJobOptions(
      * @throws IllegalArgumentException naming the option when one is unknown, missing, or bad
      */
     public static PathJobOptions parse(String... args) {
-        Map<String, String> given = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--")) {
-                throw new IllegalArgumentException("expected --option, got '" + arg + "'");
-            }
-            String name = arg.substring(2);
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("--" + name + " needs a value");
-            }
-            given.put(name, args[++i]);
-        }
-        for (String name : given.keySet()) {
-            if (!DEFAULTS.containsKey(name)) {
-                throw new IllegalArgumentException(
-                        "unknown option --"
-                                + name
-                                + "; known: --"
-                                + String.join(", --", DEFAULTS.keySet()));
-            }
-        }
-        Map<String, String> all = new LinkedHashMap<>(DEFAULTS);
-        all.putAll(given);
-        List<String> missing =
-                all.entrySet().stream()
-                        .filter(e -> e.getValue() == null)
-                        .map(Map.Entry::getKey)
-                        .toList();
-        if (!missing.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "missing required option(s): --" + String.join(", --", missing));
-        }
-        String time = all.get(TIME);
+        JobArguments all = JobArguments.of(DEFAULTS, JobArguments.split(args));
+        String time = all.string(TIME);
         if (!time.equals("event") && !time.equals("processing")) {
             throw new IllegalArgumentException("--" + TIME + " must be event or processing");
         }
         return new PathJobOptions(
-                all.get(BOOTSTRAP),
-                all.get(REPORTS_TOPIC),
-                all.get(PROGRAMS_TOPIC),
-                all.get(MODELS_TOPIC),
-                all.get(DEAD_LETTER_TOPIC),
-                duration(all, WINDOW),
+                all.string(BOOTSTRAP),
+                all.string(REPORTS_TOPIC),
+                all.string(PROGRAMS_TOPIC),
+                all.string(MODELS_TOPIC),
+                all.string(DEAD_LETTER_TOPIC),
+                all.duration(WINDOW),
                 time.equals("processing"),
-                integer(all, KEEP_VERSIONS),
-                integer(all, TARGET_TOTAL),
-                all.get(GROUP_ID),
-                duration(all, CHECKPOINT_INTERVAL),
-                all.get(TRANSACTIONAL_ID_PREFIX),
-                duration(all, TRANSACTION_TIMEOUT),
-                duration(all, OUT_OF_ORDERNESS),
-                duration(all, IDLENESS),
-                readBranches(all.get(BRANCHES)));
+                all.integer(KEEP_VERSIONS),
+                all.integer(TARGET_TOTAL),
+                all.string(GROUP_ID),
+                all.duration(CHECKPOINT_INTERVAL),
+                all.string(TRANSACTIONAL_ID_PREFIX),
+                all.duration(TRANSACTION_TIMEOUT),
+                all.duration(OUT_OF_ORDERNESS),
+                all.duration(IDLENESS),
+                readBranches(all.string(BRANCHES)));
     }
 
     /** Reads {@code app:1=/path,app:2=/path} into app version → branch description text. */
@@ -192,22 +159,6 @@ public record PathJobOptions(
             }
         }
         return out;
-    }
-
-    private static Duration duration(Map<String, String> all, String name) {
-        try {
-            return TimeUtils.parseDuration(all.get(name));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("--" + name + ": " + e.getMessage());
-        }
-    }
-
-    private static int integer(Map<String, String> all, String name) {
-        try {
-            return Integer.parseInt(all.get(name).strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + " must be an integer");
-        }
     }
 
     /** The scalar options by name (branch texts summarized by app version), for job parameters. */

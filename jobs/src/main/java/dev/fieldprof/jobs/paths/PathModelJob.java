@@ -1,18 +1,16 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
-import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
 import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
 import dev.fieldprof.jobs.frequency.functions.SideInputWatermarks;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.KafkaRecords;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -20,9 +18,7 @@ import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ParameterTool;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
-import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * Learns edge-probability models from devices' path reports (issue 6; DESIGN.md "Paths"; AdapTracer
@@ -113,25 +109,18 @@ public final class PathModelJob {
      */
     public static PathModelJob onKafka(PathJobOptions options) {
         KafkaSource<RawRecord> source =
-                KafkaSource.<RawRecord>builder()
-                        .setBootstrapServers(options.bootstrap())
-                        .setTopics(options.reportsTopic())
-                        .setGroupId(options.groupId())
-                        .setStartingOffsets(
-                                OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                        .setDeserializer(new RawRecordDeserializer())
-                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
-                        .build();
+                KafkaRecords.source(
+                        options.bootstrap(),
+                        options.reportsTopic(),
+                        options.groupId(),
+                        OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST));
+        // Programs: always the whole compacted topic.
         KafkaSource<RawRecord> programs =
-                KafkaSource.<RawRecord>builder()
-                        .setBootstrapServers(options.bootstrap())
-                        .setTopics(options.programsTopic())
-                        .setGroupId(options.groupId() + "-programs")
-                        // Always the whole compacted topic.
-                        .setStartingOffsets(OffsetsInitializer.earliest())
-                        .setDeserializer(new RawRecordDeserializer())
-                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
-                        .build();
+                KafkaRecords.source(
+                        options.bootstrap(),
+                        options.programsTopic(),
+                        options.groupId() + "-programs",
+                        OffsetsInitializer.earliest());
         return new PathModelJob(
                 options,
                 source,
@@ -211,19 +200,13 @@ public final class PathModelJob {
 
     private static KafkaSink<EncodedRecord> kafkaSink(
             PathJobOptions options, String topic, String role) {
-        boolean exactlyOnce = !options.checkpointInterval().isZero();
-        return KafkaSink.<EncodedRecord>builder()
-                .setBootstrapServers(options.bootstrap())
-                .setRecordSerializer(new EncodedRecordSerializer(topic))
-                .setDeliveryGuarantee(
-                        exactlyOnce
-                                ? DeliveryGuarantee.EXACTLY_ONCE
-                                : DeliveryGuarantee.AT_LEAST_ONCE)
-                .setTransactionalIdPrefix(options.transactionalIdPrefix() + "-" + role)
-                .setProperty(
-                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-                        Long.toString(options.transactionTimeout().toMillis()))
-                .build();
+        return KafkaRecords.sink(
+                options.bootstrap(),
+                topic,
+                options.checkpointInterval(),
+                options.transactionalIdPrefix(),
+                role,
+                options.transactionTimeout());
     }
 
     /** Keys reports by app version. */

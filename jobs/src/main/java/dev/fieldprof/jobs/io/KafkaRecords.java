@@ -1,0 +1,68 @@
+package dev.fieldprof.jobs.io;
+
+import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
+import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
+import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import java.time.Duration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * The Kafka sources and sinks of the jobs: sources of raw records read {@code read_committed}, and
+ * sinks of encoded records that are exactly-once while checkpoints run (DESIGN.md "Runtime
+ * choices": a transactional-id prefix unique per job and role, a transaction timeout below the
+ * broker's maximum) and at-least-once without them.
+ */
+public final class KafkaRecords {
+    private KafkaRecords() {}
+
+    /**
+     * A source of the raw records of {@code topic}.
+     *
+     * @param offsets where a fresh start reads from (a restore uses the checkpointed offsets)
+     */
+    public static KafkaSource<RawRecord> source(
+            String bootstrap, String topic, String groupId, OffsetsInitializer offsets) {
+        return KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(bootstrap)
+                .setTopics(topic)
+                .setGroupId(groupId)
+                .setStartingOffsets(offsets)
+                .setDeserializer(new RawRecordDeserializer())
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .build();
+    }
+
+    /**
+     * A sink of encoded records into {@code topic}.
+     *
+     * @param checkpointInterval zero means no checkpoints, so at-least-once
+     * @param role makes the transactional-id prefix unique among the job's sinks
+     */
+    public static KafkaSink<EncodedRecord> sink(
+            String bootstrap,
+            String topic,
+            Duration checkpointInterval,
+            String transactionalIdPrefix,
+            String role,
+            Duration transactionTimeout) {
+        boolean exactlyOnce = !checkpointInterval.isZero();
+        return KafkaSink.<EncodedRecord>builder()
+                .setBootstrapServers(bootstrap)
+                .setRecordSerializer(new EncodedRecordSerializer(topic))
+                .setDeliveryGuarantee(
+                        exactlyOnce
+                                ? DeliveryGuarantee.EXACTLY_ONCE
+                                : DeliveryGuarantee.AT_LEAST_ONCE)
+                .setTransactionalIdPrefix(transactionalIdPrefix + "-" + role)
+                .setProperty(
+                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                        Long.toString(transactionTimeout.toMillis()))
+                .build();
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * What the fieldprof jobs share at their edges: Kafka sources and sinks of raw and encoded records
+ * ({@link dev.fieldprof.jobs.io.KafkaRecords}), {@code --key value} option parsing ({@link
+ * dev.fieldprof.jobs.io.JobArguments}) and dead letters ({@link
+ * dev.fieldprof.jobs.io.DeadLetterRecords}).
+ */
+package dev.fieldprof.jobs.io;
