@@ -2,6 +2,7 @@ package dev.fieldprof.cli.demo;
 
 import dev.fieldprof.cli.programs.ProgramPublisher;
 import dev.fieldprof.cli.runtime.EmbeddedRuntime;
+import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
@@ -201,6 +202,19 @@ final class DemoRun {
                                 sent.sent(),
                                 sent.spooledNow(),
                                 sent.droppedTotal()));
+                PrivacyLedger.Entry ledger = devices.mostExposedLedger();
+                header.add(
+                        String.format(
+                                Locale.ROOT,
+                                "privacy: eps %.3f per %d changed event(s) in each report;"
+                                        + " most-reporting device %s: %d reports, %d events,"
+                                        + " whole-history bound eps %.0f",
+                                ledger.epsilon(),
+                                ledger.t(),
+                                ledger.deviceId(),
+                                ledger.reports(),
+                                ledger.eventsReported(),
+                                ledger.userLevelEpsilon()));
                 if (deadLetters.total() > 0) {
                     header.add(
                             "dead letters "

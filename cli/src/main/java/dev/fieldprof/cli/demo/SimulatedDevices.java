@@ -3,6 +3,7 @@ package dev.fieldprof.cli.demo;
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.Probes;
+import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.schemas.PrivacyConfig;
@@ -157,6 +158,18 @@ public final class SimulatedDevices implements AutoCloseable {
     /** Reports handed to the transport. */
     public long reports() {
         return reports.get();
+    }
+
+    /** The ledger of the device that has reported most: the largest privacy loss so far. */
+    public PrivacyLedger.Entry mostExposedLedger() {
+        PrivacyLedger.Entry most = null;
+        for (DeviceRuntime runtime : runtimes) {
+            PrivacyLedger.Entry entry = runtime.ledger();
+            if (most == null || entry.userLevelEpsilon() > most.userLevelEpsilon()) {
+                most = entry;
+            }
+        }
+        return most;
     }
 
     /** Sessions in which the sample program threw (it should not). */
