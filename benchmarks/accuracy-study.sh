@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The accuracy study of issue 5 item 4 on instrumented real programs, end to end: record exact
+# per-device counts (AccuracyRuns), then 'fieldprof evaluate --model M --runs R.csv' per program,
+# once with the analysed pairs and once with none (the simplex-only projection, same seed).
+# Run from the repository root after building the class path (benchmarks/README.md).
+# Environment: DEVICES (1000), REPETITIONS (3), SEED (20261122), OUT (benchmarks/target/accuracy),
+# PROGRAMS (lang3,gson,codec,demo), RECORD (1; 0 reuses the recorded runs in OUT).
+set -euo pipefail
+
+devices=${DEVICES:-1000}
+repetitions=${REPETITIONS:-3}
+seed=${SEED:-20261122}
+out=${OUT:-benchmarks/target/accuracy}
+programs=${PROGRAMS:-lang3,gson,codec,demo}
+cp="benchmarks/target/classes:$(cat benchmarks/target/cp.txt)"
+mkdir -p "$out"
+
+if [ "${RECORD:-1}" = 1 ]; then
+  java -Xmx2g -cp "$cp" dev.fieldprof.benchmarks.accuracy.AccuracyRuns \
+    --devices "$devices" --seed "$seed" --out "$out" --programs "$programs" | tee "$out/record.txt"
+fi
+
+declare -A stem=([lang3]=commons-lang3 [gson]=gson [codec]=commons-codec [demo]=notes)
+combined="$out/accuracy.csv"
+rm -f "$combined"
+for p in ${programs//,/ }; do
+  s=${stem[$p]}
+  for variant in pairs none; do
+    model="$out/$s.model"
+    [ "$variant" = none ] && model="$out/$s-nopairs.model"
+    echo "== $s, constraints: $variant"
+    java -Xmx3g -cp "$cp" dev.fieldprof.cli.FieldprofCommand evaluate \
+      --model "$model" --runs "$out/$s-runs.csv" --devices "$devices" \
+      --repetitions "$repetitions" --seed 1 \
+      --csv "$out/$s-$variant.csv" --png "$out/$s-$variant.png"
+    # One CSV for all programs, with a column naming the constraint set.
+    if [ ! -f "$combined" ]; then
+      head -1 "$out/$s-$variant.csv" | sed 's/^/constraints,/' > "$combined"
+    fi
+    tail -n +2 "$out/$s-$variant.csv" | sed "s/^/$variant,/" >> "$combined"
+  done
+done | tee "$out/study.txt"
+echo "wrote $combined and $out/*-pairs.png, $out/*-none.png"
