@@ -49,7 +49,7 @@ final class DevicePaths implements AutoCloseable {
             PathReportSink givenSink)
             throws IOException {
         boolean kafka = config.transport() == ClientConfig.TransportKind.KAFKA;
-        if (!config.pathsEnabled() || table == null || (givenSink == null && !kafka)) {
+        if (whyOff(config, table, givenSink) != null) {
             ledger.recordPathTracing(false);
             return null;
         }
@@ -78,6 +78,22 @@ final class DevicePaths implements AutoCloseable {
         ledger.recordPathTracing(true);
         PathProbes.install(tracer);
         return new DevicePaths(tracer, out, feed, ledger);
+    }
+
+    /** Why {@link #start} leaves path tracing off with these inputs, or null if it starts it. */
+    static String whyOff(ClientConfig config, BranchTable table, PathReportSink givenSink) {
+        if (!config.pathsEnabled()) {
+            return "not enabled (" + ClientConfig.KEY_PATHS_ENABLED + "=false)";
+        }
+        if (table == null) {
+            return "the program has no branch description ("
+                    + BranchTableText.RESOURCE
+                    + "): it was instrumented without --paths";
+        }
+        if (givenSink == null && config.transport() != ClientConfig.TransportKind.KAFKA) {
+            return "path reports need transport=kafka, not " + config.transport();
+        }
+        return null;
     }
 
     /** The table of the instrumented program on {@code loader}'s class path, or null. */

@@ -1,6 +1,7 @@
 package dev.fieldprof.client;
 
 import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.paths.BranchTable;
 import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.privacy.HypergeometricSampler;
 import dev.fieldprof.client.privacy.LocalRandomizer;
@@ -64,6 +65,7 @@ public final class DeviceRuntime implements AutoCloseable {
     private final Path stateFile;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private volatile DevicePaths paths;
+    private volatile String pathsOff;
 
     // Guarded by this.
     private long[] pending;
@@ -230,17 +232,15 @@ public final class DeviceRuntime implements AutoCloseable {
     /** Path tracing if the configuration opts in; a failure leaves it off, never the host down. */
     private void startPaths(PathReportSink pathSink) throws IOException {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        BranchTable table =
+                DevicePaths.tableOnClasspath(
+                        loader != null ? loader : DeviceRuntime.class.getClassLoader());
         try {
-            paths =
-                    DevicePaths.start(
-                            config,
-                            deviceId,
-                            ledger,
-                            DevicePaths.tableOnClasspath(
-                                    loader != null ? loader : DeviceRuntime.class.getClassLoader()),
-                            pathSink);
+            paths = DevicePaths.start(config, deviceId, ledger, table, pathSink);
+            pathsOff = paths == null ? DevicePaths.whyOff(config, table, pathSink) : null;
         } catch (RuntimeException e) {
             paths = null;
+            pathsOff = "could not start: " + e;
             ledger.recordPathTracing(false);
         }
     }
@@ -526,6 +526,11 @@ public final class DeviceRuntime implements AutoCloseable {
     public Optional<PathTracer> pathTracer() {
         DevicePaths p = paths;
         return p == null ? Optional.empty() : Optional.of(p.tracer());
+    }
+
+    /** Why path tracing is off on this runtime, or empty when it runs. */
+    public Optional<String> pathTracingOffReason() {
+        return Optional.ofNullable(pathsOff);
     }
 
     public TransportCounters transportCounters() {

@@ -87,6 +87,8 @@ class DevicePathsTest {
     void pathTracingIsOffByDefaultAndTheLedgerSaysSo() throws Exception {
         try (DeviceRuntime runtime = start(config().build())) {
             assertThat(runtime.pathTracer()).isEmpty();
+            assertThat(runtime.pathTracingOffReason())
+                    .contains("not enabled (paths.enabled=false)");
             assertThat(PathProbes.tracer()).isNull();
             runProgram();
             runtime.endEpoch();
@@ -103,6 +105,7 @@ class DevicePathsTest {
         long coded;
         try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
             assertThat(PathProbes.tracer()).isSameAs(runtime.pathTracer().orElseThrow());
+            assertThat(runtime.pathTracingOffReason()).isEmpty();
             runProgram();
             assertThat(paths).isEmpty();
             runtime.endEpoch();
@@ -175,6 +178,11 @@ class DevicePathsTest {
         Thread.currentThread().setContextClassLoader(new URLClassLoader(new URL[0], null));
         try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
             assertThat(runtime.pathTracer()).isEmpty();
+            assertThat(runtime.pathTracingOffReason())
+                    .contains(
+                            "the program has no branch description"
+                                    + " (META-INF/fieldprof/branches.txt): it was instrumented"
+                                    + " without --paths");
             assertThat(runtime.ledger().pathTracing()).isFalse();
         }
         Thread.currentThread().setContextClassLoader(loader);
@@ -188,6 +196,8 @@ class DevicePathsTest {
                         new SeededRandomSource(1),
                         Clock.systemUTC())) {
             assertThat(runtime.pathTracer()).isEmpty();
+            assertThat(runtime.pathTracingOffReason())
+                    .contains("path reports need transport=kafka, not FILE");
             assertThat(runtime.ledger().pathTracing()).isFalse();
         }
     }
