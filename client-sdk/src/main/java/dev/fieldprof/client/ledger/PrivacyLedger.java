@@ -244,8 +244,14 @@ public final class PrivacyLedger {
         return entry();
     }
 
-    /** Records whether path tracing is on for this device and app version, and persists it. */
+    /**
+     * Records whether path tracing is on for this device and app version, and persists it (a
+     * runtime start that changes nothing writes nothing).
+     */
     public synchronized Entry recordPathTracing(boolean on) throws IOException {
+        if (pathTracing == on) {
+            return entry();
+        }
         pathTracing = on;
         pathsDirty = false;
         persist();
