@@ -16,17 +16,19 @@ import picocli.CommandLine.Option;
         versionProvider = FieldprofVersion.class,
         description = "Privacy-preserving field profiling for deployed Java software.",
         subcommands = {
-            CommandLine.HelpCommand.class,
+            // In the order a user meets them: try it, prepare a program, run the jobs, read the
+            // results, then the tools behind the guarantees and the figures.
             dev.fieldprof.cli.demo.DemoCommand.class,
-            dev.fieldprof.cli.jobs.JobsCommand.class,
-            dev.fieldprof.cli.monitor.WatchCommand.class,
-            dev.fieldprof.cli.monitor.MonitorCommand.class,
-            dev.fieldprof.cli.estimation.ProjectCommand.class,
-            dev.fieldprof.cli.estimation.EvaluateCommand.class,
-            dev.fieldprof.cli.privacy.PrivacyCommand.class,
             dev.fieldprof.cli.analysis.AnalyzeCommand.class,
             dev.fieldprof.cli.analysis.InstrumentCommand.class,
             dev.fieldprof.cli.programs.PublishCommand.class,
+            dev.fieldprof.cli.jobs.JobsCommand.class,
+            dev.fieldprof.cli.monitor.WatchCommand.class,
+            dev.fieldprof.cli.monitor.MonitorCommand.class,
+            dev.fieldprof.cli.privacy.PrivacyCommand.class,
+            dev.fieldprof.cli.estimation.ProjectCommand.class,
+            dev.fieldprof.cli.estimation.EvaluateCommand.class,
+            CommandLine.HelpCommand.class,
         })
 public final class FieldprofCommand implements Runnable {
 
