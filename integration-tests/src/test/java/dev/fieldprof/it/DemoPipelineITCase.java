@@ -14,17 +14,13 @@ import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
-import dev.fieldprof.samples.notes.UserSession;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,9 +28,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -73,7 +66,7 @@ class DemoPipelineITCase {
         String estimates = RUNTIME.createRandomTopic(1, false);
         String deadLetters = RUNTIME.createRandomTopic(1, false);
 
-        DemoProgram program = DemoProgram.prepare(sampleProgramJar(), work.resolve("demo"));
+        DemoProgram program = DemoProgram.prepare(SampleProgram.jar(work), work.resolve("demo"));
         ProgramModel model = program.model();
         int methods = model.getMethods().size();
         int k = model.getPrivacyConfigs().get(0).getK();
@@ -247,36 +240,5 @@ class DemoPipelineITCase {
                 .setTransactionalIdPrefix(transactionalId)
                 .setProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "600000")
                 .build();
-    }
-
-    /** The sample program's jar (the test classpath may hold its classes folder instead). */
-    private Path sampleProgramJar() throws IOException {
-        Path location;
-        try {
-            location =
-                    Path.of(
-                            UserSession.class
-                                    .getProtectionDomain()
-                                    .getCodeSource()
-                                    .getLocation()
-                                    .toURI());
-        } catch (java.net.URISyntaxException e) {
-            throw new IOException(e);
-        }
-        if (Files.isRegularFile(location)) {
-            return location;
-        }
-        Path jar = work.resolve("demo-app.jar");
-        try (OutputStream file = Files.newOutputStream(jar);
-                ZipOutputStream zip = new ZipOutputStream(file);
-                Stream<Path> classes = Files.walk(location)) {
-            for (Path path : classes.filter(Files::isRegularFile).sorted().toList()) {
-                zip.putNextEntry(
-                        new ZipEntry(location.relativize(path).toString().replace('\\', '/')));
-                zip.write(Files.readAllBytes(path));
-                zip.closeEntry();
-            }
-        }
-        return jar;
     }
 }

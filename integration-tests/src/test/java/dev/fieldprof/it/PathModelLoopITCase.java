@@ -27,12 +27,10 @@ import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,9 +39,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -83,7 +78,7 @@ class PathModelLoopITCase {
         String programs = RUNTIME.createRandomTopic(1, true);
 
         // The program model (with its CFGs) is all the job learns the branch nodes from.
-        Path programJar = sampleProgramJar();
+        Path programJar = SampleProgram.jar(work);
         ProgramModel program =
                 ProgramAnalyzer.analyze(
                                 AnalysisRequest.of(programJar, APP)
@@ -296,31 +291,5 @@ class PathModelLoopITCase {
                 return c;
             }
         }
-    }
-
-    /** The sample program's jar (the test classpath may hold its classes folder instead). */
-    private Path sampleProgramJar() throws Exception {
-        Path location =
-                Path.of(
-                        UserSession.class
-                                .getProtectionDomain()
-                                .getCodeSource()
-                                .getLocation()
-                                .toURI());
-        if (Files.isRegularFile(location)) {
-            return location;
-        }
-        Path jar = work.resolve("demo-app.jar");
-        try (OutputStream file = Files.newOutputStream(jar);
-                ZipOutputStream zip = new ZipOutputStream(file);
-                Stream<Path> classes = Files.walk(location)) {
-            for (Path path : classes.filter(Files::isRegularFile).sorted().toList()) {
-                zip.putNextEntry(
-                        new ZipEntry(location.relativize(path).toString().replace('\\', '/')));
-                zip.write(Files.readAllBytes(path));
-                zip.closeEntry();
-            }
-        }
-        return jar;
     }
 }
