@@ -9,9 +9,7 @@ import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
-import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
 import dev.fieldprof.jobs.frequency.functions.ReportTimeWindows;
-import dev.fieldprof.jobs.frequency.functions.SideInputWatermarks;
 import dev.fieldprof.jobs.frequency.functions.SumReports;
 import dev.fieldprof.jobs.frequency.functions.ValidateReports;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
@@ -19,6 +17,7 @@ import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -51,7 +50,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * watermark back at the start until its compacted topic has been quiet for {@code --idleness}, so
  * the models published before their reports are applied before the first windows close (this also
  * delays the first estimates after a start), and never moves it forward ({@link
- * dev.fieldprof.jobs.frequency.functions.SideInputWatermarks}).
+ * dev.fieldprof.jobs.io.SideInputWatermarks}).
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
  *
@@ -140,13 +139,8 @@ public final class FrequencyEstimationJob {
             env.enableCheckpointing(options.checkpointInterval().toMillis());
         }
         WatermarkStrategy<RawRecord> recordTime =
-                WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(options.outOfOrderness())
-                        .withTimestampAssigner(new RecordTimestamp())
-                        .withIdleness(options.idleness());
-        WatermarkStrategy<RawRecord> sideInputTime =
-                WatermarkStrategy.<RawRecord>forGenerator(context -> new SideInputWatermarks<>())
-                        .withTimestampAssigner(new RecordTimestamp())
-                        .withIdleness(options.idleness());
+                EventTime.ofReports(options.outOfOrderness(), options.idleness());
+        WatermarkStrategy<RawRecord> sideInputTime = EventTime.ofSideInput(options.idleness());
 
         SingleOutputStreamOperator<ProgramUpdate> models =
                 env.fromSource(programs, sideInputTime, "program-models-source")

@@ -1,9 +1,8 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.jobs.frequency.functions.RecordTimestamp;
-import dev.fieldprof.jobs.frequency.functions.SideInputWatermarks;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import java.time.Duration;
 import java.util.Map;
@@ -33,7 +32,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * app:1=branches.txt} (the description the path instrumenter writes into the jar) overrides them.
  * Event time is the reports' Kafka record time: the programs stream only holds the watermark back
  * at the start, until its topic has been quiet for {@code --idleness}, and never moves it ({@link
- * SideInputWatermarks}), so a model published late cannot close the windows of reports in flight.
+ * dev.fieldprof.jobs.io.SideInputWatermarks}), so a model published late cannot close the windows
+ * of reports in flight.
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link PathJobOptions}):
  *
@@ -142,13 +142,8 @@ public final class PathModelJob {
             env.enableCheckpointing(options.checkpointInterval().toMillis());
         }
         WatermarkStrategy<RawRecord> recordTime =
-                WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(options.outOfOrderness())
-                        .withTimestampAssigner(new RecordTimestamp())
-                        .withIdleness(options.idleness());
-        WatermarkStrategy<RawRecord> sideInputTime =
-                WatermarkStrategy.<RawRecord>forGenerator(context -> new SideInputWatermarks<>())
-                        .withTimestampAssigner(new RecordTimestamp())
-                        .withIdleness(options.idleness());
+                EventTime.ofReports(options.outOfOrderness(), options.idleness());
+        WatermarkStrategy<RawRecord> sideInputTime = EventTime.ofSideInput(options.idleness());
         SingleOutputStreamOperator<ProgramBranches> branches =
                 env.fromSource(programs, sideInputTime, "path-programs-source")
                         .uid("path-programs-source")

@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency.functions;
+package dev.fieldprof.jobs.io;
 
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;

@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency.functions;
+package dev.fieldprof.jobs.io;
 
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;

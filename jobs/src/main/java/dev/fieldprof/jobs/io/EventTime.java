@@ -1,0 +1,34 @@
+package dev.fieldprof.jobs.io;
+
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import java.time.Duration;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+
+/**
+ * Event time of the fieldprof jobs, in one place: the Kafka record timestamp of the reports (device
+ * clocks are often wrong), and side inputs (program models) that never move it.
+ */
+public final class EventTime {
+    private EventTime() {}
+
+    /**
+     * Reports: record time, bounded out-of-orderness, and partitions without records for {@code
+     * idleness} stop holding the watermark back.
+     */
+    public static WatermarkStrategy<RawRecord> ofReports(
+            Duration outOfOrderness, Duration idleness) {
+        return WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(outOfOrderness)
+                .withTimestampAssigner(new RecordTimestamp())
+                .withIdleness(idleness);
+    }
+
+    /**
+     * A side input: holds event time back at the start until its topic has been quiet for {@code
+     * idleness}, then never moves it ({@link SideInputWatermarks}).
+     */
+    public static WatermarkStrategy<RawRecord> ofSideInput(Duration idleness) {
+        return WatermarkStrategy.<RawRecord>forGenerator(context -> new SideInputWatermarks<>())
+                .withTimestampAssigner(new RecordTimestamp())
+                .withIdleness(idleness);
+    }
+}
