@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.fieldprof.jobs.estimation.PrivacyParameters;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.testing.CollectingSink;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;

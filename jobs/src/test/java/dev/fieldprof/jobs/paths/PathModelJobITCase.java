@@ -10,6 +10,7 @@ import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.testing.CollectingSink;
 import dev.fieldprof.schemas.CfgBlock;
 import dev.fieldprof.schemas.CfgEdge;
 import dev.fieldprof.schemas.CfgEdgeKind;
@@ -215,8 +216,8 @@ class PathModelJobITCase {
                 List.of(
                         program(PROGRAMS.encode(programModel(APP)), 500_000),
                         program(new byte[] {1, 2, 3}, 500_001));
-        PathJobTestIo.Collecting models = new PathJobTestIo.Collecting();
-        PathJobTestIo.Collecting letters = new PathJobTestIo.Collecting();
+        CollectingSink models = new CollectingSink();
+        CollectingSink letters = new CollectingSink();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         new PathModelJob(
@@ -284,8 +285,8 @@ class PathModelJobITCase {
                         "--checkpoint-interval", "0 s",
                         "--out-of-orderness", "0 s",
                         "--branches", APP + "=" + branchFile);
-        PathJobTestIo.Collecting models = new PathJobTestIo.Collecting();
-        PathJobTestIo.Collecting letters = new PathJobTestIo.Collecting();
+        CollectingSink models = new CollectingSink();
+        CollectingSink letters = new CollectingSink();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         byte[] published =

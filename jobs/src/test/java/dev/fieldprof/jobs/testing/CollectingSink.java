@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.testing;
 
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import java.util.List;
@@ -11,18 +11,21 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
-/** A sink that keeps what it receives in this JVM (the MiniCluster runs in the test's JVM). */
-final class CollectingSink implements Sink<EncodedRecord> {
+/**
+ * A sink that keeps what it receives in this JVM (the MiniCluster runs in the test's JVM); the job
+ * tests of both jobs use it.
+ */
+public final class CollectingSink implements Sink<EncodedRecord> {
     private static final long serialVersionUID = 1L;
     private static final Map<String, Queue<EncodedRecord>> RECEIVED = new ConcurrentHashMap<>();
 
     private final String id = UUID.randomUUID().toString();
 
-    CollectingSink() {
+    public CollectingSink() {
         RECEIVED.put(id, new ConcurrentLinkedQueue<>());
     }
 
-    List<EncodedRecord> received() {
+    public List<EncodedRecord> received() {
         return List.copyOf(RECEIVED.get(id));
     }
 
