@@ -54,6 +54,22 @@ public abstract class AsyncReportTransport implements ReportTransport {
     /** Runs on the publisher thread once the queue is drained at close. */
     protected void shutdown() {}
 
+    /**
+     * Whether reports handed to {@link #deliver} still wait for their outcome (an asynchronous send
+     * in flight); {@link #flush} waits for them too. Subclasses that answer true at some point call
+     * {@link #outcomesChanged()} whenever the answer may have turned false.
+     */
+    protected boolean awaitingOutcomes() {
+        return false;
+    }
+
+    /** Wakes {@link #flush} callers so they look at {@link #awaitingOutcomes()} again. */
+    protected final void outcomesChanged() {
+        synchronized (progress) {
+            progress.notifyAll();
+        }
+    }
+
     @Override
     public final void submit(FrequencyReport report) {
         try {
@@ -129,7 +145,7 @@ public abstract class AsyncReportTransport implements ReportTransport {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (progress) {
             long target = accepted;
-            while (finished < target && !closed) {
+            while ((finished < target || awaitingOutcomes()) && !closed) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -141,7 +157,7 @@ public abstract class AsyncReportTransport implements ReportTransport {
                     return false;
                 }
             }
-            return finished >= target;
+            return finished >= target && !awaitingOutcomes();
         }
     }
 

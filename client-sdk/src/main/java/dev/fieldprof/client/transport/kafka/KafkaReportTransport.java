@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -44,6 +45,8 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     private final Duration timeout;
     private final ReportSpool spool;
     private final ConcurrentLinkedQueue<FrequencyReport> failed = new ConcurrentLinkedQueue<>();
+    // Sends whose callback has not run yet; a flush is not done while any is in flight.
+    private final AtomicInteger inFlight = new AtomicInteger();
     private Producer<String, byte[]> producer;
     private long retryAtNanos;
     private Duration backoff = MIN_BACKOFF;
@@ -200,6 +203,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             spool.add(report);
             return;
         }
+        inFlight.incrementAndGet();
         try {
             p.get()
                     .send(
@@ -212,8 +216,11 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                                 } else {
                                     failed.add(report); // spooled by the publisher thread
                                 }
+                                inFlight.decrementAndGet();
+                                outcomesChanged();
                             });
         } catch (RuntimeException e) {
+            inFlight.decrementAndGet();
             if (permanent(e)) {
                 stats.dropped(DropReason.REJECTED);
             } else {
@@ -239,6 +246,15 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         if (any && !offline()) {
             goOffline();
         }
+        if (any) {
+            outcomesChanged();
+        }
+    }
+
+    /** Sends in flight, or failed ones not yet in the spool, have no outcome yet. */
+    @Override
+    protected boolean awaitingOutcomes() {
+        return inFlight.get() > 0 || !failed.isEmpty();
     }
 
     @Override
@@ -303,6 +319,8 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     @Override
     protected void shutdown() {
         if (producer != null) {
+            // close() interrupts this thread; clear it so the producer gets its graceful close.
+            Thread.interrupted();
             try {
                 producer.close(timeout);
             } catch (RuntimeException ignored) {

@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -129,6 +130,35 @@ class KafkaReportTransportTest {
                 .extracting(r -> r.key())
                 .containsExactly("device-0", "device-1", "device-2", "device-0", "device-1");
         assertThat(mock.history()).allSatisfy(r -> assertThat(r.topic()).isEqualTo("reports"));
+    }
+
+    @Test
+    void flushWaitsUntilTheBrokerAnswersEverySendInFlight() throws Exception {
+        // A broker that acknowledges only when told (MockProducer without auto-complete).
+        MockProducer<String, byte[]> mock =
+                new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        "localhost:9092",
+                        "reports",
+                        Duration.ofSeconds(5),
+                        dir,
+                        1 << 20,
+                        64,
+                        (Properties p) -> (Producer<String, byte[]>) mock)) {
+            transport.submit(Reports.report(0, 5));
+            transport.submit(Reports.report(1, 5));
+            assertThat(transport.flush(Duration.ofMillis(500))).isFalse();
+            assertThat(mock.history()).hasSize(2);
+            assertThat(transport.counters().sent()).isZero();
+
+            mock.completeNext();
+            assertThat(transport.flush(Duration.ofMillis(500))).isFalse();
+            mock.errorNext(new TimeoutException("no answer"));
+            assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
+            assertThat(transport.counters().sent()).isEqualTo(1);
+            assertThat(transport.spooled()).isEqualTo(1);
+        }
     }
 
     @Test
