@@ -54,7 +54,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,9 +128,6 @@ class FrequencyJobRecoveryITCase {
      * the second-half ones would make a second estimate of the same window.
      */
     @Test
-    @Disabled(
-            "known job limit: the programs input drives event time while the reports input is idle"
-                    + " (FrequencyEstimationJob.buildInto, watermarks of program-models-source)")
     void countsEveryReportExactlyOnceWhenTheModelIsStampedAfterTheReports() throws Exception {
         stopRestoreAndCheck(Stop.STOP_WITH_SAVEPOINT, SEED + 2, true);
     }

@@ -9,18 +9,19 @@ import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
-import dev.fieldprof.jobs.frequency.functions.ReportTimeWindows;
 import dev.fieldprof.jobs.frequency.functions.SumReports;
-import dev.fieldprof.jobs.frequency.functions.ValidateReports;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.frequency.validation.CopyProgramToShards;
+import dev.fieldprof.jobs.frequency.validation.ValidateReports;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -46,14 +47,12 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * per window, plus the cumulative estimate since the start → EstimateWindow records keyed by app
  * version. Every record the job cannot use becomes a DeadLetter.
  *
- * <p>Event time is the Kafka record timestamp of both topics. The programs stream takes part in the
- * watermark, so a model published before its reports is applied before their windows close; the
- * compacted programs topic is idle most of the time and stops holding the watermark back after
- * {@code --idleness} (which also delays the first estimates after a start). Known limit: a model
- * record stamped after reports still in flight moves event time past their window while the reports
- * input is idle (see the disabled case of FrequencyJobRecoveryITCase). A side input that never
- * emits watermarks (jobs.io.EventTime.ofSideInput, used by the paths job) fixes that but stalled
- * the bursty deploy test when all inputs turned idle: not switched until that is solved.
+ * <p>Event time is the Kafka record timestamp of the reports. Program models never take part in it
+ * (their source is idle from the start, {@link EventTime#ofReferenceData()}), so a model stamped
+ * after its reports cannot close their windows. Instead, validation holds the watermark below every
+ * report that waits for its model ({@link ValidateReports}): a report counts in its own window
+ * whether its model was published before or after it, at the price of windows closing up to {@code
+ * --model-wait} later while a report waits.
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
  *
@@ -73,7 +72,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
  *   <li>{@code --out-of-orderness} watermark bound [10 s]
  *   <li>{@code --idleness} a partition without records this long stops holding the watermark [30 s]
- *   <li>{@code --model-wait} how long (event time) a report waits for its program model [5 min]
+ *   <li>{@code --model-wait} how long (wall clock) a report waits for its program model [1 min]
  *   <li>{@code --max-pending} reports waiting per (app version, shard) [10000]
  *   <li>{@code --dedup-ttl} how long a report id is remembered [24 h]
  *   <li>{@code --starting-offsets} where the reports are read from on a fresh start: committed (the
@@ -141,19 +140,22 @@ public final class FrequencyEstimationJob {
         if (!options.checkpointInterval().isZero()) {
             env.enableCheckpointing(options.checkpointInterval().toMillis());
         }
-        WatermarkStrategy<RawRecord> recordTime =
-                EventTime.ofReports(options.outOfOrderness(), options.idleness());
-
         SingleOutputStreamOperator<ProgramUpdate> models =
-                env.fromSource(programs, recordTime, "program-models-source")
+                env.fromSource(programs, EventTime.ofReferenceData(), "program-models-source")
                         .uid("program-models-source")
                         .process(new DecodePrograms())
                         .name("decode-program-models")
                         .uid("decode-program-models");
-        BroadcastStream<ProgramUpdate> modelBroadcast = models.broadcast(ValidateReports.PROGRAMS);
+        BroadcastStream<ProgramUpdate> modelBroadcast = models.broadcast(EstimateWindows.PROGRAMS);
+        DataStream<ProgramUpdate> modelCopies =
+                models.flatMap(new CopyProgramToShards(options.shards()))
+                        .name("copy-program-models-to-shards")
+                        .uid("copy-program-models-to-shards");
 
+        WatermarkStrategy<RawRecord> reportTime =
+                EventTime.ofReports(options.outOfOrderness(), options.idleness());
         SingleOutputStreamOperator<ReportRecord> decoded =
-                env.fromSource(reports, recordTime, "frequency-reports-source")
+                env.fromSource(reports, reportTime, "frequency-reports-source")
                         .uid("frequency-reports-source")
                         .process(new DecodeReports())
                         .name("decode-reports")
@@ -165,17 +167,15 @@ public final class FrequencyEstimationJob {
                         .uid("deduplicate-reports");
         SingleOutputStreamOperator<ReportRecord> valid =
                 unique.keyBy(new Keys.AppShard(options.shards()))
-                        .connect(modelBroadcast)
-                        .process(
-                                new ValidateReports(
-                                        options.modelWait(),
-                                        options.maxPending(),
-                                        options.window()))
-                        .name("validate-reports")
+                        .connect(modelCopies.keyBy(new Keys.ProgramShard()))
+                        .transform(
+                                "validate-reports",
+                                TypeInformation.of(ReportRecord.class),
+                                new ValidateReports(options.modelWait(), options.maxPending()))
                         .uid("validate-reports");
         SingleOutputStreamOperator<WindowSum> shardSums =
                 valid.keyBy(new Keys.AppConfigShard(options.shards()))
-                        .window(new ReportTimeWindows(options.window()))
+                        .window(TumblingEventTimeWindows.of(options.window()))
                         .sideOutputLateData(LATE)
                         .aggregate(new SumReports(), new EmitShardSum())
                         .name("frequency-window-sum")

@@ -75,7 +75,7 @@ public record FrequencyJobOptions(
         d.put(TRANSACTION_TIMEOUT, "10 min");
         d.put(OUT_OF_ORDERNESS, "10 s");
         d.put(IDLENESS, "30 s");
-        d.put(MODEL_WAIT, "5 min");
+        d.put(MODEL_WAIT, "1 min");
         d.put(MAX_PENDING, "10000");
         d.put(DEDUP_TTL, "24 h");
         // committed: resume the consumer group (earliest when it has no offsets yet).

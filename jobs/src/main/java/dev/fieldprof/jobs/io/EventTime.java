@@ -23,6 +23,16 @@ public final class EventTime {
     }
 
     /**
+     * Reference data (program models): never takes part in event time. The input emits no watermark
+     * and announces itself idle at its first periodic check, so it neither holds event time back
+     * nor moves it, whenever its records are stamped ({@link ReferenceDataWatermarks}).
+     */
+    public static WatermarkStrategy<RawRecord> ofReferenceData() {
+        return WatermarkStrategy.<RawRecord>forGenerator(context -> new ReferenceDataWatermarks<>())
+                .withTimestampAssigner(new RecordTimestamp());
+    }
+
+    /**
      * A side input: holds event time back at the start until its topic has been quiet for {@code
      * idleness}, then never moves it ({@link SideInputWatermarks}).
      */

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fieldprof.jobs.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
-import dev.fieldprof.jobs.frequency.functions.ValidateReports;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.testing.TestProgramModels;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
@@ -35,12 +35,12 @@ class EstimateWindowsTest {
                         new EstimateWindows(0.25, 2),
                         new Keys.AppConfig(),
                         Types.TUPLE(Types.STRING, Types.STRING),
-                        ValidateReports.PROGRAMS);
+                        EstimateWindows.PROGRAMS);
         // k = 4 per report: two reports hold 8 randomized events per method at most.
         harness.processElement(sum(0, 2, 5, 3, 4), 59_999);
         assertThat(harness.extractOutputValues()).isEmpty();
 
-        ProgramModel model = FrequencyEstimationJobITCase.model("app:1", 3, new int[][] {{0, 1}});
+        ProgramModel model = TestProgramModels.model("app:1", 3, new int[][] {{0, 1}});
         harness.processBroadcastElement(
                 new ProgramUpdate("app:1", RecordCodec.of(ProgramModel.class).encode(model)), 0);
         harness.processElement(sum(60_000, 1, 1, 2, 3), 119_999);

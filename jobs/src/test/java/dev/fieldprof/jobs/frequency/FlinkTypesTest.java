@@ -9,6 +9,7 @@ import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.frequency.validation.WaitingReport;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +26,8 @@ class FlinkTypesTest {
                 WindowSum.class,
                 EncodedRecord.class,
                 EstimatorState.class,
-                PartialSum.class
+                PartialSum.class,
+                WaitingReport.class
             })
     void isAPojo(Class<?> type) {
         assertThat(TypeInformation.of(type)).isInstanceOf(PojoTypeInfo.class);

@@ -1,5 +1,6 @@
 package dev.fieldprof.jobs.frequency;
 
+import static dev.fieldprof.jobs.testing.TestProgramModels.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -7,14 +8,11 @@ import dev.fieldprof.jobs.estimation.PrivacyParameters;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.testing.CollectingSink;
+import dev.fieldprof.jobs.testing.TestProgramModels;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
-import dev.fieldprof.schemas.MethodInfo;
-import dev.fieldprof.schemas.OrderPair;
-import dev.fieldprof.schemas.PairRule;
-import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
@@ -44,9 +42,9 @@ class FrequencyEstimationJobITCase {
     private static final String APP = "demo:1.0";
 
     /** ε = 2·ln 3, t = 1: a = 3; k = 4. */
-    private static final double EPSILON = 2 * Math.log(3);
+    private static final double EPSILON = TestProgramModels.EPSILON;
 
-    private static final int K = 4;
+    private static final int K = TestProgramModels.K;
     private static final RecordCodec<FrequencyReport> REPORTS =
             RecordCodec.of(FrequencyReport.class);
     private static final RecordCodec<ProgramModel> PROGRAMS = RecordCodec.of(ProgramModel.class);
@@ -256,24 +254,6 @@ class FrequencyEstimationJobITCase {
     private static <T extends org.apache.avro.specific.SpecificRecordBase> List<T> decode(
             List<EncodedRecord> records, RecordCodec<T> codec) {
         return records.stream().map(r -> codec.decode(r.value)).toList();
-    }
-
-    static ProgramModel model(String appVersion, int methods, int[][] pairs) {
-        List<MethodInfo> infos = new ArrayList<>();
-        for (int i = 0; i < methods; i++) {
-            infos.add(new MethodInfo(i, "<demo.M" + i + ": void run()>"));
-        }
-        List<OrderPair> orderPairs = new ArrayList<>();
-        for (int[] pair : pairs) {
-            orderPairs.add(new OrderPair(pair[0], pair[1], PairRule.OTHER));
-        }
-        return ProgramModel.newBuilder()
-                .setAppVersion(appVersion)
-                .setCreatedAtMillis(Instant.EPOCH)
-                .setMethods(infos)
-                .setPairs(orderPairs)
-                .setPrivacyConfigs(List.of(new PrivacyConfig("default", EPSILON, 1, K)))
-                .build();
     }
 
     private RawRecord program(ProgramModel model) {

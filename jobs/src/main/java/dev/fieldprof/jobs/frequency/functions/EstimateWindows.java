@@ -1,6 +1,7 @@
 package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.ProgramCache;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
 import dev.fieldprof.jobs.frequency.WindowEstimates;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
@@ -12,9 +13,12 @@ import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -24,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The one expensive step per window: estimate, project onto the constraints and encode the
  * EstimateWindow of a merged window sum, then the cumulative estimate since the start. Keyed by
- * (app version, config); program models come from the same broadcast as validation.
+ * (app version, config); program models are broadcast to it.
  */
 public final class EstimateWindows
         extends KeyedBroadcastProcessFunction<
@@ -32,6 +36,14 @@ public final class EstimateWindows
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(EstimateWindows.class);
     private static final RecordCodec<EstimateWindow> CODEC = RecordCodec.of(EstimateWindow.class);
+
+    /** Program model bytes by app version, broadcast to every instance. */
+    public static final MapStateDescriptor<String, byte[]> PROGRAMS =
+            new MapStateDescriptor<>(
+                    "program-models",
+                    Types.STRING,
+                    PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+
     private static final ValueStateDescriptor<EstimatorState> STATE =
             new ValueStateDescriptor<>("estimator", TypeInformation.of(EstimatorState.class));
 
@@ -59,9 +71,7 @@ public final class EstimateWindows
             throws Exception {
         EstimatorState current = state.value() == null ? new EstimatorState() : state.value();
         ProgramIndex model =
-                cache.get(
-                        sum.appVersion,
-                        ctx.getBroadcastState(ValidateReports.PROGRAMS).get(sum.appVersion));
+                cache.get(sum.appVersion, ctx.getBroadcastState(PROGRAMS).get(sum.appVersion));
         if (model == null) {
             // Validation saw the model, this operator's copy of the broadcast has not yet.
             current.waiting = Arrays.copyOf(current.waiting, current.waiting.length + 1);
@@ -75,7 +85,7 @@ public final class EstimateWindows
     @Override
     public void processBroadcastElement(
             ProgramUpdate update, Context ctx, Collector<EncodedRecord> out) throws Exception {
-        ctx.getBroadcastState(ValidateReports.PROGRAMS).put(update.appVersion, update.model);
+        ctx.getBroadcastState(PROGRAMS).put(update.appVersion, update.model);
         ProgramIndex model = cache.get(update.appVersion, update.model);
         ctx.applyToKeyedState(
                 STATE,

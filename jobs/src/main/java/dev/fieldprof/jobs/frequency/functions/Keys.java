@@ -1,5 +1,6 @@
 package dev.fieldprof.jobs.frequency.functions;
 
+import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -33,6 +34,17 @@ public final class Keys {
         @Override
         public Tuple2<String, Integer> getKey(ReportRecord report) {
             return Tuple2.of(report.appVersion, report.shard(shards));
+        }
+    }
+
+    /** (app version, shard) of a program model's copy: the models side of validation. */
+    public static final class ProgramShard
+            implements KeySelector<ProgramUpdate, Tuple2<String, Integer>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Tuple2<String, Integer> getKey(ProgramUpdate update) {
+            return Tuple2.of(update.appVersion, update.shard);
         }
     }
 

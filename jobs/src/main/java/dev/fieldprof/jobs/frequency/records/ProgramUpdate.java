@@ -12,10 +12,18 @@ public class ProgramUpdate implements Serializable {
     public String appVersion;
     public byte[] model;
 
+    /** The validation shard a copy is for ({@code CopyProgramToShards}); 0 elsewhere. */
+    public int shard;
+
     public ProgramUpdate() {}
 
     public ProgramUpdate(String appVersion, byte[] model) {
+        this(appVersion, model, 0);
+    }
+
+    public ProgramUpdate(String appVersion, byte[] model, int shard) {
         this.appVersion = appVersion;
         this.model = model;
+        this.shard = shard;
     }
 }

@@ -1,6 +1,5 @@
-package dev.fieldprof.jobs.frequency.functions;
+package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.jobs.frequency.ProgramIndex;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,13 +9,13 @@ import java.util.Map;
  * broadcast bytes change; the broadcast state keeps the bytes, so the cache is rebuilt lazily after
  * a restore.
  */
-final class ProgramCache {
+public final class ProgramCache {
     private record Entry(byte[] bytes, ProgramIndex index) {}
 
     private final Map<String, Entry> entries = new HashMap<>();
 
     /** The index of {@code bytes}, decoding them only when they differ from the cached ones. */
-    ProgramIndex get(String appVersion, byte[] bytes) {
+    public ProgramIndex get(String appVersion, byte[] bytes) {
         if (bytes == null) {
             return null;
         }

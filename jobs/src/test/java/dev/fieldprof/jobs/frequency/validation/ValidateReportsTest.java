@@ -1,0 +1,224 @@
+package dev.fieldprof.jobs.frequency.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.fieldprof.jobs.frequency.DeadLetters;
+import dev.fieldprof.jobs.frequency.functions.Keys;
+import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.testing.TestProgramModels;
+import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/** State, timers and the watermark hold of the validation step, on Flink's operator harness. */
+class ValidateReportsTest {
+    private static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);
+    private static final RecordCodec<ProgramModel> PROGRAMS = RecordCodec.of(ProgramModel.class);
+    private static final long WAIT = 300_000;
+
+    private static KeyedTwoInputStreamOperatorTestHarness<
+                    org.apache.flink.api.java.tuple.Tuple2<String, Integer>,
+                    ReportRecord,
+                    ProgramUpdate,
+                    ReportRecord>
+            harness(int maxPending) throws Exception {
+        var harness =
+                new KeyedTwoInputStreamOperatorTestHarness<>(
+                        new ValidateReports(Duration.ofMillis(WAIT), maxPending),
+                        new Keys.AppShard(1),
+                        new Keys.ProgramShard(),
+                        Types.TUPLE(Types.STRING, Types.INT));
+        harness.open();
+        return harness;
+    }
+
+    private static ReportRecord report(String id, String app, long timestamp, int... counts) {
+        return new ReportRecord(
+                id,
+                "device",
+                app,
+                "default",
+                4,
+                counts,
+                new RawRecord("reports", 0, timestamp, timestamp, null, new byte[] {1}));
+    }
+
+    private static ProgramUpdate model(String app) {
+        ProgramModel model = TestProgramModels.model(app, 3, new int[][] {{0, 1}});
+        return new ProgramUpdate(app, PROGRAMS.encode(model));
+    }
+
+    private static List<DeadLetter> letters(KeyedTwoInputStreamOperatorTestHarness<?, ?, ?, ?> h) {
+        var side = h.getSideOutput(DeadLetters.TAG);
+        return side == null
+                ? List.of()
+                : side.stream().map(r -> LETTERS.decode(r.getValue().value)).toList();
+    }
+
+    /** Records (id@timestamp), watermarks (W) and statuses, in output order. */
+    private static List<String> output(KeyedTwoInputStreamOperatorTestHarness<?, ?, ?, ?> h) {
+        return h.getOutput().stream()
+                .map(
+                        element -> {
+                            if (element instanceof StreamRecord<?> record
+                                    && record.getValue() instanceof ReportRecord report) {
+                                return report.reportId + "@" + record.getTimestamp();
+                            }
+                            if (element instanceof Watermark watermark) {
+                                return "W" + watermark.getTimestamp();
+                            }
+                            return element.toString();
+                        })
+                .toList();
+    }
+
+    @Test
+    void releasesWaitingReportsWithTheirOwnTimestampWhenTheirModelArrives() throws Exception {
+        var harness = harness(10);
+        harness.processElement1(report("r1", "app:1", 1_000, 1, 2, 1), 1_000);
+        assertThat(harness.extractOutputValues()).isEmpty();
+        harness.processElement2(model("app:1"), 90_000);
+        // Known model: straight through.
+        harness.processElement1(report("r2", "app:1", 2_000, 0, 0, 4), 2_000);
+        assertThat(output(harness)).containsExactly("r1@1000", "r2@2000");
+        assertThat(letters(harness)).isEmpty();
+        harness.close();
+    }
+
+    @Test
+    void holdsTheWatermarkBelowAWaitingReportUntilItsModelArrives() throws Exception {
+        var harness = harness(10);
+        harness.processWatermark2(new Watermark(Long.MAX_VALUE)); // models never hold time
+        harness.processWatermark1(new Watermark(500));
+        harness.processElement1(report("r1", "app:1", 1_000, 1, 2, 1), 1_000);
+        harness.processWatermark1(new Watermark(70_000));
+        harness.processWatermark1(new Watermark(80_000));
+        harness.processElement2(model("app:1"), 200_000);
+        assertThat(output(harness)).containsExactly("W500", "W999", "r1@1000", "W80000");
+        harness.close();
+    }
+
+    @Test
+    void letsTheWatermarkOutWhenTheModelArrivesAfterEveryInputWentIdle() throws Exception {
+        var harness = harness(10);
+        harness.processWatermarkStatus2(WatermarkStatus.IDLE);
+        harness.processElement1(report("r1", "app:1", 1_000, 1, 2, 1), 1_000);
+        harness.processWatermark1(new Watermark(70_000));
+        harness.processWatermarkStatus1(WatermarkStatus.IDLE);
+        harness.processElement2(model("app:1"), 200_000);
+        assertThat(output(harness))
+                .containsExactly(
+                        "W999",
+                        WatermarkStatus.IDLE.toString(),
+                        "r1@1000",
+                        WatermarkStatus.ACTIVE.toString(),
+                        "W70000",
+                        WatermarkStatus.IDLE.toString());
+        harness.close();
+    }
+
+    @Test
+    void deadLettersReportsWhoseModelDoesNotComeWithinTheWaitAndThenLetsTimeGo() throws Exception {
+        var harness = harness(10);
+        harness.processWatermark2(new Watermark(Long.MAX_VALUE));
+        harness.setProcessingTime(10_000);
+        harness.processElement1(report("r1", "ghost:1", 1_000, 1, 2, 1), 1_000);
+        harness.setProcessingTime(20_000);
+        harness.processElement1(report("r2", "ghost:1", 5_000, 1, 2, 1), 5_000);
+        // Hours of event time pass (a backlog): the wait is wall-clock, nothing expires.
+        harness.processWatermark1(new Watermark(3_600_000));
+        assertThat(letters(harness)).isEmpty();
+        harness.setProcessingTime(10_000 + WAIT);
+        assertThat(letters(harness))
+                .extracting(DeadLetter::getReasonCode, DeadLetter::getOffset)
+                .containsExactly(tuple(DeadLetterReason.MODEL_WAIT_EXPIRED, 1_000L));
+        harness.setProcessingTime(20_000 + WAIT);
+        assertThat(letters(harness)).hasSize(2);
+        assertThat(output(harness)).containsExactly("W999", "W4999", "W3600000");
+        harness.close();
+    }
+
+    @Test
+    void deadLettersTheReportsStillWaitingWhenBothInputsEnd() throws Exception {
+        var harness = harness(10);
+        harness.processElement1(report("r1", "ghost:1", 1_000, 1, 2, 1), 1_000);
+        harness.processWatermark1(new Watermark(Long.MAX_VALUE));
+        harness.processWatermark2(new Watermark(Long.MAX_VALUE));
+        harness.endInput2();
+        assertThat(letters(harness)).isEmpty();
+        harness.endInput1();
+        assertThat(letters(harness))
+                .singleElement()
+                .satisfies(
+                        l -> {
+                            assertThat(l.getReasonCode())
+                                    .isEqualTo(DeadLetterReason.MODEL_WAIT_EXPIRED);
+                            assertThat(l.getReason()).contains("input ended");
+                        });
+        assertThat(output(harness)).containsExactly("W999", "W" + Long.MAX_VALUE);
+        harness.close();
+    }
+
+    @Test
+    void boundsTheReportsThatWait() throws Exception {
+        var harness = harness(1);
+        harness.processElement1(report("r1", "app:1", 1_000, 1, 2, 1), 1_000);
+        harness.processElement1(report("r2", "app:1", 2_000, 1, 2, 1), 2_000);
+        assertThat(letters(harness))
+                .singleElement()
+                .satisfies(l -> assertThat(l.getReason()).contains("1 reports already wait"));
+        harness.processElement2(model("app:1"), 0);
+        assertThat(harness.extractOutputValues()).extracting(r -> r.reportId).containsExactly("r1");
+        harness.close();
+    }
+
+    @Test
+    void rebuildsTheHoldFromTheWaitingReportsAfterARestore() throws Exception {
+        var first = harness(10);
+        first.processElement1(report("r1", "app:1", 7_000, 1, 2, 1), 7_000);
+        OperatorSubtaskState snapshot = first.snapshot(1, 1);
+        first.close();
+
+        var restored =
+                new KeyedTwoInputStreamOperatorTestHarness<>(
+                        new ValidateReports(Duration.ofMillis(WAIT), 10),
+                        new Keys.AppShard(1),
+                        new Keys.ProgramShard(),
+                        Types.TUPLE(Types.STRING, Types.INT));
+        restored.initializeState(snapshot);
+        restored.open();
+        restored.processWatermark2(new Watermark(Long.MAX_VALUE));
+        restored.processWatermark1(new Watermark(60_000));
+        restored.processElement2(model("app:1"), 100_000);
+        assertThat(output(restored)).containsExactly("W6999", "r1@7000", "W60000");
+        restored.close();
+    }
+
+    @Test
+    void rejectsReportsThatDoNotFitTheModel() throws Exception {
+        var harness = harness(10);
+        harness.processElement2(model("app:1"), 0);
+        harness.processElement1(report("ok", "app:1", 1_000, 4, 0, 0), 1_000);
+        harness.processElement1(report("long", "app:1", 1_000, 1, 1, 1, 1), 1_000);
+        harness.processElement1(report("neg", "app:1", 1_000, 1, -1, 4), 1_000);
+        assertThat(harness.extractOutputValues()).extracting(r -> r.reportId).containsExactly("ok");
+        assertThat(letters(harness))
+                .extracting(DeadLetter::getReasonCode)
+                .containsExactly(
+                        DeadLetterReason.WRONG_VECTOR_LENGTH, DeadLetterReason.COUNT_OUT_OF_RANGE);
+        harness.close();
+    }
+}
