@@ -24,7 +24,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
@@ -123,8 +122,8 @@ public final class FrequencyEstimationJob {
                 kafkaSource(options, options.reportsTopic(), options.groupId(), false),
                 kafkaSource(
                         options, options.programsTopic(), options.groupId() + "-programs", true),
-                kafkaSink(options, options.estimatesTopic(), "estimates"),
-                kafkaSink(options, options.deadLetterTopic(), "dead-letters"));
+                KafkaRecords.sink(options, options.estimatesTopic(), "estimates"),
+                KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"));
     }
 
     public FrequencyJobOptions options() {
@@ -246,16 +245,5 @@ public final class FrequencyEstimationJob {
             case "latest" -> OffsetsInitializer.latest();
             default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
         };
-    }
-
-    private static KafkaSink<EncodedRecord> kafkaSink(
-            FrequencyJobOptions options, String topic, String role) {
-        return KafkaRecords.sink(
-                options.bootstrap(),
-                topic,
-                options.checkpointInterval(),
-                options.transactionalIdPrefix(),
-                role,
-                options.transactionTimeout());
     }
 }

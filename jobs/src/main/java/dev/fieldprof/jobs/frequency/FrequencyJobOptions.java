@@ -1,6 +1,7 @@
 package dev.fieldprof.jobs.frequency;
 
 import dev.fieldprof.jobs.io.JobArguments;
+import dev.fieldprof.jobs.io.KafkaJobOptions;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -32,7 +33,8 @@ public record FrequencyJobOptions(
         Duration modelWait,
         int maxPending,
         Duration dedupTtl,
-        String startingOffsets) {
+        String startingOffsets)
+        implements KafkaJobOptions {
 
     public static final String BOOTSTRAP = "bootstrap";
     public static final String REPORTS_TOPIC = "reports-topic";

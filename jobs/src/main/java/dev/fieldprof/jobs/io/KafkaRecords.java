@@ -4,7 +4,6 @@ import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
 import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
-import java.time.Duration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -39,30 +38,25 @@ public final class KafkaRecords {
     }
 
     /**
-     * A sink of encoded records into {@code topic}.
+     * A sink of encoded records into {@code topic}: exactly-once when the job checkpoints,
+     * at-least-once otherwise.
      *
-     * @param checkpointInterval zero means no checkpoints, so at-least-once
      * @param role makes the transactional-id prefix unique among the job's sinks
      */
     public static KafkaSink<EncodedRecord> sink(
-            String bootstrap,
-            String topic,
-            Duration checkpointInterval,
-            String transactionalIdPrefix,
-            String role,
-            Duration transactionTimeout) {
-        boolean exactlyOnce = !checkpointInterval.isZero();
+            KafkaJobOptions options, String topic, String role) {
+        boolean exactlyOnce = !options.checkpointInterval().isZero();
         return KafkaSink.<EncodedRecord>builder()
-                .setBootstrapServers(bootstrap)
+                .setBootstrapServers(options.bootstrap())
                 .setRecordSerializer(new EncodedRecordSerializer(topic))
                 .setDeliveryGuarantee(
                         exactlyOnce
                                 ? DeliveryGuarantee.EXACTLY_ONCE
                                 : DeliveryGuarantee.AT_LEAST_ONCE)
-                .setTransactionalIdPrefix(transactionalIdPrefix + "-" + role)
+                .setTransactionalIdPrefix(options.transactionalIdPrefix() + "-" + role)
                 .setProperty(
                         ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-                        Long.toString(transactionTimeout.toMillis()))
+                        Long.toString(options.transactionTimeout().toMillis()))
                 .build();
     }
 }

@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.paths;
 import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.jobs.io.JobArguments;
+import dev.fieldprof.jobs.io.KafkaJobOptions;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,7 +41,8 @@ public record PathJobOptions(
         Duration transactionTimeout,
         Duration outOfOrderness,
         Duration idleness,
-        Map<String, String> branches) {
+        Map<String, String> branches)
+        implements KafkaJobOptions {
 
     public static final String BOOTSTRAP = "bootstrap";
     public static final String REPORTS_TOPIC = "reports-topic";

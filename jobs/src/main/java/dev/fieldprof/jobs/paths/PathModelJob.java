@@ -10,7 +10,6 @@ import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
@@ -125,8 +124,8 @@ public final class PathModelJob {
                 options,
                 source,
                 programs,
-                kafkaSink(options, options.modelsTopic(), "models"),
-                kafkaSink(options, options.deadLetterTopic(), "dead-letters"),
+                KafkaRecords.sink(options, options.modelsTopic(), "models"),
+                KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"),
                 PublishedModels.read(
                         options.bootstrap(), options.modelsTopic(), Duration.ofSeconds(30)));
     }
@@ -191,17 +190,6 @@ public final class PathModelJob {
     /** Parses the options (see {@link PathJobOptions}) and runs the job on Kafka. */
     public static void main(String[] args) throws Exception {
         onKafka(PathJobOptions.parse(args)).execute();
-    }
-
-    private static KafkaSink<EncodedRecord> kafkaSink(
-            PathJobOptions options, String topic, String role) {
-        return KafkaRecords.sink(
-                options.bootstrap(),
-                topic,
-                options.checkpointInterval(),
-                options.transactionalIdPrefix(),
-                role,
-                options.transactionTimeout());
     }
 
     /** Keys reports by app version. */
