@@ -8,6 +8,7 @@ import dev.fieldprof.analysis.instrument.JarInstrumenter;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.workloads.RandomApiDriver;
 import java.io.BufferedWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;

@@ -1,4 +1,4 @@
-package dev.fieldprof.benchmarks.accuracy;
+package dev.fieldprof.workloads;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
@@ -19,13 +19,34 @@ import java.util.Random;
 import java.util.function.LongSupplier;
 
 /**
- * One simulated device's use of a library: a seeded random walk over its public constructors and
- * methods with small random arguments, feeding the objects calls return back in as receivers and
- * arguments (the random-testing stand-in for field use that the soundness check also drives).
+ * A seeded random walk over a library's public constructors and methods with small random
+ * arguments, feeding the objects calls return back in as receivers and arguments: the
+ * random-testing stand-in for field use that drives the soundness check (static-analysis) and
+ * simulates one device of the accuracy study (benchmarks).
+ *
+ * <p>A seed names one run: the API is sorted and returned objects are kept in insertion order, so
+ * the same seed makes the same sequence of calls on the same classes (the values those calls
+ * compute may still depend on identity hash codes). What would block, spawn threads, stop or
+ * reconfigure the JVM is never called, and strings, collections and arrays larger than {@link
+ * #MAX_SIZE} are not reused, so that a run stays bounded in time and heap.
+ *
+ * <p>A driver is immutable once built; each {@link #run} has its own state, but calls the library
+ * on the calling thread, so runs of libraries with static state should not overlap.
+ *
+ * <pre>{@code
+ * RandomApiDriver driver = new RandomApiDriver(loader, classNames, "com.google.gson");
+ * RandomApiDriver.Run run = driver.run(seed, 400); // exactly 400 random calls
+ * }</pre>
  */
 public final class RandomApiDriver {
 
-    /** What one run did. */
+    /**
+     * What one run did.
+     *
+     * @param calls calls chosen, including those skipped for want of a receiver or argument
+     * @param vmError whether a VM or linkage error struck during the run (it can strike between a
+     *     call and the callee's entry, so such a run's counts may break what analyses assume)
+     */
     public record Run(int calls, boolean vmError) {}
 
     private static final String[] WORDS = {
@@ -51,15 +72,21 @@ public final class RandomApiDriver {
         "Zz09Zz09"
     };
 
-    /** Largest string, collection or array the driver keeps for reuse. */
-    static final int MAX_SIZE = 4096;
+    /** Largest string, collection, map or array the driver keeps for reuse. */
+    public static final int MAX_SIZE = 4096;
 
     private final List<Executable> candidates;
     private final List<Class<?>> classes;
 
     /**
-     * Collects the public API of the loader's classes under {@code packagePrefix}, skipping what
-     * would block, spawn threads or stop the JVM.
+     * Collects the public API of the named classes under {@code packagePrefix}, skipping what would
+     * block, spawn threads or stop the JVM. Classes are loaded without initialization; those that
+     * cannot be loaded or linked are left out.
+     *
+     * @param loader loads the library's classes
+     * @param classNames the library's binary class names, in a fixed order (it fixes which class a
+     *     seed picks where a {@code Class} argument is needed)
+     * @param packagePrefix only classes whose names start with it are driven
      */
     public RandomApiDriver(ClassLoader loader, List<String> classNames, String packagePrefix) {
         List<Class<?>> found = new ArrayList<>();
@@ -109,6 +136,14 @@ public final class RandomApiDriver {
         return candidates.size();
     }
 
+    /** Public classes whose API the driver chooses from. */
+    public int classCount() {
+        return classes.size();
+    }
+
+    /**
+     * Whether a method of this name is never called: it may block, or stop or reconfigure the JVM.
+     */
     static boolean risky(String methodName) {
         String lower = methodName.toLowerCase(Locale.ROOT);
         for (String word :
@@ -134,11 +169,23 @@ public final class RandomApiDriver {
         return lower.equals("main");
     }
 
+    /** Makes exactly {@code calls} random calls (at least 0). */
+    public Run run(long seed, int calls) {
+        return run(seed, () -> 0L, 0, calls, calls);
+    }
+
     /**
-     * Runs random calls until at least {@code minCalls} were made and {@code events} reports at
+     * Makes random calls until at least {@code minCalls} were made and {@code events} reports at
      * least {@code targetEvents}, or {@code maxCalls} were made.
+     *
+     * @throws IllegalArgumentException unless 0 ≤ minCalls ≤ maxCalls
+     * @throws IllegalStateException if no public API was found to drive
      */
     public Run run(long seed, LongSupplier events, long targetEvents, int minCalls, int maxCalls) {
+        if (minCalls < 0 || maxCalls < minCalls) {
+            throw new IllegalArgumentException(
+                    "need 0 <= minCalls <= maxCalls, got " + minCalls + " and " + maxCalls);
+        }
         if (candidates.isEmpty()) {
             throw new IllegalStateException("no public API to drive");
         }
