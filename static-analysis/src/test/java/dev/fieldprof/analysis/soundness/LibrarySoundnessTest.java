@@ -29,7 +29,7 @@ class LibrarySoundnessTest {
     @BeforeAll
     static void compileDriver() throws Exception {
         probes = FixtureJars.compile("probes", work.resolve("probes"), null);
-        driver = FixtureJars.compile("driver", work.resolve("driver"), probes.toString());
+        driver = SoundnessCheck.compileDriver(work.resolve("driver"), probes);
     }
 
     private static void check(String program, String anyClass, String prefix) throws Exception {

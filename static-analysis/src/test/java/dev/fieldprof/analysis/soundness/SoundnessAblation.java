@@ -29,7 +29,7 @@ public final class SoundnessAblation {
         long seed = args.length > 2 ? Long.parseLong(args[2]) : 20_260_422L;
         Path work = Files.createTempDirectory("fieldprof-soundness-");
         Path probes = FixtureJars.compile("probes", work.resolve("probes"), null);
-        Path driver = FixtureJars.compile("driver", work.resolve("driver"), probes.toString());
+        Path driver = SoundnessCheck.compileDriver(work.resolve("driver"), probes);
         Map<String, String[]> programs = new LinkedHashMap<>();
         programs.put(
                 "commons-lang3:3",

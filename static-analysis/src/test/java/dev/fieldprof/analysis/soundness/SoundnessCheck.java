@@ -2,11 +2,13 @@ package dev.fieldprof.analysis.soundness;
 
 import dev.fieldprof.analysis.AnalysisRequest;
 import dev.fieldprof.analysis.AnalysisResult;
+import dev.fieldprof.analysis.FixtureJars;
 import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.analysis.World;
 import dev.fieldprof.analysis.instrument.JarInstrumenter;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.workloads.RandomApiDriver;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +24,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Soundness of the pairs on a real library (issue 4 item 3): analyse its jar, instrument it, drive
- * it with the seeded {@code fielddriver.RandomApiDriver} in a child JVM, and check F(left) ≤
- * F(right) of every pair against the exact counts of every run.
+ * it with the seeded {@link RandomApiDriver} in a child JVM (the fixture main {@value
+ * #DRIVER_MAIN}, which records the exact counts of every run), and check F(left) ≤ F(right) of
+ * every pair against those counts.
  */
 public final class SoundnessCheck {
 
@@ -59,7 +62,33 @@ public final class SoundnessCheck {
         }
     }
 
+    /** The child JVM's main class, compiled from {@code src/test/fixtures/driver}. */
+    static final String DRIVER_MAIN = "fielddriver.CountedRandomRuns";
+
     private SoundnessCheck() {}
+
+    /**
+     * Compiles the driver fixture into {@code classesDir} against the probes fixture and the
+     * workloads module; {@link #drive} puts the same three on the child JVM's class path.
+     */
+    public static Path compileDriver(Path classesDir, Path probesClasses) throws IOException {
+        return FixtureJars.compile(
+                "driver", classesDir, probesClasses + File.pathSeparator + workloadsClasses());
+    }
+
+    /** Where the workloads module's classes are (its jar, or its classes in a reactor build). */
+    static Path workloadsClasses() {
+        try {
+            return Paths.get(
+                    RandomApiDriver.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     /** The exact counts of one driven run; {@code vmError} runs are not checked. */
     public record Run(int index, boolean vmError, Map<Integer, Long> counts) {}
@@ -122,8 +151,10 @@ public final class SoundnessCheck {
                                         + File.pathSeparator
                                         + probesClasses
                                         + File.pathSeparator
-                                        + driverClasses,
-                                "fielddriver.RandomApiDriver",
+                                        + driverClasses
+                                        + File.pathSeparator
+                                        + workloadsClasses(),
+                                DRIVER_MAIN,
                                 instrumented.toString(),
                                 packagePrefix,
                                 Integer.toString(runs),
