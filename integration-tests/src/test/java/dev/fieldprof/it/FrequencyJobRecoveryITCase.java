@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.fieldprof.client.privacy.LocalRandomizer;
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.jobs.estimation.FrequencyEstimate;
 import dev.fieldprof.jobs.estimation.FrequencyEstimator;
 import dev.fieldprof.jobs.estimation.PartialSum;
-import dev.fieldprof.jobs.estimation.PrivacyParameters;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
@@ -508,8 +508,7 @@ class FrequencyJobRecoveryITCase {
     private static List<Report> randomizedReports(long seed, long base) {
         LocalRandomizer randomizer =
                 new LocalRandomizer(
-                        new dev.fieldprof.client.privacy.PrivacyParameters(EPSILON, T, K),
-                        new SeededRandomSource(seed));
+                        new PrivacyParameters(EPSILON, T, K), new SeededRandomSource(seed));
         SplittableRandom random = new SplittableRandom(seed);
         int total = 2 * REPORTS_PER_HALF;
         long step = 3 * WINDOW / total;

@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.estimation;
 
 import dev.fieldprof.cli.CliFailure;
-import dev.fieldprof.jobs.estimation.PrivacyParameters;
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.jobs.estimation.ProjectionTrial;
 import dev.fieldprof.jobs.estimation.SignaturePairs;
 import java.io.IOException;

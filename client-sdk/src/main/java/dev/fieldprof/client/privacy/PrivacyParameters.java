@@ -1,15 +1,20 @@
 package dev.fieldprof.client.privacy;
 
+import dev.fieldprof.schemas.PrivacyConfig;
+import java.io.Serializable;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The parameters of the ε-t randomizer (paper section 4.1, DESIGN.md "Privacy"): privacy loss ε per
  * t changed events, distance threshold t and trace length k, with the derived a = e^(ε/(2t)) and p
- * = a/(1+a). Immutable and thread-safe.
+ * = a/(1+a). Immutable and thread-safe. The one definition devices randomize with and the jobs
+ * estimate with: the formulas are the contract between them.
  */
-public final class PrivacyParameters {
+public final class PrivacyParameters implements Serializable {
+    private static final long serialVersionUID = 1L;
     private static final Pattern LN = Pattern.compile("ln\\((.+)\\)");
 
     private final double epsilon;
@@ -44,6 +49,11 @@ public final class PrivacyParameters {
         this.k = k;
         this.a = Math.exp(epsilon / (2.0 * t));
         this.p = a / (1 + a);
+    }
+
+    /** The parameters of a privacy configuration published in a program model. */
+    public static PrivacyParameters of(PrivacyConfig config) {
+        return new PrivacyParameters(config.getEpsilon(), config.getT(), config.getK());
     }
 
     /**
@@ -99,6 +109,19 @@ public final class PrivacyParameters {
     /** The guaranteed bound e^ε on the probability ratio of traces within distance t. */
     public double bound() {
         return Math.exp(epsilon);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof PrivacyParameters that
+                && Double.compare(epsilon, that.epsilon) == 0
+                && t == that.t
+                && k == that.k;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(epsilon, t, k);
     }
 
     @Override

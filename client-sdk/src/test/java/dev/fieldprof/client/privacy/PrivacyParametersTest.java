@@ -2,7 +2,9 @@ package dev.fieldprof.client.privacy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import dev.fieldprof.schemas.PrivacyConfig;
 import org.junit.jupiter.api.Test;
 
 class PrivacyParametersTest {
@@ -32,5 +34,15 @@ class PrivacyParametersTest {
                 .hasMessage("t must be in [1, k=5], got 6");
         assertThatThrownBy(() -> new PrivacyParameters(1, 1, 0))
                 .hasMessage("k must be >= 1, got 0");
+    }
+
+    @Test
+    void readsAPublishedPrivacyConfigAsAValue() {
+        PrivacyParameters published =
+                PrivacyParameters.of(new PrivacyConfig("default", Math.log(9), 1, 100));
+        assertThat(published).isEqualTo(new PrivacyParameters(Math.log(9), 1, 100));
+        assertThat(published).hasSameHashCodeAs(new PrivacyParameters(Math.log(9), 1, 100));
+        assertThat(published).isNotEqualTo(new PrivacyParameters(Math.log(9), 2, 100));
+        assertThat(published.p()).isCloseTo(0.75, within(1e-15));
     }
 }

@@ -1,5 +1,7 @@
 package dev.fieldprof.jobs.estimation;
 
+import dev.fieldprof.client.privacy.PrivacyParameters;
+
 /**
  * Turns a sum of randomized reports into the unbiased estimates of the profiling paper (Section
  * 4.2, equation 2) as DESIGN.md "Privacy" states them. Immutable and thread-safe.

@@ -1,5 +1,6 @@
 package dev.fieldprof.jobs.estimation;
 
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;

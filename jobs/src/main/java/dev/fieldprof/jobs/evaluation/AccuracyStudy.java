@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.evaluation;
 
 import dev.fieldprof.client.privacy.HypergeometricSampler;
 import dev.fieldprof.client.privacy.LocalRandomizer;
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.jobs.estimation.ConstraintProjection;
@@ -9,7 +10,6 @@ import dev.fieldprof.jobs.estimation.FrequencyEstimate;
 import dev.fieldprof.jobs.estimation.FrequencyEstimator;
 import dev.fieldprof.jobs.estimation.FrequencyMetrics;
 import dev.fieldprof.jobs.estimation.PartialSum;
-import dev.fieldprof.jobs.estimation.PrivacyParameters;
 import dev.fieldprof.jobs.estimation.ProjectionResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,18 +149,13 @@ public final class AccuracyStudy {
             for (double epsilon : options.epsilons()) {
                 for (int t : options.thresholds()) {
                     int threshold = t == T_EQUALS_K ? k : t;
-                    LocalRandomizer randomizer =
-                            new LocalRandomizer(
-                                    new dev.fieldprof.client.privacy.PrivacyParameters(
-                                            epsilon, threshold, k),
-                                    random);
+                    PrivacyParameters privacy = new PrivacyParameters(epsilon, threshold, k);
+                    LocalRandomizer randomizer = new LocalRandomizer(privacy, random);
                     PartialSum sum = new PartialSum(methods);
                     for (int[] trace : traces) {
                         sum.add(randomizer.randomize(trace));
                     }
-                    FrequencyEstimate estimate =
-                            new FrequencyEstimator(new PrivacyParameters(epsilon, threshold, k))
-                                    .estimate(sum);
+                    FrequencyEstimate estimate = new FrequencyEstimator(privacy).estimate(sum);
                     double[] raw = estimate.normalized();
                     ProjectionResult projected = projection.project(raw);
                     double[] qp = projected.solution();

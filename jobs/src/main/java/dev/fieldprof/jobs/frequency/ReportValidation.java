@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.jobs.estimation.PrivacyParameters;
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.schemas.DeadLetterReason;

@@ -1,10 +1,10 @@
 package dev.fieldprof.jobs.frequency;
 
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.jobs.estimation.FrequencyEstimate;
 import dev.fieldprof.jobs.estimation.FrequencyEstimator;
 import dev.fieldprof.jobs.estimation.FrequencyMetrics;
 import dev.fieldprof.jobs.estimation.PartialSum;
-import dev.fieldprof.jobs.estimation.PrivacyParameters;
 import dev.fieldprof.jobs.estimation.ProjectionResult;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;

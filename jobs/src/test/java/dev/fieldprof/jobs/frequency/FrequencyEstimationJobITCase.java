@@ -4,7 +4,7 @@ import static dev.fieldprof.jobs.testing.TestProgramModels.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fieldprof.jobs.estimation.PrivacyParameters;
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.testing.CollectingSink;
