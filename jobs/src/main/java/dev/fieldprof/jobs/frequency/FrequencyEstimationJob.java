@@ -40,11 +40,11 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * (issue 5; DESIGN.md "Privacy", "The per-window QP, fast", "Topics and records").
  *
  * <p>Pipeline: raw report records → decode → deduplicate by report id → validate against the
- * program model broadcast from the compacted programs topic (reports that precede their model wait,
- * bounded) → per (app version, config, shard) tumbling event-time windows summed incrementally →
- * the shards merged per (app version, config, window) → one estimate and one constraint projection
- * per window, plus the cumulative estimate since the start → EstimateWindow records keyed by app
- * version. Every record the job cannot use becomes a DeadLetter.
+ * program model of their app version, read from the compacted programs topic (reports that precede
+ * their model wait, bounded) → per (app version, config, shard) tumbling event-time windows summed
+ * incrementally → the shards merged per (app version, config, window) → one estimate and one
+ * constraint projection per window, plus the cumulative estimate since the start → EstimateWindow
+ * records keyed by app version. Every record the job cannot use becomes a DeadLetter.
  *
  * <p>Event time is the Kafka record timestamp of the reports. Program models never take part in it
  * (their source is idle from the start, {@link EventTime#ofReferenceData()}), so a model stamped
