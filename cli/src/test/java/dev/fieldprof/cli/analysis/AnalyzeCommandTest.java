@@ -3,11 +3,9 @@ package dev.fieldprof.cli.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.analysis.model.ProgramModels;
-import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.jar.JarEntry;
@@ -17,15 +15,13 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class AnalyzeCommandTest {
 
     @TempDir static Path work;
     static Path jar;
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CliCapture cli = new CliCapture();
 
     @BeforeAll
     static void compileTinyApp() throws IOException {
@@ -53,19 +49,12 @@ class AnalyzeCommandTest {
         }
     }
 
-    private int run(String... args) {
-        CommandLine cli = FieldprofCommand.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return cli.execute(args);
-    }
-
     @Test
     void analyzesThenInstrumentsAJar() throws IOException {
         Path model = work.resolve("tiny.model");
         Path stats = work.resolve("tiny-stats.json");
         int exit =
-                run(
+                cli.run(
                         "analyze",
                         "--jar",
                         jar.toString(),
@@ -77,7 +66,7 @@ class AnalyzeCommandTest {
                         model.toString(),
                         "--stats-json",
                         stats.toString());
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(exit).as(cli.err()).isZero();
         ProgramModel read = ProgramModels.read(model);
         assertThat(read.getMethods())
                 .extracting(m -> m.getSignature())
@@ -91,11 +80,11 @@ class AnalyzeCommandTest {
         // main <= <init> (dominating), <init> <= main, go <= main, helper <= go, go <= helper.
         assertThat(read.getPairs()).hasSize(5);
         assertThat(Files.readString(stats)).contains("\"pairs\": 5").contains("\"methods\": 4");
-        assertThat(out.toString()).contains("tiny:1.0: 4 methods").contains("model written to");
+        assertThat(cli.out()).contains("tiny:1.0: 4 methods").contains("model written to");
 
         Path instrumented = work.resolve("tiny-instrumented.jar");
         exit =
-                run(
+                cli.run(
                         "instrument",
                         "--jar",
                         jar.toString(),
@@ -103,15 +92,15 @@ class AnalyzeCommandTest {
                         model.toString(),
                         "--out",
                         instrumented.toString());
-        assertThat(exit).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("instrumented 1 classes (4 probes)");
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("instrumented 1 classes (4 probes)");
         assertThat(instrumented).exists();
     }
 
     @Test
     void rejectsBadOptionValuesWithUsageExit() {
         assertThat(
-                        run(
+                        cli.run(
                                 "analyze",
                                 "--jar",
                                 jar.toString(),
@@ -120,9 +109,9 @@ class AnalyzeCommandTest {
                                 "--out",
                                 work.resolve("x").toString()))
                 .isEqualTo(2);
-        assertThat(err.toString()).contains("--app must be APP:VERSION");
+        assertThat(cli.err()).contains("--app must be APP:VERSION");
         assertThat(
-                        run(
+                        cli.run(
                                 "analyze",
                                 "--jar",
                                 jar.toString(),
@@ -133,13 +122,13 @@ class AnalyzeCommandTest {
                                 "--out",
                                 work.resolve("x").toString()))
                 .isEqualTo(2);
-        assertThat(err.toString()).contains("--epsilon must be > 0");
+        assertThat(cli.err()).contains("--epsilon must be > 0");
     }
 
     @Test
     void failsWithOneClearLineOnMissingOrBrokenInput() throws IOException {
         assertThat(
-                        run(
+                        cli.run(
                                 "analyze",
                                 "--jar",
                                 work.resolve("missing.jar").toString(),
@@ -148,10 +137,10 @@ class AnalyzeCommandTest {
                                 "--out",
                                 work.resolve("x").toString()))
                 .isEqualTo(1);
-        assertThat(err.toString()).contains("fieldprof: no such file: ");
+        assertThat(cli.err()).contains("fieldprof: no such file: ");
         Path notModel = Files.writeString(work.resolve("not.model"), "nope");
         assertThat(
-                        run(
+                        cli.run(
                                 "instrument",
                                 "--jar",
                                 jar.toString(),
@@ -160,6 +149,6 @@ class AnalyzeCommandTest {
                                 "--out",
                                 work.resolve("o.jar").toString()))
                 .isEqualTo(1);
-        assertThat(err.toString()).contains("not a fieldprof program model");
+        assertThat(cli.err()).contains("not a fieldprof program model");
     }
 }

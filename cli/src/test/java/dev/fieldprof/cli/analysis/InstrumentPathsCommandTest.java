@@ -3,14 +3,12 @@ package dev.fieldprof.cli.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.analysis.model.ProgramModels;
-import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.ProgramModelBranches;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +22,6 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code fieldprof instrument --paths}: one output jar with entry probes and path probes, which
@@ -49,8 +46,7 @@ class InstrumentPathsCommandTest {
     static Path jar;
     static Path model;
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CliCapture cli = new CliCapture();
 
     @BeforeAll
     static void compileAndAnalyzeFixture() throws IOException {
@@ -72,35 +68,26 @@ class InstrumentPathsCommandTest {
             }
         }
         model = work.resolve("loops.model");
-        CommandLine cli = FieldprofCommand.commandLine();
-        cli.setErr(new PrintWriter(new StringWriter()));
-        cli.setOut(new PrintWriter(new StringWriter()));
         assertThat(
-                        cli.execute(
-                                "analyze",
-                                "--jar",
-                                jar.toString(),
-                                "--app",
-                                "loops:1",
-                                "--world",
-                                "application",
-                                "--out",
-                                model.toString()))
+                        new CliCapture()
+                                .run(
+                                        "analyze",
+                                        "--jar",
+                                        jar.toString(),
+                                        "--app",
+                                        "loops:1",
+                                        "--world",
+                                        "application",
+                                        "--out",
+                                        model.toString()))
                 .isZero();
-    }
-
-    private int run(String... args) {
-        CommandLine cli = FieldprofCommand.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return cli.execute(args);
     }
 
     @Test
     void writesOneJarWithBothProbeKindsThatVerifiesAndCountsExactly() throws Exception {
         Path instrumented = work.resolve("loops-paths.jar");
         int exit =
-                run(
+                cli.run(
                         "instrument",
                         "--jar",
                         jar.toString(),
@@ -109,12 +96,12 @@ class InstrumentPathsCommandTest {
                         "--out",
                         instrumented.toString(),
                         "--paths");
-        assertThat(exit).as(err.toString()).isZero();
-        assertThat(err.toString()).isEmpty();
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.err()).isEmpty();
         // Entry probes: one per method. Path probes: main 5 (enter, loop jump 2, return,
         // catch-all), <init> 3, classify 8 (enter, 3 switch targets, 3 returns, catch-all),
         // fail 2 (enter, catch-all).
-        assertThat(out.toString().lines())
+        assertThat(cli.out().lines())
                 .anySatisfy(l -> assertThat(l).startsWith("instrumented 1 classes (4 probes)"))
                 .contains(
                         "path probes: 4 of 4 selected methods (18 probes, 2 branch nodes); branch"
@@ -176,7 +163,7 @@ class InstrumentPathsCommandTest {
                                 .orElseThrow()
                                 .getId());
         int exit =
-                run(
+                cli.run(
                         "instrument",
                         "--jar",
                         jar.toString(),
@@ -187,14 +174,14 @@ class InstrumentPathsCommandTest {
                         "--paths",
                         "--path-methods",
                         classify);
-        assertThat(exit).as(err.toString()).isZero();
-        assertThat(out.toString())
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.out())
                 .contains("path probes: 1 of 1 selected methods (8 probes, 1 branch nodes)");
-        assertThat(err.toString())
+        assertThat(cli.err())
                 .startsWith("warning: only some methods are traced: run the paths job with");
 
         assertThat(
-                        run(
+                        cli.run(
                                 "instrument",
                                 "--jar",
                                 jar.toString(),
@@ -206,6 +193,6 @@ class InstrumentPathsCommandTest {
                                 "--path-methods",
                                 "9"))
                 .isEqualTo(2);
-        assertThat(err.toString()).contains("--path-methods: method id 9 is not in [0, 4)");
+        assertThat(cli.err()).contains("--path-methods: method id 9 is not in [0, 4)");
     }
 }

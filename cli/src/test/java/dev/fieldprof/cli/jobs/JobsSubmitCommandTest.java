@@ -3,33 +3,19 @@ package dev.fieldprof.cli.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.cli.runtime.EmbeddedKafka;
 import dev.fieldprof.cli.runtime.FakeFlinkRest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class JobsSubmitCommandTest {
 
     private static final String JOB_ID = "0123456789abcdef0123456789abcdef";
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        // Registered directly under the top command, with its error handling, as the lead's
-        // "jobs" parent will register it.
-        CommandLine cli = FieldprofCommand.commandLine();
-        cli.addSubcommand("submit", new JobsSubmitCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
+    private final CliCapture cli = new CliCapture();
 
     @Test
     void submitsTheJarRunsTheFrequencyJobAndWaitsUntilItRuns(@TempDir Path dir) throws Exception {
@@ -45,7 +31,8 @@ class JobsSubmitCommandTest {
                     .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
 
             int exit =
-                    run(
+                    cli.run(
+                            "jobs",
                             "submit",
                             "--jobmanager",
                             flink.address(),
@@ -57,9 +44,9 @@ class JobsSubmitCommandTest {
                             "--bootstrap",
                             "127.0.0.1:9092");
 
-            assertThat(err.toString()).isEmpty();
+            assertThat(cli.err()).isEmpty();
             assertThat(exit).isZero();
-            assertThat(out.toString())
+            assertThat(cli.out())
                     .isEqualTo(
                             "job "
                                     + JOB_ID
@@ -90,7 +77,8 @@ class JobsSubmitCommandTest {
                     .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
 
             int exit =
-                    run(
+                    cli.run(
+                            "jobs",
                             "submit",
                             "--jobmanager",
                             flink.address(),
@@ -102,9 +90,9 @@ class JobsSubmitCommandTest {
                             "--bootstrap",
                             "127.0.0.1:9092");
 
-            assertThat(err.toString()).isEmpty();
+            assertThat(cli.err()).isEmpty();
             assertThat(exit).isZero();
-            assertThat(out.toString())
+            assertThat(cli.out())
                     .isEqualTo(
                             "job "
                                     + JOB_ID
@@ -124,38 +112,38 @@ class JobsSubmitCommandTest {
     void rejectsParallelismBelowOne(@TempDir Path dir) throws Exception {
         Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
 
-        int exit = run("submit", "--jar", jar.toString(), "--parallelism", "0");
+        int exit = cli.run("jobs", "submit", "--jar", jar.toString(), "--parallelism", "0");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).startsWith("--parallelism must be >= 1, got 0");
+        assertThat(cli.err()).startsWith("--parallelism must be >= 1, got 0");
     }
 
     @Test
     void rejectsAnUnknownJob(@TempDir Path dir) throws Exception {
         Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
 
-        int exit = run("submit", "--jar", jar.toString(), "--job", "nope");
+        int exit = cli.run("jobs", "submit", "--jar", jar.toString(), "--job", "nope");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).startsWith("--job must be one of frequency, paths, got 'nope'");
+        assertThat(cli.err()).startsWith("--job must be one of frequency, paths, got 'nope'");
     }
 
     @Test
     void rejectsAJobmanagerWithoutPort(@TempDir Path dir) throws Exception {
         Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
 
-        int exit = run("submit", "--jar", jar.toString(), "--jobmanager", "localhost");
+        int exit = cli.run("jobs", "submit", "--jar", jar.toString(), "--jobmanager", "localhost");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).startsWith("--jobmanager must be HOST:PORT, got 'localhost'");
+        assertThat(cli.err()).startsWith("--jobmanager must be HOST:PORT, got 'localhost'");
     }
 
     @Test
     void rejectsAMissingJar(@TempDir Path dir) {
-        int exit = run("submit", "--jar", dir.resolve("absent.jar").toString());
+        int exit = cli.run("jobs", "submit", "--jar", dir.resolve("absent.jar").toString());
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).startsWith("--jar: no such file: ");
+        assertThat(cli.err()).startsWith("--jar: no such file: ");
     }
 
     @Test
@@ -163,10 +151,17 @@ class JobsSubmitCommandTest {
         Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
         int port = EmbeddedKafka.freePort();
 
-        int exit = run("submit", "--jar", jar.toString(), "--jobmanager", "127.0.0.1:" + port);
+        int exit =
+                cli.run(
+                        "jobs",
+                        "submit",
+                        "--jar",
+                        jar.toString(),
+                        "--jobmanager",
+                        "127.0.0.1:" + port);
 
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString())
+        assertThat(cli.err())
                 .isEqualTo(
                         "fieldprof: no Flink REST endpoint answers at http://127.0.0.1:"
                                 + port

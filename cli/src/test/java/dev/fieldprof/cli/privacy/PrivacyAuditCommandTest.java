@@ -2,27 +2,16 @@ package dev.fieldprof.cli.privacy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.cli.FieldprofCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.fieldprof.cli.CliCapture;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class PrivacyAuditCommandTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = FieldprofCommand.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return cli.execute(args);
-    }
+    private final CliCapture cli = new CliCapture();
 
     @Test
     void printsTheWorkedExampleOfSection33() {
         int exit =
-                run(
+                cli.run(
                         "privacy",
                         "audit",
                         "--epsilon",
@@ -34,7 +23,7 @@ class PrivacyAuditCommandTest {
                         "--output",
                         "4,2");
         assertThat(exit).isZero();
-        assertThat(out.toString().lines())
+        assertThat(cli.out().lines())
                 .containsExactly(
                         "5,0 0.104284",
                         "4,1 0.126532",
@@ -49,7 +38,7 @@ class PrivacyAuditCommandTest {
     @Test
     void rejectsUnparsableEpsilonWithUsageExit() {
         int exit =
-                run(
+                cli.run(
                         "privacy",
                         "audit",
                         "--epsilon",
@@ -61,13 +50,13 @@ class PrivacyAuditCommandTest {
                         "--output",
                         "4,2");
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("--epsilon must be a number or ln(x)");
+        assertThat(cli.err()).contains("--epsilon must be a number or ln(x)");
     }
 
     @Test
     void rejectsOutputAboveK() {
         int exit =
-                run(
+                cli.run(
                         "privacy",
                         "audit",
                         "--epsilon",
@@ -79,6 +68,6 @@ class PrivacyAuditCommandTest {
                         "--output",
                         "6,0");
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("--output entries must be in [0, k=5], got 6");
+        assertThat(cli.err()).contains("--output entries must be in [0, k=5], got 6");
     }
 }

@@ -2,28 +2,17 @@ package dev.fieldprof.cli.privacy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.cli.FieldprofCommand;
+import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.privacy.PrivacyParameters;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class PrivacyLedgerCommandTest {
     @TempDir Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = FieldprofCommand.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return cli.execute(args);
-    }
+    private final CliCapture cli = new CliCapture();
 
     @Test
     void printsTheLedgerOfAStateDirectory() throws Exception {
@@ -37,9 +26,9 @@ class PrivacyLedgerCommandTest {
                         24);
         ledger.recordReport(Instant.parse("2026-11-22T08:00:00Z"));
         ledger.recordReport(Instant.parse("2026-11-22T09:00:00Z"));
-        int exit = run("privacy", "ledger", "--state-dir", dir.toString());
+        int exit = cli.run("privacy", "ledger", "--state-dir", dir.toString());
         assertThat(exit).isZero();
-        assertThat(out.toString().lines())
+        assertThat(cli.out().lines())
                 .containsExactly(
                         "device device-1",
                         "app-version demo:1.0",
@@ -58,8 +47,8 @@ class PrivacyLedgerCommandTest {
 
     @Test
     void failsWithOneLineWithoutAStateDirectory() {
-        int exit = run("privacy", "ledger", "--state-dir", dir.resolve("missing").toString());
+        int exit = cli.run("privacy", "ledger", "--state-dir", dir.resolve("missing").toString());
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString().trim()).startsWith("fieldprof: no state directory at ");
+        assertThat(cli.err().trim()).startsWith("fieldprof: no state directory at ");
     }
 }
