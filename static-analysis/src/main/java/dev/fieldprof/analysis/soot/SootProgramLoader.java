@@ -235,7 +235,15 @@ public final class SootProgramLoader {
         }
         BriefUnitGraph normal = new BriefUnitGraph(body);
         Local thisLocal = method.isStatic() ? null : body.getThisLocal();
-        SimpleLocalDefs defs = null;
+        // With type assignment off, Soot's Jimple keeps other values in the Local of @this once
+        // this is dead (`this = this.<f>; this = virtualinvoke this.<m>()`), and bytecode may
+        // store into slot 0: where that Local is redefined, only the reaching definitions say
+        // whether it holds the receiver.
+        SimpleLocalDefs defs =
+                thisLocal != null && redefined(thisLocal, body)
+                        ? new SimpleLocalDefs(normal)
+                        : null;
+        ReceiverIdentity receiver = new ReceiverIdentity(thisLocal, defs);
 
         // Which traps cover each statement, and whether a catch-all covers it.
         List<List<Integer>> handlers = new ArrayList<>();
@@ -270,7 +278,7 @@ public final class SootProgramLoader {
                 successors[i][k] = index.get(next.get(k));
             }
             handlerArrays[i] = handlers.get(i).stream().mapToInt(Integer::intValue).toArray();
-            intrinsic[i] = mayThrowByItself(unit, thisLocal);
+            intrinsic[i] = mayThrowByItself(unit, receiver);
             returns[i] = unit instanceof ReturnStmt || unit instanceof ReturnVoidStmt;
             explicitExits[i] =
                     returns[i]
@@ -282,7 +290,7 @@ public final class SootProgramLoader {
                     defs = new SimpleLocalDefs(normal);
                 }
                 callSiteOf[i] = callSites.size();
-                callSites.add(callSite(i, stmt, thisLocal, defs));
+                callSites.add(callSite(i, stmt, receiver, defs));
             }
         }
         List<String> overridden = new ArrayList<>();
@@ -309,7 +317,7 @@ public final class SootProgramLoader {
      * exception flow's business). VM errors and class initialization or linkage errors are assumed
      * away, as for any profiler: so {@code new} cannot throw, array allocation can.
      */
-    private static boolean mayThrowByItself(Unit unit, Local thisLocal) {
+    private static boolean mayThrowByItself(Unit unit, ReceiverIdentity receiver) {
         if (unit instanceof ThrowStmt
                 || unit instanceof EnterMonitorStmt
                 || unit instanceof ExitMonitorStmt) {
@@ -329,7 +337,8 @@ public final class SootProgramLoader {
                     || value instanceof NewMultiArrayExpr) {
                 return true;
             }
-            if (value instanceof InstanceFieldRef field && field.getBase() != thisLocal) {
+            if (value instanceof InstanceFieldRef field
+                    && !receiver.isThis(field.getBase(), unit)) {
                 return true;
             }
             // Integer division by zero throws; only a known floating-point type cannot.
@@ -343,7 +352,7 @@ public final class SootProgramLoader {
     }
 
     private CallSiteFacts callSite(
-            int statement, Stmt stmt, Local thisLocal, SimpleLocalDefs defs) {
+            int statement, Stmt stmt, ReceiverIdentity receiver, SimpleLocalDefs defs) {
         InvokeExpr invoke = stmt.getInvokeExpr();
         SootMethodRef ref = invoke.getMethodRef();
         String declared = ref.getSignature();
@@ -362,7 +371,7 @@ public final class SootProgramLoader {
         boolean guaranteesEntry = kind == CallKind.STATIC;
         if (invoke instanceof InstanceInvokeExpr instance
                 && instance.getBase() instanceof Local base) {
-            guaranteesEntry = neverNull(base, stmt, thisLocal, defs);
+            guaranteesEntry = receiver.isThis(base, stmt) || neverNull(base, stmt, defs);
         }
         Set<String> targets = new TreeSet<>();
         boolean complete;
@@ -407,11 +416,11 @@ public final class SootProgramLoader {
         }
     }
 
-    /** The receiver is {@code this} or always a fresh allocation, so the call cannot NPE. */
-    private static boolean neverNull(Local base, Stmt at, Local thisLocal, SimpleLocalDefs defs) {
-        if (base == thisLocal) {
-            return true;
-        }
+    /**
+     * Every definition of the receiver reaching the call is {@code @this} or an allocation, so the
+     * call cannot NPE.
+     */
+    private static boolean neverNull(Local base, Stmt at, SimpleLocalDefs defs) {
         List<Unit> definitions = defs.getDefsOfAt(base, at);
         if (definitions.isEmpty()) {
             return false;
@@ -430,6 +439,48 @@ public final class SootProgramLoader {
             return false;
         }
         return true;
+    }
+
+    /** Whether the Local of {@code @this} is assigned anywhere but by its identity statement. */
+    private static boolean redefined(Local thisLocal, Body body) {
+        for (Unit unit : body.getUnits()) {
+            if (unit instanceof IdentityStmt identity && identity.getRightOp() instanceof ThisRef) {
+                continue;
+            }
+            for (ValueBox box : unit.getDefBoxes()) {
+                if (box.getValue() == thisLocal) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Which values at which statements are the receiver {@code this}: the Local of {@code @this}
+     * where nothing else assigns it, else only where every definition reaching the use is {@code
+     * @this}.
+     */
+    private record ReceiverIdentity(Local thisLocal, SimpleLocalDefs defs) {
+        boolean isThis(Value value, Unit at) {
+            if (thisLocal == null || value != thisLocal) {
+                return false;
+            }
+            if (defs == null) {
+                return true;
+            }
+            List<Unit> definitions = defs.getDefsOfAt(thisLocal, at);
+            if (definitions.isEmpty()) {
+                return false;
+            }
+            for (Unit definition : definitions) {
+                if (!(definition instanceof IdentityStmt identity
+                        && identity.getRightOp() instanceof ThisRef)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /**
