@@ -8,10 +8,6 @@ import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,28 +21,15 @@ class AnalyzeCommandTest {
 
     @BeforeAll
     static void compileTinyApp() throws IOException {
-        Path source = work.resolve("src/tiny/Main.java");
-        Files.createDirectories(source.getParent());
-        Files.writeString(
-                source,
-                "package tiny; public class Main {"
-                        + " public static void main(String[] a) { new Main().go(); }"
-                        + " void go() { helper(); }"
-                        + " private void helper() {} }");
-        Path classes = work.resolve("classes");
-        assertThat(
-                        ToolProvider.getSystemJavaCompiler()
-                                .run(null, null, null, "-d", classes.toString(), source.toString()))
-                .isZero();
-        jar = work.resolve("tiny.jar");
-        try (JarOutputStream stream = new JarOutputStream(Files.newOutputStream(jar));
-                Stream<Path> files = Files.walk(classes)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                stream.putNextEntry(new JarEntry(classes.relativize(file).toString()));
-                stream.write(Files.readAllBytes(file));
-                stream.closeEntry();
-            }
-        }
+        jar =
+                SourceJar.compile(
+                        work,
+                        "tiny.Main",
+                        "package tiny; public class Main {"
+                                + " public static void main(String[] a) { new Main().go(); }"
+                                + " void go() { helper(); }"
+                                + " private void helper() {} }",
+                        "tiny.jar");
     }
 
     @Test

@@ -10,15 +10,10 @@ import dev.fieldprof.schemas.ProgramModel;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,23 +45,7 @@ class InstrumentPathsCommandTest {
 
     @BeforeAll
     static void compileAndAnalyzeFixture() throws IOException {
-        Path source = work.resolve("src/loops/Main.java");
-        Files.createDirectories(source.getParent());
-        Files.writeString(source, FIXTURE);
-        Path classes = work.resolve("classes");
-        assertThat(
-                        ToolProvider.getSystemJavaCompiler()
-                                .run(null, null, null, "-d", classes.toString(), source.toString()))
-                .isZero();
-        jar = work.resolve("loops.jar");
-        try (JarOutputStream stream = new JarOutputStream(Files.newOutputStream(jar));
-                Stream<Path> files = Files.walk(classes)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                stream.putNextEntry(new JarEntry(classes.relativize(file).toString()));
-                stream.write(Files.readAllBytes(file));
-                stream.closeEntry();
-            }
-        }
+        jar = SourceJar.compile(work, "loops.Main", FIXTURE, "loops.jar");
         model = work.resolve("loops.model");
         assertThat(
                         new CliCapture()
