@@ -87,26 +87,7 @@ public final class PathBenchmarks {
 
     public static void main(String[] args) throws Exception {
         double scale = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
-        List<Program> programs =
-                List.of(
-                        new Program(
-                                "commons-lang3",
-                                "org.apache.commons.lang3.StringUtils",
-                                "org.apache.commons.lang3",
-                                Lang3Workload.class,
-                                (int) (4000 * scale)),
-                        new Program(
-                                "gson",
-                                "com.google.gson.Gson",
-                                "com.google.gson",
-                                GsonWorkload.class,
-                                (int) (1500 * scale)),
-                        new Program(
-                                "guava",
-                                "com.google.common.collect.ImmutableList",
-                                "com.google.common",
-                                GuavaWorkload.class,
-                                (int) (3000 * scale)));
+        List<Program> programs = programs(scale);
         Set<String> only = args.length > 1 ? Set.of(args[1].split(",")) : null;
         Path work = Files.createTempDirectory("fieldprof-paths-bench");
         List<Row> rows = new ArrayList<>();
@@ -117,6 +98,29 @@ public final class PathBenchmarks {
             rows.add(measure(p, work));
         }
         print(System.out, rows);
+    }
+
+    /** The three measured libraries, their workloads and rounds at {@code scale}. */
+    static List<Program> programs(double scale) {
+        return List.of(
+                new Program(
+                        "commons-lang3",
+                        "org.apache.commons.lang3.StringUtils",
+                        "org.apache.commons.lang3",
+                        Lang3Workload.class,
+                        (int) (4000 * scale)),
+                new Program(
+                        "gson",
+                        "com.google.gson.Gson",
+                        "com.google.gson",
+                        GsonWorkload.class,
+                        (int) (1500 * scale)),
+                new Program(
+                        "guava",
+                        "com.google.common.collect.ImmutableList",
+                        "com.google.common",
+                        GuavaWorkload.class,
+                        (int) (3000 * scale)));
     }
 
     static Row measure(Program p, Path work) throws Exception {
@@ -193,7 +197,7 @@ public final class PathBenchmarks {
     }
 
     /** The run's events, recorded by the tracer in debug mode. */
-    private static PathRecording record(Path jar, Program p, long seed, ArrayBranchTable table)
+    static PathRecording record(Path jar, Program p, long seed, ArrayBranchTable table)
             throws Exception {
         List<PathReport> reports = new ArrayList<>();
         PathTracer tracer =
@@ -405,7 +409,7 @@ public final class PathBenchmarks {
         return String.format("%7.2f b %9d B", (double) bits / invocations, (bits + 7) / 8);
     }
 
-    private static Path jarOf(String className) throws Exception {
+    static Path jarOf(String className) throws Exception {
         return Path.of(
                 Class.forName(className, false, PathBenchmarks.class.getClassLoader())
                         .getProtectionDomain()
