@@ -1,0 +1,205 @@
+package dev.fieldprof.benchmarks.paths;
+
+import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
+import dev.fieldprof.analysis.jar.JarContents;
+import dev.fieldprof.analysis.model.AppPackages;
+import dev.fieldprof.analysis.model.MethodInventory;
+import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.EdgeCounter;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.ModelUpdater;
+import dev.fieldprof.client.paths.PathEncoder;
+import dev.fieldprof.client.paths.PathEventSink;
+import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.tracing.EdgeModelStore;
+import dev.fieldprof.client.tracing.PathTracer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * One program's measured run (seed 0 of {@link PathBenchmarks}' workload, recorded as raw path
+ * events) with the uniform model and the model M3 learned from seeds 1-3, replayed into the SDK's
+ * {@link PathEncoder} or, through {@link PathProbes}, into a {@link PathTracer}: the device's
+ * per-event cost without the traced library's own work around it. Also gives a digest of the coded
+ * reports, so that two builds of the SDK can be checked to code byte-identical reports.
+ */
+final class EncoderFixture {
+    final String name;
+    final PathRecording run;
+    final ArrayBranchTable table;
+    final EdgeModel uniform;
+    final EdgeModel m3;
+
+    private EncoderFixture(
+            String name,
+            PathRecording run,
+            ArrayBranchTable table,
+            EdgeModel uniform,
+            EdgeModel m3) {
+        this.name = name;
+        this.run = run;
+        this.table = table;
+        this.uniform = uniform;
+        this.m3 = m3;
+    }
+
+    /** Instruments the program's jar, records its runs and learns M1-M3 (takes seconds). */
+    static EncoderFixture of(String program) throws Exception {
+        PathBenchmarks.Program p =
+                PathBenchmarks.programs(1.0).stream()
+                        .filter(q -> q.name().equals(program))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("no program " + program));
+        Path jar = PathBenchmarks.jarOf(p.probeClass());
+        Map<String, Integer> ids =
+                MethodInventory.of(JarContents.read(jar), AppPackages.parse(p.packages())).ids();
+        PathProbeInstrumenter instrumenter = new PathProbeInstrumenter(ids);
+        Path instrumented =
+                Files.createTempDirectory("fieldprof-encoder-bench").resolve(p.name() + ".jar");
+        PathProbeInstrumenter.Result result =
+                instrumenter.instrumentJar(jar, instrumented, ids.size());
+        ArrayBranchTable table = BranchTableText.parse(result.branches().toText());
+        PathRecording run = PathBenchmarks.record(instrumented, p, 0, table);
+        EdgeModel model = EdgeModel.uniform(table);
+        ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
+        for (int seed = 1; seed <= 3; seed++) {
+            EdgeCounter counts = new EdgeCounter(table);
+            PathBenchmarks.record(instrumented, p, seed, table).replay(counts);
+            model = updater.next(model, counts);
+        }
+        return new EncoderFixture(p.name(), run, table, EdgeModel.uniform(table), model);
+    }
+
+    /**
+     * Codes the run with a fresh encoder, cut into reports as {@link PathTracer} cuts them.
+     *
+     * @param digest if not null, receives every report's bytes
+     * @return the coded bytes
+     */
+    long encode(EdgeModel model, MessageDigest digest) {
+        PathEncoder enc = new PathEncoder(model);
+        long[] total = {0};
+        run.replay(
+                new PathEventSink() {
+                    @Override
+                    public void enter(int methodId) {
+                        enc.enterMethod(methodId);
+                        cut();
+                    }
+
+                    @Override
+                    public void branch(int methodId, int blockId, int edgeIndex) {
+                        enc.branch(blockId, edgeIndex);
+                        cut();
+                    }
+
+                    @Override
+                    public void exit(int methodId, boolean exceptional) {
+                        if (exceptional) {
+                            enc.exitExceptionally(methodId);
+                        } else {
+                            enc.exitMethod(methodId);
+                        }
+                        cut();
+                    }
+
+                    private void cut() {
+                        if (enc.codedBytesSoFar() >= PathTracer.DEFAULT_MAX_REPORT_BYTES
+                                || enc.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
+                            finish();
+                        }
+                    }
+
+                    void finish() {
+                        byte[] report = enc.finishReport();
+                        total[0] += report.length;
+                        if (digest != null) {
+                            digest.update(report);
+                        }
+                    }
+                });
+        if (enc.eventsInReport() > 0) {
+            byte[] report = enc.finishReport();
+            total[0] += report.length;
+            if (digest != null) {
+                digest.update(report);
+            }
+        }
+        return total[0];
+    }
+
+    /** A tracer as {@link PathBenchmarks} times it: uniform model, reports dropped. */
+    PathTracer newTracer() {
+        return new PathTracer(
+                "bench",
+                "bench:" + name,
+                0,
+                new EdgeModelStore("bench:" + name, table),
+                report -> {},
+                PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                false);
+    }
+
+    /** Plays the run into the installed {@link PathProbes} handler, as instrumented code would. */
+    void probe() {
+        run.replay(PROBES);
+    }
+
+    /** Plays the run into a sink that does nothing: the replay's own cost. */
+    int replayOnly() {
+        int[] sum = {0};
+        run.replay(
+                new PathEventSink() {
+                    @Override
+                    public void enter(int methodId) {
+                        sum[0] += methodId;
+                    }
+
+                    @Override
+                    public void branch(int methodId, int blockId, int edgeIndex) {
+                        sum[0] += edgeIndex;
+                    }
+
+                    @Override
+                    public void exit(int methodId, boolean exceptional) {
+                        sum[0] -= methodId;
+                    }
+                });
+        return sum[0];
+    }
+
+    /** SHA-256 of the reports coded with the uniform model, then with M3. */
+    String reportDigest() throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        encode(uniform, sha);
+        encode(m3, sha);
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static final PathEventSink PROBES =
+            new PathEventSink() {
+                @Override
+                public void enter(int methodId) {
+                    PathProbes.enter(methodId);
+                }
+
+                @Override
+                public void branch(int methodId, int blockId, int edgeIndex) {
+                    PathProbes.branch(methodId, blockId, edgeIndex);
+                }
+
+                @Override
+                public void exit(int methodId, boolean exceptional) {
+                    if (exceptional) {
+                        PathProbes.exitExceptionally(methodId);
+                    } else {
+                        PathProbes.exit(methodId);
+                    }
+                }
+            };
+}
