@@ -45,9 +45,12 @@ public final class AdaptiveEdgeModel {
     }
 
     private void touch(int m) {
-        if (stamp[m] == epoch) {
-            return;
+        if (stamp[m] != epoch) {
+            restart(m);
         }
+    }
+
+    private void restart(int m) {
         int[] src = model.freqs[m];
         if (freq[m] == null) {
             freq[m] = new int[src.length];
@@ -124,16 +127,17 @@ public final class AdaptiveEdgeModel {
         int[] f = freq[m];
         f[from + edge] += inc;
         int t = total[m][ord] + inc;
-        if (t > bound) {
-            // AdapTracer's ShrinkCounter: halve the node's counts; (c + 1) / 2 keeps each >= 1.
-            int to = layout.edgeStart[m][ord + 1];
-            t = 0;
-            for (int e = from; e < to; e++) {
-                f[e] = (f[e] + 1) >>> 1;
-                t += f[e];
-            }
+        total[m][ord] = t > bound ? shrink(f, from, layout.edgeStart[m][ord + 1]) : t;
+    }
+
+    /** AdapTracer's ShrinkCounter: halves the node's counts; (c + 1) / 2 keeps each >= 1. */
+    private static int shrink(int[] f, int from, int to) {
+        int t = 0;
+        for (int e = from; e < to; e++) {
+            f[e] = (f[e] + 1) >>> 1;
+            t += f[e];
         }
-        total[m][ord] = t;
+        return t;
     }
 
     @Override

@@ -82,10 +82,18 @@ public final class RangeEncoder {
         } else {
             range -= start;
         }
-        while (range < TOP) {
+        if (range < TOP) {
+            normalize(); // about once a byte of output, not once a symbol
+        }
+    }
+
+    // Kept out of encode() so that encode() stays small enough for the JIT to inline it into
+    // every model's coding method (it codes one or two symbols per probe event).
+    private void normalize() {
+        do {
             range <<= 8;
             shiftLow();
-        }
+        } while (range < TOP);
     }
 
     /** Encodes {@code value} uniformly from [0, n), n >= 1, splitting n above 2^16. */

@@ -33,12 +33,19 @@ final class SuccessorModel {
     static final int BOUND = 1 << 13;
     private static final int KINDS = 4;
 
+    // Per method (index methodCount = the outermost frame), all its contexts in one array, so
+    // that coding an event touches one array and mostly one cache line: [0] the report epoch the
+    // table belongs to, then STRIDE ints per context: candidate count, escape count, CANDIDATES
+    // counts, CANDIDATES symbols. Slots at or beyond the candidate count are stale and unused.
+    private static final int COUNT = 0;
+    private static final int ESCAPE = 1;
+    private static final int FREQ = 2;
+    private static final int SYM = FREQ + CANDIDATES;
+    private static final int STRIDE = SYM + CANDIDATES;
+
     private final BranchLayout layout;
     private final EdgeModel model;
-    private final int[][] sym;
-    private final int[][] freq; // CANDIDATES + 1 per context; the last one is the escape
-    private final int[][] count;
-    private final int[] stamp;
+    private final int[][] tables;
     private int epoch = 1;
     private int[] touched = new int[16];
     private int touchedCount;
@@ -46,11 +53,7 @@ final class SuccessorModel {
     SuccessorModel(EdgeModel model) {
         this.model = model;
         this.layout = model.layout;
-        int n = layout.methodCount + 1;
-        sym = new int[n][];
-        freq = new int[n][];
-        count = new int[n][];
-        stamp = new int[n];
+        tables = new int[layout.methodCount + 1][];
     }
 
     void reset() {
@@ -62,115 +65,121 @@ final class SuccessorModel {
         return lastEdgePlusOne * CALL_LEVELS + (calls < CALL_LEVELS ? calls : CALL_LEVELS - 1);
     }
 
-    private void touch(int m) {
-        if (stamp[m] == epoch) {
-            return;
-        }
+    /** The method's table, restarted from the model if this report has not used it yet. */
+    private int[] table(int m) {
+        int[] t = tables[m];
+        return t != null && t[0] == epoch ? t : touch(m);
+    }
+
+    private int[] touch(int m) {
         int contexts = (layout.edgeCount(m) + 1) * CALL_LEVELS;
-        if (count[m] == null) {
-            sym[m] = new int[contexts * CANDIDATES];
-            freq[m] = new int[contexts * (CANDIDATES + 1)];
-            count[m] = new int[contexts];
+        int[] t = tables[m];
+        if (t == null) {
+            t = new int[1 + contexts * STRIDE];
+            tables[m] = t;
         }
         if (touchedCount == touched.length) {
             touched = Arrays.copyOf(touched, touchedCount * 2);
         }
         touched[touchedCount++] = m;
-        Arrays.fill(count[m], 0);
-        int[] f = freq[m];
-        for (int c = 0; c < contexts; c++) {
-            f[c * (CANDIDATES + 1) + CANDIDATES] = 1;
+        for (int c = 0, b = 1; c < contexts; c++, b += STRIDE) {
+            t[b + COUNT] = 0;
+            t[b + ESCAPE] = 1;
         }
         // Seed the contexts the model has hints for (learned by the server from earlier reports).
         int[] hinted = model.hintContexts[m];
         for (int i = 0; i < hinted.length; i++) {
-            int c = hinted[i];
+            int b = 1 + hinted[i] * STRIDE;
             int[] hs = model.hintSymbols[m][i];
             int[] hf = model.hintFreqs[m][i];
-            System.arraycopy(hs, 0, sym[m], c * CANDIDATES, hs.length);
-            System.arraycopy(hf, 0, f, c * (CANDIDATES + 1), hf.length);
-            count[m][c] = hs.length;
+            System.arraycopy(hs, 0, t, b + SYM, hs.length);
+            System.arraycopy(hf, 0, t, b + FREQ, hf.length);
+            t[b + COUNT] = hs.length;
         }
-        stamp[m] = epoch;
+        t[0] = epoch;
+        return t;
     }
 
     void encode(RangeEncoder enc, int m, int ctx, int symbol) {
-        touch(m);
-        int[] s = sym[m];
-        int[] f = freq[m];
-        int n = count[m][ctx];
-        int sb = ctx * CANDIDATES;
-        int fb = ctx * (CANDIDATES + 1);
-        int total = f[fb + CANDIDATES];
+        int[] t = table(m);
+        int b = 1 + ctx * STRIDE;
+        int n = t[b + COUNT];
+        int total = t[b + ESCAPE];
         int hit = -1;
         int cum = 0;
         for (int j = 0; j < n; j++) {
+            int f = t[b + FREQ + j];
             if (hit < 0) {
-                if (s[sb + j] == symbol) {
+                if (t[b + SYM + j] == symbol) {
                     hit = j;
                 } else {
-                    cum += f[fb + j];
+                    cum += f;
                 }
             }
-            total += f[fb + j];
+            total += f;
         }
         if (hit >= 0) {
-            enc.encode(cum, f[fb + hit], total);
-            adapt(f, fb, n, hit, total);
-            return;
+            enc.encode(cum, t[b + FREQ + hit], total);
+            adapt(t, b, n, FREQ + hit, INC, total);
+        } else {
+            encodeEscape(enc, m, t, b, symbol, total);
         }
-        enc.encode(total - f[fb + CANDIDATES], f[fb + CANDIDATES], total);
-        adapt(f, fb, n, CANDIDATES, total);
-        int b = layout.branchCount(m);
+    }
+
+    // The rare path (a symbol new to its context), apart so that encode() stays small.
+    private void encodeEscape(RangeEncoder enc, int m, int[] t, int b, int symbol, int total) {
+        int escape = t[b + ESCAPE];
+        enc.encode(total - escape, escape, total);
+        adapt(t, b, t[b + COUNT], ESCAPE, 1, total);
+        int branches = layout.branchCount(m);
         if (symbol < FIRST_BRANCH) {
             enc.encode(symbol, 1, KINDS);
-        } else if (symbol < FIRST_BRANCH + b) {
+        } else if (symbol < FIRST_BRANCH + branches) {
             enc.encode(2, 1, KINDS);
-            enc.encodeUniform(symbol - FIRST_BRANCH, b);
+            enc.encodeUniform(symbol - FIRST_BRANCH, branches);
         } else {
             enc.encode(3, 1, KINDS);
-            enc.encodeUniform(symbol - FIRST_BRANCH - b, layout.methodCount);
+            enc.encodeUniform(symbol - FIRST_BRANCH - branches, layout.methodCount);
         }
-        insert(m, ctx, symbol);
+        insert(t, b, symbol);
     }
 
     /**
      * @return the symbol, or -1 if the data names an event that cannot occur (corrupt report)
      */
     int decode(RangeDecoder dec, int m, int ctx) {
-        touch(m);
-        int[] s = sym[m];
-        int[] f = freq[m];
-        int n = count[m][ctx];
-        int fb = ctx * (CANDIDATES + 1);
-        int total = f[fb + CANDIDATES];
+        int[] t = table(m);
+        int b = 1 + ctx * STRIDE;
+        int n = t[b + COUNT];
+        int total = t[b + ESCAPE];
         for (int j = 0; j < n; j++) {
-            total += f[fb + j];
+            total += t[b + FREQ + j];
         }
         int target = dec.target(total);
         int cum = 0;
         for (int j = 0; j < n; j++) {
-            if (target < cum + f[fb + j]) {
-                dec.consume(cum, f[fb + j], total);
-                adapt(f, fb, n, j, total);
-                return s[ctx * CANDIDATES + j];
+            int f = t[b + FREQ + j];
+            if (target < cum + f) {
+                dec.consume(cum, f, total);
+                adapt(t, b, n, FREQ + j, INC, total);
+                return t[b + SYM + j];
             }
-            cum += f[fb + j];
+            cum += f;
         }
-        dec.consume(cum, f[fb + CANDIDATES], total);
-        adapt(f, fb, n, CANDIDATES, total);
-        int b = layout.branchCount(m);
+        dec.consume(cum, t[b + ESCAPE], total);
+        adapt(t, b, n, ESCAPE, 1, total);
+        int branches = layout.branchCount(m);
         int kind = dec.target(KINDS);
         dec.consume(kind, 1, KINDS);
         int symbol;
         if (kind < 2) {
             symbol = kind;
         } else if (kind == 2) {
-            if (b == 0) {
+            if (branches == 0) {
                 return -1;
             }
-            int ord = dec.decodeUniform(b);
-            if (ord >= b) {
+            int ord = dec.decodeUniform(branches);
+            if (ord >= branches) {
                 return -1;
             }
             symbol = FIRST_BRANCH + ord;
@@ -182,9 +191,9 @@ final class SuccessorModel {
             if (callee < 0 || callee >= layout.methodCount) {
                 return -1;
             }
-            symbol = FIRST_BRANCH + b + callee;
+            symbol = FIRST_BRANCH + branches + callee;
         }
-        insert(m, ctx, symbol);
+        insert(t, b, symbol);
         return symbol;
     }
 
@@ -197,65 +206,68 @@ final class SuccessorModel {
         for (int i = 0; i < touchedCount; i++) {
             int m = touched[i];
             h = PathFormat.mix(h, m);
-            int[] c = count[m];
-            int[] s = sym[m];
-            int[] f = freq[m];
-            for (int ctx = 0; ctx < c.length; ctx++) {
-                int n = c[ctx];
+            int[] t = tables[m];
+            int contexts = (t.length - 1) / STRIDE;
+            for (int ctx = 0; ctx < contexts; ctx++) {
+                int b = 1 + ctx * STRIDE;
+                int n = t[b + COUNT];
                 if (n == 0) {
                     continue;
                 }
                 h = PathFormat.mix(h, ctx);
                 for (int j = 0; j < n; j++) {
-                    h = PathFormat.mix(h, s[ctx * CANDIDATES + j]);
-                    h = PathFormat.mix(h, f[ctx * (CANDIDATES + 1) + j]);
+                    h = PathFormat.mix(h, t[b + SYM + j]);
+                    h = PathFormat.mix(h, t[b + FREQ + j]);
                 }
-                h = PathFormat.mix(h, f[ctx * (CANDIDATES + 1) + CANDIDATES]);
+                h = PathFormat.mix(h, t[b + ESCAPE]);
             }
         }
         return h;
     }
 
-    private static void adapt(int[] f, int fb, int n, int j, int total) {
-        // Escapes grow by 1 (a context that keeps seeing new events should expect more).
-        f[fb + j] += j == CANDIDATES ? 1 : INC;
-        total += j == CANDIDATES ? 1 : INC;
-        if (total > BOUND) {
-            for (int i = 0; i < n; i++) {
-                f[fb + i] = (f[fb + i] + 1) >>> 1;
-            }
-            f[fb + CANDIDATES] = (f[fb + CANDIDATES] + 1) >>> 1;
+    /**
+     * Adds {@code inc} to the count at {@code slot} and halves the context above BOUND. Callers
+     * pass INC for a candidate and 1 for the escape (a context that keeps seeing new events should
+     * expect more).
+     */
+    private static void adapt(int[] t, int b, int n, int slot, int inc, int total) {
+        t[b + slot] += inc;
+        if (total + inc > BOUND) {
+            halve(t, b, n);
         }
     }
 
-    private void insert(int m, int ctx, int symbol) {
-        int[] f = freq[m];
-        int n = count[m][ctx];
-        int fb = ctx * (CANDIDATES + 1);
+    private static void halve(int[] t, int b, int n) {
+        for (int j = 0; j < n; j++) {
+            t[b + FREQ + j] = (t[b + FREQ + j] + 1) >>> 1;
+        }
+        t[b + ESCAPE] = (t[b + ESCAPE] + 1) >>> 1;
+    }
+
+    private static void insert(int[] t, int b, int symbol) {
+        int n = t[b + COUNT];
         int slot = n;
         if (n < CANDIDATES) {
-            count[m][ctx] = n + 1;
+            n++;
+            t[b + COUNT] = n;
         } else {
             // Full: replace the least frequent candidate (the first of equals).
             slot = 0;
             for (int j = 1; j < CANDIDATES; j++) {
-                if (f[fb + j] < f[fb + slot]) {
+                if (t[b + FREQ + j] < t[b + FREQ + slot]) {
                     slot = j;
                 }
             }
         }
-        sym[m][ctx * CANDIDATES + slot] = symbol;
-        f[fb + slot] = NEW_COUNT;
+        t[b + SYM + slot] = symbol;
+        t[b + FREQ + slot] = NEW_COUNT;
         // Keep the context's total within BOUND after the insertion too.
-        int total = f[fb + CANDIDATES];
-        for (int j = 0; j < count[m][ctx]; j++) {
-            total += f[fb + j];
+        int total = t[b + ESCAPE];
+        for (int j = 0; j < n; j++) {
+            total += t[b + FREQ + j];
         }
         if (total > BOUND) {
-            for (int j = 0; j < count[m][ctx]; j++) {
-                f[fb + j] = (f[fb + j] + 1) >>> 1;
-            }
-            f[fb + CANDIDATES] = (f[fb + CANDIDATES] + 1) >>> 1;
+            halve(t, b, n);
         }
     }
 }
