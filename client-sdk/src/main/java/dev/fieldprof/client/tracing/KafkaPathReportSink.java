@@ -1,12 +1,15 @@
 package dev.fieldprof.client.tracing;
 
+import dev.fieldprof.client.transport.AsyncPublisher;
+import dev.fieldprof.client.transport.DropReason;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -14,24 +17,43 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes path reports to {@code fieldprof.reports.paths} keyed by device id, as {@link
- * RecordCodec} bytes, with an idempotent acks=all producer. Sending is asynchronous; failures are
- * counted in {@link #failed()} (path reports are best effort: a lost one breaks no later report,
- * whose header carries the open frames). Thread-safe.
+ * RecordCodec} bytes, with an idempotent acks=all producer. The tracer cuts reports on traced
+ * (host) threads, so {@link #send} only queues; the producer is created and called on the
+ * publisher's own thread, where waiting for a dead broker harms nobody. Path reports are best
+ * effort: one the broker does not acknowledge within the timeout is dropped and counted (no spool;
+ * a lost report breaks no later one, whose header carries the open frames). Thread-safe.
  */
-public final class KafkaPathReportSink implements PathReportSink {
+public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
+        implements PathReportSink {
     private static final RecordCodec<PathReport> CODEC = RecordCodec.of(PathReport.class);
+    private static final int QUEUE_CAPACITY = 256;
+    private static final Duration MIN_BACKOFF = Duration.ofMillis(500);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
-    private final KafkaProducer<String, byte[]> producer;
+    private final Properties producerProperties;
     private final String topic;
-    private final AtomicLong sent = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final Duration timeout;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private Producer<String, byte[]> producer;
+    // While the broker is unreachable reports are dropped at once instead of each waiting for
+    // metadata; the wait doubles after every failed try.
+    // Written by the publisher thread and by the producer's callbacks.
+    private volatile long offlineUntilNanos;
+    private Duration backoff = MIN_BACKOFF;
 
     /** A sink for {@link Topics#PATH_REPORTS}. */
     public KafkaPathReportSink(String bootstrapServers, Duration timeout) {
         this(bootstrapServers, Topics.PATH_REPORTS, timeout);
     }
 
+    /**
+     * @param timeout bound of every Kafka wait (metadata, request, delivery), >= 100 ms
+     */
     public KafkaPathReportSink(String bootstrapServers, String topic, Duration timeout) {
+        super("paths", QUEUE_CAPACITY, Duration.ofMillis(100));
+        if (timeout == null || timeout.toMillis() < 100) {
+            throw new IllegalArgumentException("timeout must be >= 100 ms, got " + timeout);
+        }
         Properties p = new Properties();
         int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -42,34 +64,115 @@ public final class KafkaPathReportSink implements PathReportSink {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(ms));
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(ms + 20));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "fieldprof-device-paths");
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        this.producerProperties = p;
         this.topic = topic;
+        this.timeout = timeout;
+        start();
     }
 
+    /** Queues the report and returns at once; a full queue counts a drop. */
     @Override
     public void send(PathReport report) {
-        producer.send(
-                new ProducerRecord<>(topic, report.getDeviceId().toString(), CODEC.encode(report)),
-                (metadata, error) -> (error == null ? sent : failed).incrementAndGet());
+        submit(report);
     }
 
     @Override
+    protected void deliver(PathReport report) {
+        byte[] value;
+        try {
+            value = CODEC.encode(report);
+        } catch (RuntimeException e) {
+            stats.dropped(DropReason.ENCODE_FAILED);
+            return;
+        }
+        if (offlineUntilNanos != 0 && System.nanoTime() - offlineUntilNanos < 0) {
+            stats.dropped(DropReason.UNDELIVERED);
+            return;
+        }
+        try {
+            if (producer == null) {
+                producer =
+                        new KafkaProducer<>(
+                                producerProperties,
+                                new StringSerializer(),
+                                new ByteArraySerializer());
+            }
+        } catch (RuntimeException e) {
+            // e.g. an unresolvable bootstrap address: this report is lost, a later one retries
+            stats.dropped(DropReason.UNDELIVERED);
+            goOffline();
+            return;
+        }
+        inFlight.incrementAndGet();
+        try {
+            producer.send(
+                    new ProducerRecord<>(topic, report.getDeviceId().toString(), value),
+                    (metadata, error) -> {
+                        if (error == null) {
+                            stats.sent();
+                            goOnline();
+                        } else {
+                            stats.dropped(DropReason.UNDELIVERED);
+                            goOffline();
+                        }
+                        inFlight.decrementAndGet();
+                        outcomesChanged();
+                    });
+        } catch (RuntimeException e) {
+            // no metadata within the timeout (broker unreachable), or the producer is closed
+            inFlight.decrementAndGet();
+            stats.dropped(DropReason.UNDELIVERED);
+            goOffline();
+        }
+    }
+
+    private synchronized void goOnline() {
+        offlineUntilNanos = 0;
+        backoff = MIN_BACKOFF;
+    }
+
+    private synchronized void goOffline() {
+        offlineUntilNanos = System.nanoTime() + backoff.toNanos();
+        Duration doubled = backoff.multipliedBy(2);
+        backoff = doubled.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : doubled;
+    }
+
+    @Override
+    protected boolean awaitingOutcomes() {
+        return inFlight.get() > 0;
+    }
+
+    /** Waits (at most twice the timeout) until every queued report was acknowledged or dropped. */
+    @Override
     public void flush() {
-        producer.flush();
+        flush(timeout.multipliedBy(2));
+    }
+
+    @Override
+    protected void shutdown() {
+        if (producer != null) {
+            // close() interrupts this thread; clear it so the producer gets its graceful close.
+            Thread.interrupted();
+            try {
+                producer.close(timeout);
+            } catch (RuntimeException ignored) {
+                // its unsent reports are counted by their callbacks
+            }
+        }
     }
 
     /** Reports the broker acknowledged. */
     public long sent() {
-        return sent.get();
+        return counters().sent();
     }
 
-    /** Reports that could not be delivered. */
+    /** Reports that were not delivered (queue full, not acknowledged, not encodable). */
     public long failed() {
-        return failed.get();
+        return counters().droppedTotal();
     }
 
     @Override
     public void close() {
-        producer.close(Duration.ofSeconds(5));
+        close(timeout.multipliedBy(2));
     }
 }

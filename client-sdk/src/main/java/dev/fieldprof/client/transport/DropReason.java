@@ -13,5 +13,10 @@ public enum DropReason {
     /** The broker rejected the report permanently (e.g. too large, not authorized). */
     REJECTED,
     /** Submitted after close. */
-    CLOSED
+    CLOSED,
+    /**
+     * Not acknowledged by the broker within the timeout, for best-effort records that are not
+     * spooled (path reports).
+     */
+    UNDELIVERED
 }
