@@ -82,55 +82,11 @@ final class EncoderFixture {
      * @return the coded bytes
      */
     long encode(EdgeModel model, MessageDigest digest) {
-        PathEncoder enc = new PathEncoder(model);
-        long[] total = {0};
-        run.replay(
-                new PathEventSink() {
-                    @Override
-                    public void enter(int methodId) {
-                        enc.enterMethod(methodId);
-                        cut();
-                    }
-
-                    @Override
-                    public void branch(int methodId, int blockId, int edgeIndex) {
-                        enc.branch(blockId, edgeIndex);
-                        cut();
-                    }
-
-                    @Override
-                    public void exit(int methodId, boolean exceptional) {
-                        if (exceptional) {
-                            enc.exitExceptionally(methodId);
-                        } else {
-                            enc.exitMethod(methodId);
-                        }
-                        cut();
-                    }
-
-                    private void cut() {
-                        if (enc.codedBytesSoFar() >= PathTracer.DEFAULT_MAX_REPORT_BYTES
-                                || enc.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
-                            finish();
-                        }
-                    }
-
-                    void finish() {
-                        byte[] report = enc.finishReport();
-                        total[0] += report.length;
-                        if (digest != null) {
-                            digest.update(report);
-                        }
-                    }
-                });
-        if (enc.eventsInReport() > 0) {
-            byte[] report = enc.finishReport();
-            total[0] += report.length;
-            if (digest != null) {
-                digest.update(report);
-            }
-        }
-        return total[0];
+        return PathBenchmarks.codedBytes(
+                run,
+                model,
+                PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                digest == null ? report -> {} : digest::update);
     }
 
     /** A tracer as {@link PathBenchmarks} times it: uniform model, reports dropped. */

@@ -34,6 +34,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Issue 6 item 5: path trace sizes and encoder overhead on real libraries, side by side. For each
@@ -235,8 +236,23 @@ public final class PathBenchmarks {
 
     /** Bytes of the recording coded with {@code model}, cut into reports as a device cuts them. */
     static long codedBytes(PathRecording recording, EdgeModel model, int maxReportBytes) {
+        return codedBytes(recording, model, maxReportBytes, report -> {});
+    }
+
+    /** As above, handing every finished report's bytes to {@code eachReport}. */
+    static long codedBytes(
+            PathRecording recording,
+            EdgeModel model,
+            int maxReportBytes,
+            Consumer<byte[]> eachReport) {
         PathEncoder enc = new PathEncoder(model);
         long[] total = {0};
+        Runnable finish =
+                () -> {
+                    byte[] report = enc.finishReport();
+                    total[0] += report.length;
+                    eachReport.accept(report);
+                };
         recording.replay(
                 new PathEventSink() {
                     @Override
@@ -264,12 +280,12 @@ public final class PathBenchmarks {
                     private void cut() {
                         if (enc.codedBytesSoFar() >= maxReportBytes
                                 || enc.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
-                            total[0] += enc.finishReport().length;
+                            finish.run();
                         }
                     }
                 });
         if (enc.eventsInReport() > 0) {
-            total[0] += enc.finishReport().length;
+            finish.run();
         }
         return total[0];
     }
