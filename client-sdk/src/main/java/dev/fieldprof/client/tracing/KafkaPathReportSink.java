@@ -2,6 +2,7 @@ package dev.fieldprof.client.tracing;
 
 import dev.fieldprof.client.transport.AsyncPublisher;
 import dev.fieldprof.client.transport.DropReason;
+import dev.fieldprof.client.transport.kafka.DeviceProducers;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.Topics;
@@ -10,7 +11,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -54,17 +54,8 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
         if (timeout == null || timeout.toMillis() < 100) {
             throw new IllegalArgumentException("timeout must be >= 100 ms, got " + timeout);
         }
-        Properties p = new Properties();
-        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(ms));
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(ms));
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(ms + 20));
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "fieldprof-device-paths");
-        this.producerProperties = p;
+        this.producerProperties =
+                DeviceProducers.properties(bootstrapServers, timeout, "fieldprof-device-paths");
         this.topic = topic;
         this.timeout = timeout;
         start();
@@ -150,15 +141,7 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
 
     @Override
     protected void shutdown() {
-        if (producer != null) {
-            // close() interrupts this thread; clear it so the producer gets its graceful close.
-            Thread.interrupted();
-            try {
-                producer.close(timeout);
-            } catch (RuntimeException ignored) {
-                // its unsent reports are counted by their callbacks
-            }
-        }
+        DeviceProducers.closeOnPublisherThread(producer, timeout);
     }
 
     /** Reports the broker acknowledged. */

@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -124,21 +123,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     }
 
     static Properties producerProperties(String bootstrapServers, Duration timeout) {
-        Properties p = new Properties();
-        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-        int linger = 20;
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, Integer.toString(linger));
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(ms));
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(ms));
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(ms + linger));
-        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "200");
-        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "10000");
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "fieldprof-device");
-        return p;
+        return DeviceProducers.properties(bootstrapServers, timeout, "fieldprof-device");
     }
 
     /** The producer settings in use (for tests and diagnostics). */
@@ -318,15 +303,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
 
     @Override
     protected void shutdown() {
-        if (producer != null) {
-            // close() interrupts this thread; clear it so the producer gets its graceful close.
-            Thread.interrupted();
-            try {
-                producer.close(timeout);
-            } catch (RuntimeException ignored) {
-                // closing a producer to a dead broker may fail; its unsent reports call back below
-            }
-        }
+        DeviceProducers.closeOnPublisherThread(producer, timeout);
         spoolFailures();
     }
 

@@ -1,0 +1,52 @@
+package dev.fieldprof.client.transport.kafka;
+
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/** The producer settings and the shutdown every device-side Kafka publisher shares. */
+public final class DeviceProducers {
+    private static final int LINGER_MS = 20;
+
+    private DeviceProducers() {}
+
+    /**
+     * An idempotent, acks=all, lz4-compressed producer whose every wait (metadata, request,
+     * delivery) is bounded by {@code timeout}.
+     */
+    public static Properties properties(
+            String bootstrapServers, Duration timeout, String clientId) {
+        Properties p = new Properties();
+        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, Integer.toString(LINGER_MS));
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(ms));
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(ms));
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(ms + LINGER_MS));
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "200");
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "10000");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        return p;
+    }
+
+    /**
+     * Closes {@code producer} (if any) on a publisher thread that is being shut down: the interrupt
+     * that stops the thread is cleared first so that the producer gets its graceful close, and a
+     * failing close (a dead broker) is swallowed; unsent records fail through their callbacks.
+     */
+    public static void closeOnPublisherThread(Producer<?, ?> producer, Duration timeout) {
+        if (producer == null) {
+            return;
+        }
+        Thread.interrupted();
+        try {
+            producer.close(timeout);
+        } catch (RuntimeException ignored) {
+            // see above
+        }
+    }
+}
