@@ -17,13 +17,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
@@ -37,10 +41,11 @@ import org.apache.flink.util.Collector;
  * fieldprof.programs} ({@link DecodeProgramBranches}); a {@code --branches} file given for the app
  * version overrides it. The windows are kept here (reports buffered per window in keyed state, a
  * timer at each window's end) rather than in a Flink window operator, because a window function
- * cannot read broadcast state. A report whose app version has no table when its window closes, that
- * names a version not kept, that does not decode with it, or that arrives after its window closed,
- * becomes a dead letter with the reason. The model's createdAt is the window end, so a replay emits
- * the same bytes.
+ * cannot read broadcast state. A window whose app version has no table when it closes waits for the
+ * table (a program model published after the reports) for at most the table wait of wall-clock
+ * time, or until the input ends (the final watermark); its reports then become dead letters, as do
+ * reports that name a model version not kept, do not decode with it, or arrive after their window
+ * closed. The model's createdAt is the window end, so a replay emits the same bytes.
  */
 public final class LearnEdgeModels
         extends KeyedBroadcastProcessFunction<
@@ -61,11 +66,24 @@ public final class LearnEdgeModels
             new ListStateDescriptor<>(
                     "window-reports", TypeInformation.of(PathReportEnvelope.class));
 
+    /** Reports of closed windows whose app version had no branch table yet. */
+    static final ListStateDescriptor<PathReportEnvelope> AWAITING_TABLE =
+            new ListStateDescriptor<>(
+                    "reports-awaiting-table", TypeInformation.of(PathReportEnvelope.class));
+
+    /** Event time that only the final watermark reaches: the input has ended. */
+    private static final long END_OF_INPUT = Long.MAX_VALUE - 1;
+
+    /** Processing time at which the reports awaiting a table become dead letters. */
+    static final ValueStateDescriptor<Long> TABLE_DEADLINE =
+            new ValueStateDescriptor<>("table-deadline", Types.LONG);
+
     private final Map<String, String> overrides;
     private final long windowMillis;
     private final boolean processingTime;
     private final int keepVersions;
     private final int targetTotal;
+    private final long tableWaitMillis;
     private final Map<String, byte[]> published;
     private transient Map<String, String> tableTexts;
     private transient Map<String, ArrayBranchTable> tables;
@@ -76,6 +94,7 @@ public final class LearnEdgeModels
      * @param processingTime windows on processing time instead of the records' event time
      * @param keepVersions model versions kept decodable
      * @param targetTotal {@link ModelUpdater}'s target total
+     * @param tableWait how long (wall clock) a closed window waits for its branch table
      * @param published app version → the newest model already on the model topic (record bytes),
      *     the base of the first window of a job started without state
      */
@@ -85,6 +104,7 @@ public final class LearnEdgeModels
             boolean processingTime,
             int keepVersions,
             int targetTotal,
+            Duration tableWait,
             Map<String, byte[]> published) {
         this.overrides = new TreeMap<>(overrides);
         this.windowMillis = window.toMillis();
@@ -92,6 +112,7 @@ public final class LearnEdgeModels
         this.published = new TreeMap<>(published);
         this.keepVersions = keepVersions;
         this.targetTotal = targetTotal;
+        this.tableWaitMillis = tableWait.toMillis();
     }
 
     @Override
@@ -125,6 +146,47 @@ public final class LearnEdgeModels
     public void processBroadcastElement(
             ProgramBranches program, Context ctx, Collector<EncodedRecord> out) throws Exception {
         ctx.getBroadcastState(BRANCHES).put(program.appVersion, program.branches);
+        ArrayBranchTable table = table(program.appVersion, ctx.getBroadcastState(BRANCHES));
+        if (table == null) {
+            return;
+        }
+        // Windows of this app version that closed before its table came: learn them now, in order.
+        ctx.applyToKeyedState(
+                AWAITING_TABLE,
+                (app, awaiting) -> {
+                    if (!app.equals(program.appVersion)) {
+                        return;
+                    }
+                    for (Map.Entry<Long, List<PathReportEnvelope>> window :
+                            byWindow(awaiting.get()).entrySet()) {
+                        learn(
+                                app,
+                                table,
+                                window.getKey(),
+                                window.getValue(),
+                                letter -> ctx.output(PathDeadLetters.TAG, letter),
+                                out);
+                    }
+                    awaiting.clear();
+                });
+        ctx.applyToKeyedState(
+                TABLE_DEADLINE,
+                (app, deadline) -> {
+                    if (app.equals(program.appVersion)) {
+                        deadline.clear();
+                    }
+                });
+    }
+
+    private static TreeMap<Long, List<PathReportEnvelope>> byWindow(
+            Iterable<PathReportEnvelope> reports) {
+        TreeMap<Long, List<PathReportEnvelope>> windows = new TreeMap<>();
+        if (reports != null) {
+            for (PathReportEnvelope report : reports) {
+                windows.computeIfAbsent(report.windowEnd, e -> new ArrayList<>()).add(report);
+            }
+        }
+        return windows;
     }
 
     @Override
@@ -145,20 +207,71 @@ public final class LearnEdgeModels
         ArrayBranchTable table = table(app, ctx.getBroadcastState(BRANCHES));
         for (Map.Entry<Long, List<PathReportEnvelope>> window : due.entrySet()) {
             if (table == null) {
-                for (PathReportEnvelope report : window.getValue()) {
-                    ctx.output(
-                            PathDeadLetters.TAG,
-                            PathDeadLetters.of(
-                                    report.raw,
-                                    DeadLetterReason.UNKNOWN_APP_VERSION,
-                                    "no branch table for app version "
-                                            + app
-                                            + ": no program model with CFGs and no --branches"));
-                }
+                awaitTable(window.getValue(), ctx);
                 continue;
             }
-            learn(app, table, window.getKey(), window.getValue(), ctx, out);
+            learn(
+                    app,
+                    table,
+                    window.getKey(),
+                    window.getValue(),
+                    letter -> ctx.output(PathDeadLetters.TAG, letter),
+                    out);
         }
+        expireTableWait(timestamp, ctx);
+    }
+
+    /** Keeps a closed window's reports until the table comes or the table wait ends. */
+    private void awaitTable(List<PathReportEnvelope> reports, OnTimerContext ctx) throws Exception {
+        ListState<PathReportEnvelope> awaiting = getRuntimeContext().getListState(AWAITING_TABLE);
+        awaiting.addAll(reports);
+        ValueState<Long> deadline = getRuntimeContext().getState(TABLE_DEADLINE);
+        if (deadline.value() == null) {
+            long at = ctx.timerService().currentProcessingTime() + tableWaitMillis;
+            deadline.update(at);
+            ctx.timerService().registerProcessingTimeTimer(at);
+            if (!processingTime) {
+                // A bounded run ends without firing processing-time timers.
+                ctx.timerService().registerEventTimeTimer(END_OF_INPUT);
+            }
+        }
+    }
+
+    /**
+     * Dead-letters the reports that waited for a table, once the wait's deadline has come or the
+     * input has ended.
+     */
+    private void expireTableWait(long now, OnTimerContext ctx) throws Exception {
+        ValueState<Long> deadline = getRuntimeContext().getState(TABLE_DEADLINE);
+        if (deadline.value() == null) {
+            return;
+        }
+        boolean ended = ctx.timeDomain() == TimeDomain.EVENT_TIME && now == END_OF_INPUT;
+        boolean due = ctx.timeDomain() == TimeDomain.PROCESSING_TIME && deadline.value() <= now;
+        if (!ended && !due) {
+            return;
+        }
+        ListState<PathReportEnvelope> awaiting = getRuntimeContext().getListState(AWAITING_TABLE);
+        Iterable<PathReportEnvelope> reports = awaiting.get();
+        if (reports != null) {
+            for (PathReportEnvelope report : reports) {
+                ctx.output(
+                        PathDeadLetters.TAG,
+                        PathDeadLetters.of(
+                                report.raw,
+                                DeadLetterReason.UNKNOWN_APP_VERSION,
+                                "no branch table for app version "
+                                        + ctx.getCurrentKey()
+                                        + (ended
+                                                ? " before the input ended"
+                                                : " within "
+                                                        + Duration.ofMillis(tableWaitMillis)
+                                                        + " of its window's end")
+                                        + ": no program model with CFGs and no --branches"));
+            }
+        }
+        awaiting.clear();
+        deadline.clear();
     }
 
     /** The override, else the broadcast program model's table; null if neither is known. */
@@ -184,7 +297,7 @@ public final class LearnEdgeModels
             ArrayBranchTable table,
             long windowEnd,
             List<PathReportEnvelope> reports,
-            OnTimerContext ctx,
+            Consumer<EncodedRecord> deadLetters,
             Collector<EncodedRecord> out)
             throws Exception {
         ListState<byte[]> state = getRuntimeContext().getListState(MODELS);
@@ -218,8 +331,7 @@ public final class LearnEdgeModels
         }
         for (PathReportEnvelope report : reports) {
             if (!aggregator.keptVersions().contains(report.modelVersion)) {
-                ctx.output(
-                        PathDeadLetters.TAG,
+                deadLetters.accept(
                         PathDeadLetters.of(
                                 report.raw,
                                 DeadLetterReason.INVALID,
@@ -234,8 +346,7 @@ public final class LearnEdgeModels
             }
             PathModelAggregator.Outcome outcome = aggregator.add(report.coded);
             if (!outcome.accepted()) {
-                ctx.output(
-                        PathDeadLetters.TAG,
+                deadLetters.accept(
                         PathDeadLetters.of(
                                 report.raw,
                                 DeadLetterReason.UNDECODABLE,

@@ -41,6 +41,7 @@ public record PathJobOptions(
         Duration transactionTimeout,
         Duration outOfOrderness,
         Duration idleness,
+        Duration tableWait,
         Map<String, String> branches)
         implements KafkaJobOptions {
 
@@ -59,6 +60,7 @@ public record PathJobOptions(
     public static final String TRANSACTION_TIMEOUT = "transaction-timeout";
     public static final String OUT_OF_ORDERNESS = "out-of-orderness";
     public static final String IDLENESS = "idleness";
+    public static final String TABLE_WAIT = "table-wait";
     public static final String BRANCHES = "branches";
 
     private static final Map<String, String> DEFAULTS = defaults();
@@ -80,6 +82,7 @@ public record PathJobOptions(
         d.put(TRANSACTION_TIMEOUT, "10 min");
         d.put(OUT_OF_ORDERNESS, "10 s");
         d.put(IDLENESS, "30 s");
+        d.put(TABLE_WAIT, "1 min");
         // Optional: the program models' CFGs give the tables; a file here overrides them.
         d.put(BRANCHES, "");
         return d;
@@ -95,6 +98,7 @@ public record PathJobOptions(
         require(!checkpointInterval.isNegative(), "--" + CHECKPOINT_INTERVAL + " must be >= 0");
         require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
         require(!idleness.isNegative() && !idleness.isZero(), "--" + IDLENESS + " must be > 0");
+        require(!tableWait.isNegative(), "--" + TABLE_WAIT + " must be >= 0");
         for (Map.Entry<String, String> e : branches.entrySet()) {
             try {
                 BranchTableText.parse(e.getValue());
@@ -137,6 +141,7 @@ public record PathJobOptions(
                 all.duration(TRANSACTION_TIMEOUT),
                 all.duration(OUT_OF_ORDERNESS),
                 all.duration(IDLENESS),
+                all.duration(TABLE_WAIT),
                 readBranches(all.string(BRANCHES)));
     }
 
@@ -181,6 +186,7 @@ public record PathJobOptions(
         map.put(TRANSACTION_TIMEOUT, TimeUtils.formatWithHighestUnit(transactionTimeout));
         map.put(OUT_OF_ORDERNESS, TimeUtils.formatWithHighestUnit(outOfOrderness));
         map.put(IDLENESS, TimeUtils.formatWithHighestUnit(idleness));
+        map.put(TABLE_WAIT, TimeUtils.formatWithHighestUnit(tableWait));
         map.put(BRANCHES, String.join(",", new TreeMap<>(branches).keySet()));
         return map;
     }

@@ -32,7 +32,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * Event time is the reports' Kafka record time: the programs stream only holds the watermark back
  * at the start, until its topic has been quiet for {@code --idleness}, and never moves it ({@link
  * dev.fieldprof.jobs.io.SideInputWatermarks}), so a model published late cannot close the windows
- * of reports in flight.
+ * of reports in flight; a window whose app version has no branch table yet when it closes waits for
+ * it (at most {@code --table-wait} of wall-clock time, or until the input ends) before its reports
+ * become dead letters.
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link PathJobOptions}):
  *
@@ -52,6 +54,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
  *   <li>{@code --out-of-orderness} watermark bound [10 s]
  *   <li>{@code --idleness} a partition without records this long stops holding the watermark [30 s]
+ *   <li>{@code --table-wait} how long (wall clock) a closed window waits for its branch table [1
+ *       min]
  *   <li>{@code --branches app:ver=file,...} branch descriptions overriding the program models' []
  * </ul>
  */
@@ -167,6 +171,7 @@ public final class PathModelJob {
                                         options.processingTime(),
                                         options.keepVersions(),
                                         options.targetTotal(),
+                                        options.tableWait(),
                                         published))
                         .name("learn-edge-models")
                         .uid("learn-edge-models");

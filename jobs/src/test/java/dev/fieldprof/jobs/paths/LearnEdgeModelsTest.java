@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 /** The learner's own windows: timers, broadcast branch tables, late reports. */
 class LearnEdgeModelsTest {
     private static final String APP = PathModelJobITCase.APP;
+    private static final long TABLE_WAIT = 60_000;
     private static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);
     private static final RecordCodec<dev.fieldprof.schemas.EdgeModel> MODELS =
             RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
@@ -35,12 +36,12 @@ class LearnEdgeModelsTest {
                                 false,
                                 4,
                                 ModelUpdater.DEFAULT_TARGET_TOTAL,
+                                Duration.ofMillis(TABLE_WAIT),
                                 Map.of()),
                         new PathModelJob.AppVersionKey(),
                         Types.STRING,
                         LearnEdgeModels.BRANCHES);
-        // The program models are a side input: their stream never holds event time back once
-        // idle (SideInputWatermarks + idleness in the job).
+        // The program models never hold event time back (EventTime.ofReferenceData in the job).
         harness.processBroadcastWatermark(Long.MAX_VALUE);
         return harness;
     }
@@ -91,21 +92,72 @@ class LearnEdgeModelsTest {
     }
 
     @Test
-    void deadLettersTheWindowOfAnAppVersionWithoutATable() throws Exception {
+    void aClosedWindowWaitsForItsTableAndIsLearnedWhenItComes() throws Exception {
+        var harness = harness(Map.of());
+        EdgeModel v0 = EdgeModel.uniform(PathModelJobITCase.TABLE);
+        byte[] first = PathModelJobITCase.codedRun(v0, 2);
+        harness.setProcessingTime(1_000);
+        harness.processElement(report("a", first, 7, 1_000), 1_000);
+        // The window closes before the program model is read (a job's start, a backlog).
+        harness.processWatermark(59_999);
+        assertThat(harness.extractOutputValues()).isEmpty();
+        assertThat(letters(harness)).isEmpty();
+
+        harness.setProcessingTime(1_000 + TABLE_WAIT - 1);
+        harness.processBroadcastElement(new ProgramBranches(APP, PathModelJobITCase.BRANCHES), 0);
+        PathModelAggregator expected =
+                new PathModelAggregator(v0, 4, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        expected.add(first);
+        EdgeModel v1 = expected.closeWindow().orElseThrow();
+        List<EncodedRecord> out = harness.extractOutputValues();
+        assertThat(out).hasSize(1);
+        dev.fieldprof.schemas.EdgeModel record = MODELS.decode(out.get(0).value);
+        assertThat(record.getVersion()).isEqualTo(1L);
+        assertThat(record.getCreatedAtMillis().toEpochMilli()).isEqualTo(60_000L);
+        assertThat(EdgeModelRecords.fromRecord(record, PathModelJobITCase.TABLE)).isEqualTo(v1);
+
+        // The wait's timer still fires, and finds nothing left to expire.
+        harness.setProcessingTime(1_000 + TABLE_WAIT);
+        assertThat(letters(harness)).isEmpty();
+        harness.close();
+    }
+
+    @Test
+    void deadLettersTheWindowsWhoseTableDoesNotComeWithinTheWait() throws Exception {
         var harness = harness(Map.of());
         byte[] coded = PathModelJobITCase.codedRun(EdgeModel.uniform(PathModelJobITCase.TABLE), 2);
+        harness.setProcessingTime(1_000);
         harness.processElement(report("a", coded, 7, 1_000), 1_000);
         harness.processElement(report("b", coded, 8, 61_000), 61_000);
         harness.processWatermark(59_999);
+        harness.setProcessingTime(1_000 + TABLE_WAIT - 1);
+        assertThat(letters(harness)).isEmpty();
+        harness.setProcessingTime(1_000 + TABLE_WAIT);
         assertThat(letters(harness))
                 .containsExactly(
-                        "7 UNKNOWN_APP_VERSION no branch table for app version paths:1: no program"
-                                + " model with CFGs and no --branches");
+                        "7 UNKNOWN_APP_VERSION no branch table for app version paths:1 within PT1M"
+                                + " of its window's end: no program model with CFGs and no"
+                                + " --branches");
         // A table arriving later serves the windows still open.
         harness.processBroadcastElement(new ProgramBranches(APP, PathModelJobITCase.BRANCHES), 0);
         harness.processWatermark(119_999);
         assertThat(harness.extractOutputValues()).hasSize(1);
         assertThat(letters(harness)).hasSize(1);
+        harness.close();
+    }
+
+    @Test
+    void deadLettersWhatStillWaitsForATableWhenTheInputEnds() throws Exception {
+        var harness = harness(Map.of());
+        byte[] coded = PathModelJobITCase.codedRun(EdgeModel.uniform(PathModelJobITCase.TABLE), 2);
+        harness.processElement(report("a", coded, 7, 1_000), 1_000);
+        harness.processWatermark(59_999);
+        assertThat(letters(harness)).isEmpty();
+        harness.processWatermark(Long.MAX_VALUE);
+        assertThat(letters(harness))
+                .containsExactly(
+                        "7 UNKNOWN_APP_VERSION no branch table for app version paths:1 before the"
+                                + " input ended: no program model with CFGs and no --branches");
         harness.close();
     }
 

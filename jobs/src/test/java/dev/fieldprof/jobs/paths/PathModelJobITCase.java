@@ -251,8 +251,8 @@ class PathModelJobITCase {
         assertThat(reasons.get(3L)).startsWith("UNDECODABLE ");
         assertThat(reasons.get(4L))
                 .isEqualTo(
-                        "UNKNOWN_APP_VERSION no branch table for app version ghost:1: no program"
-                                + " model with CFGs and no --branches");
+                        "UNKNOWN_APP_VERSION no branch table for app version ghost:1 before the"
+                                + " input ended: no program model with CFGs and no --branches");
         assertThat(reasons.get(5L)).startsWith("INVALID record names model 1 and");
         assertThat(reasons.get(6L))
                 .startsWith("UNDECODABLE path report corrupt does not decode with edge model 0: ");
