@@ -57,6 +57,10 @@ public final class PathEncoder {
     private int[] frameMethod = new int[64];
     private int[] frameEdge = new int[64];
     private int[] frameCalls = new int[64];
+    // Each frame's successor table in the current report, fetched at the frame's first coded
+    // event (null before): spares the per-event table lookup and epoch check. Fetching lazily
+    // keeps the tables' first-use order, which the report's end check depends on.
+    private int[][] frameTable = new int[64][];
     private int depth;
 
     private int[] startMethod = new int[0];
@@ -112,11 +116,13 @@ public final class PathEncoder {
             return;
         }
         int top = depth;
+        int caller = frameMethod[top];
         successors.encode(
                 coder,
-                frameMethod[top],
+                successorTable(top, caller),
+                caller,
                 SuccessorModel.context(frameEdge[top], frameCalls[top]),
-                SuccessorModel.FIRST_BRANCH + layout.branchCount(frameMethod[top]) + methodId);
+                SuccessorModel.FIRST_BRANCH + layout.branchCount(caller) + methodId);
         events++;
         if (++depth == frameMethod.length) {
             grow();
@@ -124,6 +130,7 @@ public final class PathEncoder {
         frameMethod[depth] = methodId;
         frameEdge[depth] = 0;
         frameCalls[depth] = 0;
+        frameTable[depth] = null;
         if (recording != null) {
             recording.enter(methodId);
         }
@@ -148,6 +155,7 @@ public final class PathEncoder {
         }
         successors.encode(
                 coder,
+                successorTable(depth, m),
                 m,
                 SuccessorModel.context(frameEdge[depth], frameCalls[depth]),
                 SuccessorModel.FIRST_BRANCH + ord);
@@ -188,7 +196,11 @@ public final class PathEncoder {
     private void pop(int symbol) {
         int m = frameMethod[depth];
         successors.encode(
-                coder, m, SuccessorModel.context(frameEdge[depth], frameCalls[depth]), symbol);
+                coder,
+                successorTable(depth, m),
+                m,
+                SuccessorModel.context(frameEdge[depth], frameCalls[depth]),
+                symbol);
         events++;
         depth--;
         frameCalls[depth]++;
@@ -200,11 +212,21 @@ public final class PathEncoder {
         }
     }
 
+    private int[] successorTable(int frame, int m) {
+        int[] t = frameTable[frame];
+        if (t == null) {
+            t = successors.table(m);
+            frameTable[frame] = t;
+        }
+        return t;
+    }
+
     private void grow() {
         int n = frameMethod.length * 2;
         frameMethod = Arrays.copyOf(frameMethod, n);
         frameEdge = Arrays.copyOf(frameEdge, n);
         frameCalls = Arrays.copyOf(frameCalls, n);
+        frameTable = Arrays.copyOf(frameTable, n);
     }
 
     /** Frames open now (not counting the root). */
@@ -280,6 +302,8 @@ public final class PathEncoder {
         edges.reset();
         successors.reset();
         coder.reset();
+        // The tables restart with the report (and may belong to a new model): fetch them again.
+        Arrays.fill(frameTable, 0, depth + 1, null);
         events = 0;
         startRootCalls = frameCalls[0];
         startMethod = Arrays.copyOfRange(frameMethod, 1, depth + 1);

@@ -65,8 +65,12 @@ final class SuccessorModel {
         return lastEdgePlusOne * CALL_LEVELS + (calls < CALL_LEVELS ? calls : CALL_LEVELS - 1);
     }
 
-    /** The method's table, restarted from the model if this report has not used it yet. */
-    private int[] table(int m) {
+    /**
+     * The method's table, restarted from the model if this report has not used it yet. The array
+     * stays valid for the rest of the report (callers may keep it until the next {@link #reset()}),
+     * and the first call per method and report fixes the order {@link #digest} folds tables in.
+     */
+    int[] table(int m) {
         int[] t = tables[m];
         return t != null && t[0] == epoch ? t : touch(m);
     }
@@ -100,8 +104,11 @@ final class SuccessorModel {
         return t;
     }
 
-    void encode(RangeEncoder enc, int m, int ctx, int symbol) {
-        int[] t = table(m);
+    /**
+     * Codes {@code symbol} in context {@code ctx} of method {@code m}, whose table {@code t} the
+     * caller got from {@link #table} in this report (the encoder keeps it per open frame).
+     */
+    void encode(RangeEncoder enc, int[] t, int m, int ctx, int symbol) {
         int b = 1 + ctx * STRIDE;
         int n = t[b + COUNT];
         int total = t[b + ESCAPE];
