@@ -91,6 +91,37 @@ public final class AdaptiveEdgeModel {
         return layout.ordinal(methodId, blockId);
     }
 
+    /**
+     * Method {@code m}'s current frequencies, restarted from the model if this report has not used
+     * them yet; valid until the next {@link #reset()}. Index {@code ord} of {@link #totals} holds
+     * the sum of branch ordinal ord's out-edges.
+     */
+    int[] frequencies(int m) {
+        touch(m);
+        return freq[m];
+    }
+
+    /** The node totals that go with {@link #frequencies} (call that first in the report). */
+    int[] totals(int m) {
+        return total[m];
+    }
+
+    /**
+     * Encodes edge {@code edge} of branch ordinal {@code ord} and adapts, with {@code f}, {@code t}
+     * and {@code starts} from {@link #frequencies}, {@link #totals} and the layout for the method.
+     */
+    void encode(RangeEncoder enc, int[] f, int[] t, int[] starts, int ord, int edge) {
+        int from = starts[ord];
+        int cum = 0;
+        for (int e = from, to = from + edge; e < to; e++) {
+            cum += f[e];
+        }
+        enc.encode(cum, f[from + edge], t[ord]);
+        f[from + edge] += inc;
+        int sum = t[ord] + inc;
+        t[ord] = sum > bound ? shrink(f, from, starts[ord + 1]) : sum;
+    }
+
     /** Encodes edge {@code edge} of branch ordinal {@code ord} and adapts. */
     void encode(RangeEncoder enc, int m, int ord, int edge) {
         touch(m);

@@ -61,6 +61,10 @@ public final class PathEncoder {
     // event (null before): spares the per-event table lookup and epoch check. Fetching lazily
     // keeps the tables' first-use order, which the report's end check depends on.
     private int[][] frameTable = new int[64][];
+    // Likewise each frame's adaptive edge frequencies and node totals (null before its first
+    // branch in the report).
+    private int[][] frameFreq = new int[64][];
+    private int[][] frameTotal = new int[64][];
     private int depth;
 
     private int[] startMethod = new int[0];
@@ -131,6 +135,7 @@ public final class PathEncoder {
         frameEdge[depth] = 0;
         frameCalls[depth] = 0;
         frameTable[depth] = null;
+        frameFreq[depth] = null;
         if (recording != null) {
             recording.enter(methodId);
         }
@@ -148,8 +153,9 @@ public final class PathEncoder {
             dropped++;
             return;
         }
-        int from = layout.edgeStart[m][ord];
-        if (edgeIndex < 0 || edgeIndex >= layout.edgeStart[m][ord + 1] - from) {
+        int[] starts = layout.edgeStart[m];
+        int from = starts[ord];
+        if (edgeIndex < 0 || edgeIndex >= starts[ord + 1] - from) {
             dropped++;
             return;
         }
@@ -159,7 +165,13 @@ public final class PathEncoder {
                 m,
                 SuccessorModel.context(frameEdge[depth], frameCalls[depth]),
                 SuccessorModel.FIRST_BRANCH + ord);
-        edges.encode(coder, m, ord, edgeIndex);
+        int[] f = frameFreq[depth];
+        if (f == null) {
+            f = edges.frequencies(m);
+            frameFreq[depth] = f;
+            frameTotal[depth] = edges.totals(m);
+        }
+        edges.encode(coder, f, frameTotal[depth], starts, ord, edgeIndex);
         events++;
         frameEdge[depth] = from + edgeIndex + 1;
         frameCalls[depth] = 0;
@@ -227,6 +239,8 @@ public final class PathEncoder {
         frameEdge = Arrays.copyOf(frameEdge, n);
         frameCalls = Arrays.copyOf(frameCalls, n);
         frameTable = Arrays.copyOf(frameTable, n);
+        frameFreq = Arrays.copyOf(frameFreq, n);
+        frameTotal = Arrays.copyOf(frameTotal, n);
     }
 
     /** Frames open now (not counting the root). */
@@ -304,6 +318,7 @@ public final class PathEncoder {
         coder.reset();
         // The tables restart with the report (and may belong to a new model): fetch them again.
         Arrays.fill(frameTable, 0, depth + 1, null);
+        Arrays.fill(frameFreq, 0, depth + 1, null);
         events = 0;
         startRootCalls = frameCalls[0];
         startMethod = Arrays.copyOfRange(frameMethod, 1, depth + 1);
