@@ -17,18 +17,23 @@ class JobsSubmitCommandTest {
 
     private final CliCapture cli = new CliCapture();
 
+    /** A cluster that takes the upload, starts job {@link #JOB_ID} and reports it RUNNING. */
+    private static void acceptsAndRunsTheJob(FakeFlinkRest flink) {
+        flink.answer(
+                        "POST",
+                        "/jars/upload",
+                        200,
+                        "{\"filename\":\"/up/ab_job.jar\",\"status\":\"success\"}")
+                .answer("POST", "/jars/ab_job.jar/run", 200, "{\"jobid\":\"" + JOB_ID + "\"}")
+                .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
+    }
+
     @Test
     void submitsTheJarRunsTheFrequencyJobAndWaitsUntilItRuns(@TempDir Path dir) throws Exception {
         Path jar =
                 Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});
         try (FakeFlinkRest flink = new FakeFlinkRest()) {
-            flink.answer(
-                            "POST",
-                            "/jars/upload",
-                            200,
-                            "{\"filename\":\"/up/ab_job.jar\",\"status\":\"success\"}")
-                    .answer("POST", "/jars/ab_job.jar/run", 200, "{\"jobid\":\"" + JOB_ID + "\"}")
-                    .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
+            acceptsAndRunsTheJob(flink);
 
             int exit =
                     cli.run(
@@ -68,13 +73,7 @@ class JobsSubmitCommandTest {
         Path jar =
                 Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});
         try (FakeFlinkRest flink = new FakeFlinkRest()) {
-            flink.answer(
-                            "POST",
-                            "/jars/upload",
-                            200,
-                            "{\"filename\":\"/up/ab_job.jar\",\"status\":\"success\"}")
-                    .answer("POST", "/jars/ab_job.jar/run", 200, "{\"jobid\":\"" + JOB_ID + "\"}")
-                    .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
+            acceptsAndRunsTheJob(flink);
 
             int exit =
                     cli.run(
