@@ -2,6 +2,7 @@ package dev.fieldprof.it;
 
 import dev.fieldprof.cli.runtime.EmbeddedFlink;
 import dev.fieldprof.cli.runtime.EmbeddedRuntime;
+import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,7 +28,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -113,7 +113,7 @@ public final class FieldprofRuntimeExtension
         admin = Admin.create(adminProperties);
         if (container != null && fieldprofTopics) {
             for (String topic : EmbeddedRuntime.TOPICS) {
-                createTopic(topic, partitions, EmbeddedRuntime.isCompacted(topic));
+                createTopic(topic, partitions, Topics.settings(topic));
             }
         }
     }
@@ -228,19 +228,35 @@ public final class FieldprofRuntimeExtension
         return "it." + stem + "." + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    /** Creates a fresh random topic ({@link #randomTopic()}) and returns its name. */
+    /**
+     * Creates a fresh random topic ({@link #randomTopic()}), compacted or deleted by retention, and
+     * returns its name. Topics the jobs read reports from: {@link #createRandomReportTopic}.
+     */
     public String createRandomTopic(int partitions, boolean compacted) {
         String topic = randomTopic();
         createTopic(topic, partitions, compacted);
         return topic;
     }
 
+    /**
+     * Creates a fresh random topic of reports: stamped with the broker's append time, as every
+     * report topic fieldprof creates ({@link Topics#reportSettings()}).
+     */
+    public String createRandomReportTopic(int partitions) {
+        String topic = randomTopic();
+        createTopic(topic, partitions, Topics.reportSettings());
+        return topic;
+    }
+
     /** Creates a topic (replication factor 1) and waits until each partition has a leader. */
     public void createTopic(String name, int partitions, boolean compacted) {
-        Map<String, String> configs = new HashMap<>();
-        configs.put(
-                TopicConfig.CLEANUP_POLICY_CONFIG,
-                compacted ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
+        createTopic(
+                name, partitions, compacted ? Topics.compactedSettings() : Topics.resultSettings());
+    }
+
+    /** Creates a topic with these settings and waits until each partition has a leader. */
+    public void createTopic(String name, int partitions, Map<String, String> settings) {
+        Map<String, String> configs = new HashMap<>(settings);
         try {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
                     .all()

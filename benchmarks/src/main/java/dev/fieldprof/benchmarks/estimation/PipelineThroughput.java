@@ -7,6 +7,7 @@ import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,10 +80,10 @@ public final class PipelineThroughput {
                         .createTopics(false)
                         .build()
                         .start()) {
-            runtime.kafka().createTopic(reportsTopic, partitions, false);
-            runtime.kafka().createTopic(programsTopic, 1, true);
-            runtime.kafka().createTopic(estimatesTopic, 1, false);
-            runtime.kafka().createTopic(deadTopic, 1, false);
+            runtime.kafka().createTopic(reportsTopic, partitions, Topics.reportSettings());
+            runtime.kafka().createTopic(programsTopic, 1, Topics.compactedSettings());
+            runtime.kafka().createTopic(estimatesTopic, 1, Topics.resultSettings());
+            runtime.kafka().createTopic(deadTopic, 1, Topics.resultSettings());
             String bootstrap = runtime.bootstrapServers();
 
             // Encode everything first: the produce rate is Kafka's, not Avro's.

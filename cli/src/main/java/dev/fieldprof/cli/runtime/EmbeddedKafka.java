@@ -2,6 +2,7 @@ package dev.fieldprof.cli.runtime;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
+import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -27,7 +28,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -41,14 +41,14 @@ import org.apache.kafka.metadata.storage.Formatter;
  *
  * <pre>{@code
  * try (EmbeddedKafka kafka = EmbeddedKafka.builder().defaultPartitions(4).start()) {
- *     kafka.createTopic("demo", 4, false);
+ *     kafka.createTopic("demo", 4, Topics.reportSettings());
  *     String bootstrap = kafka.bootstrapServers();
  * }
  * }</pre>
  */
 public final class EmbeddedKafka implements AutoCloseable {
     /** Largest record of a compacted topic (program and edge models): 64 MiB. */
-    public static final int MAX_MODEL_BYTES = 64 << 20;
+    public static final int MAX_MODEL_BYTES = Topics.MAX_MODEL_BYTES;
 
     /** The broker allows transactions of up to this long; exactly-once sinks must stay below. */
     public static final Duration MAX_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
@@ -110,21 +110,14 @@ public final class EmbeddedKafka implements AutoCloseable {
      * left as it is.
      *
      * @param partitions at least 1
-     * @param compacted {@code cleanup.policy=compact} and records up to {@link #MAX_MODEL_BYTES}
-     *     when true, otherwise {@code delete}
+     * @param settings topic-level settings, e.g. {@link Topics#settings(String)} of a fieldprof
+     *     topic or {@link Topics#reportSettings()} for a topic of reports
      */
-    public void createTopic(String name, int partitions, boolean compacted) {
+    public void createTopic(String name, int partitions, Map<String, String> settings) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
         }
-        Map<String, String> configs = new HashMap<>();
-        configs.put(
-                TopicConfig.CLEANUP_POLICY_CONFIG,
-                compacted ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
-        if (compacted) {
-            // Program models carry every CFG: a guava-sized one is about 4.4 MB.
-            configs.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_MODEL_BYTES));
-        }
+        Map<String, String> configs = new HashMap<>(settings);
         NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(configs);
         try {
             admin.createTopics(List.of(topic)).all().get(READY_TIMEOUT.toMillis(), MILLISECONDS);

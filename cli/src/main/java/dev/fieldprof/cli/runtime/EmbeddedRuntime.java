@@ -10,8 +10,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The embedded default of DESIGN.md: a KRaft broker and a Flink MiniCluster in this JVM, with the
- * six fieldprof topics created (programs and edge models compacted). Used by {@code fieldprof demo}
- * and by the integration tests.
+ * six fieldprof topics created (programs and edge models compacted, the report topics stamped with
+ * the broker's append time). Used by {@code fieldprof demo} and by the integration tests.
  *
  * <pre>{@code
  * try (EmbeddedRuntime runtime =
@@ -24,14 +24,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class EmbeddedRuntime implements AutoCloseable {
 
     /** Every topic of DESIGN.md, in the order they are created. */
-    public static final List<String> TOPICS =
-            List.of(
-                    Topics.PROGRAMS,
-                    Topics.FREQUENCY_REPORTS,
-                    Topics.PATH_REPORTS,
-                    Topics.ESTIMATES,
-                    Topics.EDGE_MODELS,
-                    Topics.DEAD_LETTERS);
+    public static final List<String> TOPICS = Topics.ALL;
 
     private final int partitions;
     private final int taskSlots;
@@ -48,11 +41,6 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
     public static Builder builder() {
         return new Builder();
-    }
-
-    /** Whether a topic of DESIGN.md is compacted (programs and edge models are). */
-    public static boolean isCompacted(String topic) {
-        return Topics.PROGRAMS.equals(topic) || Topics.EDGE_MODELS.equals(topic);
     }
 
     /**
@@ -82,7 +70,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
         try {
             if (createTopics) {
                 for (String topic : TOPICS) {
-                    kafka.createTopic(topic, partitions, isCompacted(topic));
+                    kafka.createTopic(topic, partitions, Topics.settings(topic));
                 }
             }
         } catch (RuntimeException e) {
