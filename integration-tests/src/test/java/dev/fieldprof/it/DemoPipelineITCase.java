@@ -61,7 +61,7 @@ class DemoPipelineITCase {
 
     @Test
     void estimatesCountEveryReportOnceSumToOneAndDeadLetterMalformedRecords() throws Exception {
-        String reports = RUNTIME.createRandomTopic(4, false);
+        String reports = RUNTIME.createRandomReportTopic(4);
         String programs = RUNTIME.createRandomTopic(1, true);
         String estimates = RUNTIME.createRandomTopic(1, false);
         String deadLetters = RUNTIME.createRandomTopic(1, false);

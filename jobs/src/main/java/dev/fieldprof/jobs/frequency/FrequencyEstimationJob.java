@@ -8,6 +8,7 @@ import dev.fieldprof.jobs.frequency.functions.EmitWindowSum;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
+import dev.fieldprof.jobs.frequency.functions.LateShardSumToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
 import dev.fieldprof.jobs.frequency.functions.SumReports;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
@@ -84,6 +85,11 @@ public final class FrequencyEstimationJob {
 
     private static final OutputTag<ReportRecord> LATE =
             new OutputTag<>("late-reports") {
+                private static final long serialVersionUID = 1L;
+            };
+
+    private static final OutputTag<WindowSum> LATE_SHARD_SUMS =
+            new OutputTag<>("late-shard-sums") {
                 private static final long serialVersionUID = 1L;
             };
 
@@ -183,6 +189,7 @@ public final class FrequencyEstimationJob {
                 shardSums
                         .keyBy(new Keys.AppConfig())
                         .window(TumblingEventTimeWindows.of(options.window()))
+                        .sideOutputLateData(LATE_SHARD_SUMS)
                         .aggregate(new MergeShardSums(), new EmitWindowSum())
                         .name("frequency-window-merge")
                         .uid("frequency-window-merge");
@@ -202,11 +209,18 @@ public final class FrequencyEstimationJob {
                         .map(new LateReportToDeadLetter())
                         .name("late-reports")
                         .uid("late-reports");
+        DataStream<EncodedRecord> lateShardSums =
+                windowSums
+                        .getSideOutput(LATE_SHARD_SUMS)
+                        .map(new LateShardSumToDeadLetter(options.reportsTopic()))
+                        .name("late-shard-sums")
+                        .uid("late-shard-sums");
         decoded.getSideOutput(DeadLetters.TAG)
                 .union(
                         models.getSideOutput(DeadLetters.TAG),
                         valid.getSideOutput(DeadLetters.TAG),
-                        late)
+                        late,
+                        lateShardSums)
                 .sinkTo(deadLetters)
                 .name("dead-letters-sink")
                 .uid("dead-letters-sink");

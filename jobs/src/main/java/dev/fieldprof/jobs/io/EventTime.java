@@ -5,21 +5,25 @@ import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 
 /**
- * Event time of the fieldprof jobs, in one place: the Kafka record timestamp of the reports (device
- * clocks are often wrong), and side inputs (program models) that never move it.
+ * Event time of the fieldprof jobs, in one place: the Kafka record timestamp of the reports (the
+ * broker's append time on the report topics; device clocks are often wrong and can be set by
+ * anyone), and side inputs (program models) that never move it.
  */
 public final class EventTime {
     private EventTime() {}
 
     /**
-     * Reports: record time, bounded out-of-orderness, and partitions without records for {@code
-     * idleness} stop holding the watermark back.
+     * Reports: the broker's append time, bounded out-of-orderness, never ahead of the wall clock,
+     * and a partition quiet for {@code idleness} follows the wall clock instead of turning idle
+     * ({@link ReportWatermarks}, {@link ReportTimestamp}).
      */
     public static WatermarkStrategy<RawRecord> ofReports(
             Duration outOfOrderness, Duration idleness) {
-        return WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(outOfOrderness)
-                .withTimestampAssigner(new RecordTimestamp())
-                .withIdleness(idleness);
+        return WatermarkStrategy.<RawRecord>forGenerator(
+                        context ->
+                                new ReportWatermarks<>(
+                                        outOfOrderness, idleness, System::currentTimeMillis))
+                .withTimestampAssigner(new ReportTimestamp(outOfOrderness));
     }
 
     /**

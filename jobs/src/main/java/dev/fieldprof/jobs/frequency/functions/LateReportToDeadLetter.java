@@ -14,7 +14,7 @@ public final class LateReportToDeadLetter implements MapFunction<ReportRecord, E
     public EncodedRecord map(ReportRecord report) {
         return DeadLetters.of(
                 report.raw,
-                DeadLetterReason.OTHER,
+                DeadLetterReason.LATE,
                 "late: record time "
                         + report.raw.timestamp
                         + " is in a window already estimated (beyond the allowed"

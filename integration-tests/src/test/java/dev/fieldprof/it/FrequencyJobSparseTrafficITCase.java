@@ -1,0 +1,225 @@
+package dev.fieldprof.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.fieldprof.it.KnownReports.Report;
+import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
+import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The traffic that lost reports on a real cluster (issue 9 item 0): the production job at
+ * parallelism 2 with 4 shards, reports in short bursts with quiet gaps longer than a window, over 4
+ * partitions of which one never sees a report and the others fall quiet in turn. Every report must
+ * end in exactly one window estimate or in the dead letters, the last window must close without
+ * another report arriving, and no operator may drop a late record silently.
+ *
+ * <p>The same run checks that devices cannot steer event time (item 1): a report whose device clock
+ * is three hours slow and one whose clock is fifty minutes ahead count in the window of the
+ * broker's append time, and an undecodable record closes no window early.
+ */
+class FrequencyJobSparseTrafficITCase {
+    private static final long SEED = 20_261_123L;
+    private static final String APP = "sparse-it:1.0";
+    private static final int PARTITIONS = 4;
+    private static final int PARALLELISM = 2;
+    private static final long WINDOW = Duration.ofSeconds(3).toMillis();
+
+    /** Longer than a window plus the idleness, so that windows close between the bursts. */
+    private static final long QUIET_GAP = Duration.ofMillis(4_500).toMillis();
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    @RegisterExtension
+    static final FieldprofRuntimeExtension RUNTIME =
+            FieldprofRuntimeExtension.builder()
+                    .partitions(PARTITIONS)
+                    .taskSlots(PARALLELISM)
+                    .fieldprofTopics(false)
+                    .build();
+
+    @Test
+    void everyReportEndsInOneWindowOrTheDeadLettersWhenTrafficComesInBursts() throws Exception {
+        String reportsTopic = RUNTIME.createRandomReportTopic(PARTITIONS);
+        String programsTopic = RUNTIME.createRandomTopic(1, true);
+        String estimatesTopic = RUNTIME.createRandomTopic(1, false);
+        String deadLetterTopic = RUNTIME.createRandomTopic(1, false);
+        ProgramModel model = KnownReports.model(APP);
+        RUNTIME.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                programsTopic,
+                                APP,
+                                RecordCodec.of(ProgramModel.class).encode(model))),
+                new StringSerializer(),
+                new ByteArraySerializer());
+
+        JobClient job = start(reportsTopic, programsTopic, estimatesTopic, deadLetterTopic);
+        try {
+            List<Report> known = KnownReports.randomized(SEED, APP, "sparse", 20);
+            long now = System.currentTimeMillis();
+            List<Report> sent = new ArrayList<>();
+            // Burst 1: six reports over partitions 0-2.
+            sent.addAll(burst(reportsTopic, known.subList(0, 6), r -> r.index() % 3, r -> null));
+            Thread.sleep(QUIET_GAP); // a quiet gap of the traffic under test, on the wall clock
+            // Burst 2: three reports on partition 0 alone, and an undecodable record on 1.
+            sent.addAll(
+                    KnownReports.produce(
+                            RUNTIME,
+                            reportsTopic,
+                            known.subList(6, 9),
+                            r -> 0,
+                            r -> null,
+                            List.of(
+                                    new ProducerRecord<>(
+                                            reportsTopic,
+                                            1,
+                                            // Stamped ahead, as a device clock could stamp it.
+                                            now + Duration.ofMinutes(50).toMillis(),
+                                            "garbage",
+                                            "not a report".getBytes(StandardCharsets.UTF_8)))));
+            Thread.sleep(QUIET_GAP);
+            // Burst 3: device clocks three hours slow and fifty minutes ahead, partitions 1-2.
+            sent.addAll(
+                    burst(
+                            reportsTopic,
+                            known.subList(9, 15),
+                            r -> 1 + r.index() % 2,
+                            r ->
+                                    r.index() % 2 == 0
+                                            ? now - Duration.ofHours(3).toMillis()
+                                            : now + Duration.ofMinutes(50).toMillis()));
+            Thread.sleep(QUIET_GAP);
+            // Burst 4: five reports on partition 2; then nothing more arrives.
+            sent.addAll(burst(reportsTopic, known.subList(15, 20), r -> 2, r -> null));
+
+            TreeMap<Long, PartialSum> expected = KnownReports.sumsByWindow(sent, WINDOW);
+            List<EstimateWindow> estimates = awaitEstimates(estimatesTopic, 2 * expected.size());
+            List<EstimateWindow> tumbling =
+                    estimates.stream()
+                            .filter(w -> !w.getCumulative())
+                            .sorted(Comparator.comparing(EstimateWindow::getWindowStartMillis))
+                            .toList();
+            assertThat(tumbling)
+                    .as("one estimate per window with exactly its reports (append times)")
+                    .extracting(
+                            w -> w.getWindowStartMillis().toEpochMilli(),
+                            EstimateWindow::getReports)
+                    .containsExactlyElementsOf(
+                            expected.entrySet().stream()
+                                    .map(e -> tuple(e.getKey(), e.getValue().getReports()))
+                                    .toList());
+            EstimateWindow last =
+                    estimates.stream()
+                            .filter(EstimateWindow::getCumulative)
+                            .max(Comparator.comparing(EstimateWindow::getWindowEndMillis))
+                            .orElseThrow();
+            assertThat(last.getReports()).as("cumulative n").isEqualTo(sent.size());
+            System.out.printf(
+                    "sparse traffic: %d reports in %d windows; the last window's estimate came %d"
+                            + " ms after its end without another report%n",
+                    sent.size(),
+                    expected.size(),
+                    tumbling.get(tumbling.size() - 1).getEmittedAtMillis().toEpochMilli()
+                            - expected.lastKey()
+                            - WINDOW);
+
+            List<DeadLetter> letters = deadLetters(deadLetterTopic);
+            assertThat(letters)
+                    .as("the only dead letter is the undecodable record")
+                    .extracting(DeadLetter::getReasonCode, DeadLetter::getPartition)
+                    .containsExactly(tuple(DeadLetterReason.UNDECODABLE, 1));
+            long counted = tumbling.stream().mapToLong(EstimateWindow::getReports).sum();
+            assertThat(counted).as("Σ n over windows").isEqualTo(sent.size() + 1 - letters.size());
+
+            Map<String, Long> dropped =
+                    new FlinkRestMetrics(RUNTIME.flink().restAddress())
+                            .values(job.getJobID(), "numLateRecordsDropped");
+            assertThat(dropped)
+                    .as("the window operators report their late-record metric")
+                    .isNotEmpty();
+            assertThat(dropped.values())
+                    .as("late records dropped silently, per operator: %s", dropped)
+                    .allMatch(count -> count == 0);
+        } finally {
+            job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static List<Report> burst(
+            String topic,
+            List<Report> reports,
+            java.util.function.ToIntFunction<Report> partition,
+            java.util.function.Function<Report, Long> createTime) {
+        return KnownReports.produce(RUNTIME, topic, reports, partition, createTime, List.of());
+    }
+
+    private static JobClient start(
+            String reportsTopic, String programsTopic, String estimatesTopic, String deadLetters)
+            throws Exception {
+        String unique = reportsTopic.substring(reportsTopic.lastIndexOf('.') + 1);
+        FrequencyJobOptions options =
+                FrequencyJobOptions.fromMap(
+                        Map.ofEntries(
+                                Map.entry(
+                                        FrequencyJobOptions.BOOTSTRAP, RUNTIME.bootstrapServers()),
+                                Map.entry(FrequencyJobOptions.REPORTS_TOPIC, reportsTopic),
+                                Map.entry(FrequencyJobOptions.PROGRAMS_TOPIC, programsTopic),
+                                Map.entry(FrequencyJobOptions.ESTIMATES_TOPIC, estimatesTopic),
+                                Map.entry(FrequencyJobOptions.DEAD_LETTER_TOPIC, deadLetters),
+                                Map.entry(FrequencyJobOptions.WINDOW, WINDOW + " ms"),
+                                Map.entry(FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s"),
+                                Map.entry(FrequencyJobOptions.SHARDS, "4"),
+                                Map.entry(FrequencyJobOptions.OUT_OF_ORDERNESS, "500 ms"),
+                                Map.entry(FrequencyJobOptions.IDLENESS, "1 s"),
+                                Map.entry(FrequencyJobOptions.GROUP_ID, "sparse-it-" + unique),
+                                Map.entry(
+                                        FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
+                                        "sparse-it-" + unique)));
+        StreamExecutionEnvironment env = RUNTIME.environment();
+        env.setParallelism(PARALLELISM);
+        FrequencyEstimationJob.onKafka(options).buildInto(env);
+        return env.executeAsync(FrequencyEstimationJob.NAME);
+    }
+
+    private static List<EstimateWindow> awaitEstimates(String topic, int count) {
+        RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
+        List<EstimateWindow> estimates = new ArrayList<>();
+        for (byte[] bytes :
+                RUNTIME.awaitRecords(topic, new ByteArrayDeserializer(), count, TIMEOUT)) {
+            estimates.add(codec.decode(bytes));
+        }
+        return estimates;
+    }
+
+    private static List<DeadLetter> deadLetters(String topic) {
+        RecordCodec<DeadLetter> codec = RecordCodec.of(DeadLetter.class);
+        List<DeadLetter> letters = new ArrayList<>();
+        for (byte[] bytes : RUNTIME.drain(topic, new ByteArrayDeserializer())) {
+            letters.add(codec.decode(bytes));
+        }
+        return letters;
+    }
+}
