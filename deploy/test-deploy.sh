@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Script test of deploy/: starts a KRaft broker and a Flink session cluster as their own JVMs on
 # free loopback ports (in a private run directory, so a cluster of yours is never touched),
-# submits the frequency estimation job through the REST API with `fieldprof jobs submit`, feeds it
-# randomized reports, reads the estimate of their window back and checks it, then stops
-# everything. Exit 0 only when every step passed; cleanup runs on every exit (trap).
+# submits the frequency estimation job at parallelism 2 through the REST API with `fieldprof jobs
+# submit`, feeds it randomized reports in bursts with quiet gaps (one partition each, the others
+# idle), reads the estimates back and checks that every report is in exactly one window (none lost,
+# none dead-lettered) and that no operator dropped a late record (Flink's numLateRecordsDropped
+# through the REST API), then stops everything. Exit 0 only when every step passed; cleanup runs on
+# every exit (trap).
 #
 # Needs the built CLI and job jar: run `mvn -B install -DskipTests` (or `mvn -B install`) first.
 # Environment: FIELDPROF_MVN_ARGS (e.g. -o), READY_TIMEOUT_SECONDS, KEEP_RUN_DIR=1 to keep logs.
@@ -35,7 +38,7 @@ KAFKA_PORT="$(free_port)"
 KAFKA_CONTROLLER_PORT="$(free_port)"
 FLINK_REST_PORT="$(free_port)"
 FLINK_RPC_PORT="$(free_port)"
-export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-2}"
+export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-4}"
 
 cleanup() {
   local status=$?
@@ -68,24 +71,44 @@ BOOTSTRAP="$("$DEPLOY_DIR/start-kafka.sh")" || fail "start-kafka.sh"
 step "starting the Flink cluster on 127.0.0.1:$FLINK_REST_PORT"
 REST_URL="$("$DEPLOY_DIR/start-flink.sh")" || fail "start-flink.sh"
 
-# Small windows so that the test sees one close within seconds.
-WINDOW_MS=10000
+# Small windows so that the test sees several close within seconds; quiet gaps longer than a
+# window plus the idleness, so that windows close between the bursts.
+WINDOW_MS=5000
+BURSTS=3
+GAP_MS=8000
 step "submitting the frequency estimation job"
 java -Dfieldprof.home="$REPO_DIR" -jar "$CLI_JAR" jobs submit \
   --jobmanager "127.0.0.1:$FLINK_REST_PORT" --parallelism 2 --timeout 120s -- \
-  --bootstrap "$BOOTSTRAP" --window "${WINDOW_MS}ms" --out-of-orderness 1s --idleness 5s \
+  --bootstrap "$BOOTSTRAP" --window "${WINDOW_MS}ms" --out-of-orderness 1s --idleness 2s \
   --checkpoint-interval 2s --transactional-id-prefix "deploy-test-$$" \
   || fail "fieldprof jobs submit"
 
 APP="deploy-test:$$-$RANDOM"
 REPORTS=200
 ROUND_TRIP=(java -cp "$CLI_JAR" "$DEPLOY_DIR/tools/EstimateRoundTrip.java")
-step "feeding $REPORTS randomized reports of $APP"
-"${ROUND_TRIP[@]}" feed "$BOOTSTRAP" "$APP" "$REPORTS" "$WINDOW_MS" $((2 * WINDOW_MS)) || fail "feeding reports"
-step "reading the estimate back"
-"${ROUND_TRIP[@]}" check "$BOOTSTRAP" "$APP" "$REPORTS" 120 || fail "the estimate"
+step "feeding $REPORTS randomized reports of $APP in $BURSTS bursts, ${GAP_MS} ms apart"
+"${ROUND_TRIP[@]}" feed "$BOOTSTRAP" "$APP" "$REPORTS" "$BURSTS" "$GAP_MS" || fail "feeding reports"
+step "reading the estimates back"
+"${ROUND_TRIP[@]}" check "$BOOTSTRAP" "$APP" "$REPORTS" 120 || fail "the estimates"
 
 source "$DEPLOY_DIR/lib.sh" # for http_get
 JOB_STATE="$(http_get "$REST_URL/jobs/overview" | grep -o '"state":"[A-Z]*"' | head -n 1 || true)"
 [[ "$JOB_STATE" == '"state":"RUNNING"' ]] || fail "the job is not running any more ($JOB_STATE)"
+
+# Flink's own count of records a window dropped as late, for every operator of the job: a window
+# without a late-data output drops silently, and that must never happen.
+JOB_ID="$(http_get "$REST_URL/jobs/overview" | grep -o '"jid":"[0-9a-f]*"' | head -n 1 | cut -d'"' -f4)"
+metrics=0
+dropped=0
+for vertex in $(http_get "$REST_URL/jobs/$JOB_ID" | grep -o '"id":"[0-9a-f]\{32\}"' | cut -d'"' -f4 | sort -u); do
+  ids="$(http_get "$REST_URL/jobs/$JOB_ID/vertices/$vertex/metrics" | grep -o '"id":"[^"]*numLateRecordsDropped"' | cut -d'"' -f4 | paste -sd, - || true)"
+  [[ -z "$ids" ]] && continue
+  for value in $(http_get "$REST_URL/jobs/$JOB_ID/vertices/$vertex/metrics?get=$ids" | grep -o '"value":"[0-9]*"' | cut -d'"' -f4); do
+    metrics=$((metrics + 1))
+    dropped=$((dropped + value))
+  done
+done
+(( metrics > 0 )) || fail "the job reports no numLateRecordsDropped metric"
+(( dropped == 0 )) || fail "operators dropped $dropped late records silently"
+step "numLateRecordsDropped is 0 in all $metrics window subtasks"
 step "stopping everything"

@@ -1,6 +1,7 @@
 import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.MethodInfo;
@@ -33,18 +34,21 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <pre>
  * java -cp cli/target/fieldprof-cli.jar deploy/tools/EstimateRoundTrip.java \
- *     feed BOOTSTRAP APP:VERSION REPORTS WINDOW_MS ADVANCE_MS
+ *     feed BOOTSTRAP APP:VERSION REPORTS BURSTS GAP_MS
  * java -cp cli/target/fieldprof-cli.jar deploy/tools/EstimateRoundTrip.java \
  *     check BOOTSTRAP APP:VERSION REPORTS TIMEOUT_S
  * </pre>
  *
- * {@code feed} publishes a program model of five methods and REPORTS reports randomized on the
+ * {@code feed} publishes a program model of five methods, then REPORTS reports randomized on the
  * device side (the SDK's LocalRandomizer, ε = 4, t = 1, k = 20, fixed seeds) from one known
- * distribution, all stamped inside one event-time window; then one report per partition stamped
- * ADVANCE_MS later, so that the watermark of every partition passes the window's end and the
- * window closes. {@code check} reads the estimates topic (read_committed) until the window of
- * those reports arrives and checks it: exactly REPORTS reports, consistent estimate summing to 1,
- * within 0.05 (about seven standard errors) of the true shares, method 0 ranked first.
+ * distribution, in BURSTS bursts separated by GAP_MS of silence, each burst on one partition only
+ * (the others stay quiet): the sparse traffic that once lost reports between the job's stages.
+ * Nothing else is sent: the report topic is stamped by the broker and quiet partitions follow the
+ * wall clock, so the last window closes on its own. {@code check} reads the estimates topic
+ * (read_committed) until the windows of the app hold REPORTS reports and checks: the windows
+ * together hold exactly REPORTS reports, the last cumulative estimate holds them all, sums to 1,
+ * is within 0.05 (about seven standard errors) of the true shares with method 0 ranked first, and
+ * no report of the app is in the dead letters.
  */
 public final class EstimateRoundTrip {
     private static final double EPSILON = 4.0;
@@ -56,7 +60,7 @@ public final class EstimateRoundTrip {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 5 && args.length != 6) {
-            System.err.println("usage: feed BOOTSTRAP APP:VERSION REPORTS WINDOW_MS ADVANCE_MS"
+            System.err.println("usage: feed BOOTSTRAP APP:VERSION REPORTS BURSTS GAP_MS"
                     + " | check BOOTSTRAP APP:VERSION REPORTS TIMEOUT_S");
             System.exit(2);
         }
@@ -64,7 +68,7 @@ public final class EstimateRoundTrip {
         String app = args[2];
         int reports = Integer.parseInt(args[3]);
         switch (args[0]) {
-            case "feed" -> feed(bootstrap, app, reports, Long.parseLong(args[4]), Long.parseLong(args[5]));
+            case "feed" -> feed(bootstrap, app, reports, Integer.parseInt(args[4]), Long.parseLong(args[5]));
             case "check" -> System.exit(check(bootstrap, app, reports, Duration.ofSeconds(Long.parseLong(args[4]))));
             default -> {
                 System.err.println("unknown command " + args[0]);
@@ -73,46 +77,44 @@ public final class EstimateRoundTrip {
         }
     }
 
-    private static void feed(String bootstrap, String app, int count, long windowMs, long advanceMs)
+    private static void feed(String bootstrap, String app, int count, int bursts, long gapMs)
             throws Exception {
         Properties properties = new Properties();
         properties.put("bootstrap.servers", bootstrap);
         properties.put("acks", "all");
         RecordCodec<ProgramModel> programs = RecordCodec.of(ProgramModel.class);
         RecordCodec<FrequencyReport> codec = RecordCodec.of(FrequencyReport.class);
-        // Inside the current window, far enough from its end that no record of it is late.
-        long now = System.currentTimeMillis();
-        long windowStart = (now / windowMs) * windowMs;
-        long reportTime = windowStart + windowMs / 2;
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer())) {
-            sent.add(producer.send(new ProducerRecord<>(
-                    Topics.PROGRAMS, null, reportTime - 1, app, programs.encode(program(app)))));
-            LocalRandomizer randomizer = null;
-            for (int i = 0; i < count; i++) {
-                randomizer = new LocalRandomizer(
-                        new PrivacyParameters(EPSILON, T, K), new SeededRandomSource(1_000L + i));
-                FrequencyReport report = report(app, "device-" + i, app + "/report-" + i, randomizer, reportTime);
-                sent.add(producer.send(new ProducerRecord<>(
-                        Topics.FREQUENCY_REPORTS, null, reportTime, report.getDeviceId(), codec.encode(report))));
-            }
-            // One later report per partition moves every partition's watermark past the window.
+            producer.send(new ProducerRecord<>(Topics.PROGRAMS, app, programs.encode(program(app)))).get();
             List<PartitionInfo> partitions = producer.partitionsFor(Topics.FREQUENCY_REPORTS);
-            for (PartitionInfo partition : partitions) {
-                String device = "advance-" + partition.partition();
-                FrequencyReport report =
-                        report(app, device, app + "/advance-" + partition.partition(), randomizer, reportTime + advanceMs);
-                sent.add(producer.send(new ProducerRecord<>(
-                        Topics.FREQUENCY_REPORTS, partition.partition(), reportTime + advanceMs, device,
-                        codec.encode(report))));
+            int next = 0;
+            for (int burst = 0; burst < bursts; burst++) {
+                if (burst > 0) {
+                    Thread.sleep(gapMs); // the quiet gap of the traffic under test
+                }
+                int partition = partitions.get(burst % partitions.size()).partition();
+                int size = count / bursts + (burst < count % bursts ? 1 : 0);
+                List<Future<RecordMetadata>> sent = new ArrayList<>();
+                for (int i = next; i < next + size; i++) {
+                    LocalRandomizer randomizer = new LocalRandomizer(
+                            new PrivacyParameters(EPSILON, T, K), new SeededRandomSource(1_000L + i));
+                    FrequencyReport report = report(app, "device-" + i, app + "/report-" + i, randomizer);
+                    sent.add(producer.send(new ProducerRecord<>(
+                            Topics.FREQUENCY_REPORTS, partition, report.getDeviceId(), codec.encode(report))));
+                }
+                next += size;
+                producer.flush();
+                long first = Long.MAX_VALUE;
+                long last = Long.MIN_VALUE;
+                for (Future<RecordMetadata> future : sent) {
+                    long time = future.get().timestamp();
+                    first = Math.min(first, time);
+                    last = Math.max(last, time);
+                }
+                System.out.printf("burst %d: %d reports to partition %d, broker times %s .. %s%n",
+                        burst + 1, size, partition, Instant.ofEpochMilli(first), Instant.ofEpochMilli(last));
             }
-            producer.flush();
-            for (Future<RecordMetadata> future : sent) {
-                future.get();
-            }
-            System.out.printf("fed a program model, %d reports at %s and %d watermark reports %d ms later%n",
-                    count, Instant.ofEpochMilli(reportTime), partitions.size(), advanceMs);
         }
     }
 
@@ -136,8 +138,7 @@ public final class EstimateRoundTrip {
                 .build();
     }
 
-    private static FrequencyReport report(
-            String app, String device, String id, LocalRandomizer randomizer, long time) {
+    private static FrequencyReport report(String app, String device, String id, LocalRandomizer randomizer) {
         List<Integer> counts = new ArrayList<>();
         for (int value : randomizer.randomize(TRUE_COUNTS.clone())) {
             counts.add(value);
@@ -148,7 +149,7 @@ public final class EstimateRoundTrip {
                 .setAppVersion(app)
                 .setConfigId(CONFIG)
                 .setK(K)
-                .setCreatedAtMillis(Instant.ofEpochMilli(time))
+                .setCreatedAtMillis(Instant.now())
                 .setCounts(counts)
                 .build();
     }
@@ -160,24 +161,69 @@ public final class EstimateRoundTrip {
         properties.put("enable.auto.commit", "false");
         RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
         long deadline = System.nanoTime() + timeout.toNanos();
+        long counted = 0;
+        int windows = 0;
+        EstimateWindow lastCumulative = null;
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(Topics.ESTIMATES)
-                    .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+            List<TopicPartition> partitions = partitionsOf(consumer, Topics.ESTIMATES);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            while (System.nanoTime() < deadline) {
+            while (System.nanoTime() < deadline
+                    && (counted < count || lastCumulative == null || lastCumulative.getReports() < count)) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     EstimateWindow window = codec.decode(record.value());
-                    if (window.getAppVersion().equals(app) && !window.getCumulative()) {
-                        return verify(window, count);
+                    if (!window.getAppVersion().equals(app)) {
+                        continue;
+                    }
+                    if (window.getCumulative()) {
+                        lastCumulative = window;
+                    } else {
+                        counted += window.getReports();
+                        windows++;
+                        System.out.printf("window [%s, %s): %d reports%n",
+                                window.getWindowStartMillis(), window.getWindowEndMillis(), window.getReports());
                     }
                 }
             }
+            int lettered = deadLettersOf(consumer, app);
+            if (counted != count || lastCumulative == null || lettered != 0) {
+                System.err.printf("check failed: %d windows of %s hold %d reports, %d were sent; %d are"
+                        + " dead letters%n", windows, app, counted, count, lettered);
+                return 1;
+            }
+            System.out.printf("%d reports in %d windows, none lost, none dead-lettered%n", counted, windows);
         }
-        System.err.printf("no estimate window for %s on %s within %d s%n", app, Topics.ESTIMATES, timeout.toSeconds());
-        return 1;
+        return verify(lastCumulative, count);
+    }
+
+    /** Dead letters of the report topic whose record was a report of {@code app}. */
+    private static int deadLettersOf(KafkaConsumer<byte[], byte[]> consumer, String app) {
+        RecordCodec<DeadLetter> letters = RecordCodec.of(DeadLetter.class);
+        List<TopicPartition> partitions = partitionsOf(consumer, Topics.DEAD_LETTERS);
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        int found = 0;
+        while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                DeadLetter letter = letters.decode(record.value());
+                if (letter.getSourceTopic().equals(Topics.FREQUENCY_REPORTS)
+                        && letter.getValue() != null
+                        && new String(letter.getValue().array(), java.nio.charset.StandardCharsets.ISO_8859_1)
+                                .contains(app)) {
+                    System.err.printf("dead letter %s: %s%n", letter.getReasonCode(), letter.getReason());
+                    found++;
+                }
+            }
+        }
+        return found;
+    }
+
+    private static List<TopicPartition> partitionsOf(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+        return partitions;
     }
 
     private static int verify(EstimateWindow window, int count) {

@@ -89,6 +89,7 @@ public final class JobsRunCommand implements Callable<Integer> {
             submit.addAll(jobArgs);
             return spec.parent().subcommands().get("submit").execute(submit.toArray(String[]::new));
         }
+        ReportTopicWarning.print(job, jobArgs, spec.commandLine().getErr());
         if (taskSlots < 1) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--task-slots must be >= 1, got " + taskSlots);

@@ -129,6 +129,7 @@ public final class JobsSubmitCommand implements Callable<Integer> {
                     spec.commandLine(), "--jar: no such file: " + jobJar);
         }
 
+        ReportTopicWarning.print(job, jobArgs, spec.commandLine().getErr());
         PrintWriter out = spec.commandLine().getOut();
         try {
             String jarId = flink.uploadJar(jobJar);

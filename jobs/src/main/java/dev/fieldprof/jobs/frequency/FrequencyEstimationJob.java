@@ -20,6 +20,7 @@ import dev.fieldprof.jobs.frequency.validation.CopyProgramToShards;
 import dev.fieldprof.jobs.frequency.validation.ValidateReports;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
+import dev.fieldprof.jobs.io.TopicSettings;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -35,6 +36,8 @@ import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindo
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.ParameterTool;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns randomized frequency reports into windowed, unbiased, constraint-consistent estimates
@@ -47,12 +50,16 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * constraint projection per window, plus the cumulative estimate since the start → EstimateWindow
  * records keyed by app version. Every record the job cannot use becomes a DeadLetter.
  *
- * <p>Event time is the Kafka record timestamp of the reports. Program models never take part in it
- * (their source is idle from the start, {@link EventTime#ofReferenceData()}), so a model stamped
- * after its reports cannot close their windows. Instead, validation holds the watermark below every
- * report that waits for its model ({@link ValidateReports}): a report counts in its own window
- * whether its model was published before or after it, at the price of windows closing up to {@code
- * --model-wait} later while a report waits.
+ * <p>Event time is the Kafka record timestamp of the reports: the broker's append time on report
+ * topics created by fieldprof (the job warns at start when its topic keeps the producers' clocks).
+ * A quiet partition's watermark follows the wall clock instead of turning idle, so every window
+ * closes, and no stage closes a window before an earlier stage has emitted its sum ({@link
+ * dev.fieldprof.jobs.io.ReportWatermarks}). Program models never take part in it (their source is
+ * idle from the start, {@link EventTime#ofReferenceData()}), so a model stamped after its reports
+ * cannot close their windows. Instead, validation holds the watermark below every report that waits
+ * for its model ({@link ValidateReports}): a report counts in its own window whether its model was
+ * published before or after it, at the price of windows closing up to {@code --model-wait} later
+ * while a report waits.
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
  *
@@ -70,8 +77,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *   <li>{@code --shards} parallel partial sums per (app version, config) [4]
  *   <li>{@code --transactional-id-prefix} unique per job [fieldprof-frequency-estimation]
  *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
- *   <li>{@code --out-of-orderness} watermark bound [10 s]
- *   <li>{@code --idleness} a partition without records this long stops holding the watermark [30 s]
+ *   <li>{@code --out-of-orderness} watermark bound, also the tolerated broker-to-job clock
+ *       difference [10 s]
+ *   <li>{@code --idleness} a partition without records this long follows the wall clock [30 s]
  *   <li>{@code --model-wait} how long (wall clock) a report waits for its program model [1 min]
  *   <li>{@code --max-pending} reports waiting per (app version, shard) [10000]
  *   <li>{@code --dedup-ttl} how long a report id is remembered [24 h]
@@ -80,6 +88,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * </ul>
  */
 public final class FrequencyEstimationJob {
+    private static final Logger LOG = LoggerFactory.getLogger(FrequencyEstimationJob.class);
+
     /** The job's name in Flink. */
     public static final String NAME = DeadLetters.JOB;
 
@@ -239,7 +249,10 @@ public final class FrequencyEstimationJob {
      * @throws IllegalArgumentException naming the option when an option is missing or bad
      */
     public static void main(String[] args) throws Exception {
-        onKafka(FrequencyJobOptions.parse(args)).execute();
+        FrequencyJobOptions options = FrequencyJobOptions.parse(args);
+        TopicSettings.reportTopicWarning(options.bootstrap(), options.reportsTopic())
+                .ifPresent(warning -> LOG.warn("{}", warning));
+        onKafka(options).execute();
     }
 
     private static KafkaSource<RawRecord> kafkaSource(

@@ -1,0 +1,161 @@
+package dev.fieldprof.cli.topics;
+
+import dev.fieldprof.jobs.io.TopicSettings;
+import dev.fieldprof.schemas.Topics;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * Creates the fieldprof topics that are missing with the settings they need ({@link
+ * Topics#settings(String)}), and checks (and on request fixes) the settings of those that exist.
+ */
+final class FieldprofTopics implements AutoCloseable {
+    private static final long TIMEOUT_MS = 30_000;
+
+    private final Admin admin;
+    private final PrintWriter out;
+
+    FieldprofTopics(String bootstrap, PrintWriter out) {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT_MS);
+        this.admin = Admin.create(properties);
+        this.out = out;
+    }
+
+    /**
+     * Creates the missing topics, reports each existing one as it is, and with {@code fix} sets the
+     * settings that differ. Returns the number of topics whose settings still differ.
+     */
+    int createMissing(int partitions, short replicationFactor, boolean fix)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Set<String> existing = admin.listTopics().names().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        List<NewTopic> missing = new ArrayList<>();
+        for (String topic : Topics.ALL) {
+            if (!existing.contains(topic)) {
+                missing.add(
+                        new NewTopic(topic, partitions, replicationFactor)
+                                .configs(Topics.settings(topic)));
+            }
+        }
+        if (!missing.isEmpty()) {
+            admin.createTopics(missing).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            awaitLeaders(missing.stream().map(NewTopic::name).toList());
+            for (NewTopic topic : missing) {
+                out.printf(
+                        "created %s (%d partitions, %s)%n",
+                        topic.name(), partitions, describe(Topics.settings(topic.name())));
+            }
+        }
+        int differing = 0;
+        for (String topic : Topics.ALL) {
+            if (existing.contains(topic) && !check(topic, fix)) {
+                differing++;
+            }
+        }
+        return differing;
+    }
+
+    /** Reports every fieldprof topic's settings; returns how many differ or are missing. */
+    int checkAll() throws ExecutionException, InterruptedException, TimeoutException {
+        Set<String> existing = admin.listTopics().names().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        int wrong = 0;
+        for (String topic : Topics.ALL) {
+            if (!existing.contains(topic)) {
+                out.printf("%s: missing%n", topic);
+                wrong++;
+            } else if (!check(topic, false)) {
+                wrong++;
+            }
+        }
+        return wrong;
+    }
+
+    /** Prints the topic's state; with {@code fix} sets what differs. True when all match now. */
+    private boolean check(String topic, boolean fix)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Map<String, String> required = Topics.settings(topic);
+        List<String> differences = TopicSettings.differences(admin, topic, required);
+        if (differences.isEmpty()) {
+            out.printf("%s: ok (%s)%n", topic, describe(required));
+            return true;
+        }
+        if (!fix) {
+            for (String difference : differences) {
+                out.printf("%s: %s (fix with --fix)%n", topic, difference);
+            }
+            return false;
+        }
+        List<AlterConfigOp> ops = new ArrayList<>();
+        required.forEach(
+                (name, value) ->
+                        ops.add(
+                                new AlterConfigOp(
+                                        new ConfigEntry(name, value), AlterConfigOp.OpType.SET)));
+        admin.incrementalAlterConfigs(
+                        Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops))
+                .all()
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        for (String difference : differences) {
+            out.printf("%s: fixed, %s%n", topic, difference);
+        }
+        return true;
+    }
+
+    /** Waits until every partition has a leader, so that a producer started next finds them. */
+    private void awaitLeaders(List<String> names)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+        while (true) {
+            try {
+                boolean led =
+                        admin
+                                .describeTopics(names)
+                                .allTopicNames()
+                                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                                .values()
+                                .stream()
+                                .flatMap(topic -> topic.partitions().stream())
+                                .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                if (led) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause()
+                        instanceof
+                        org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                // Not in the metadata yet: poll again.
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("partitions of " + names + " without a leader");
+            }
+            Thread.sleep(100); // polling interval of a real condition
+        }
+    }
+
+    private static String describe(Map<String, String> settings) {
+        List<String> parts = new ArrayList<>();
+        new java.util.TreeMap<>(settings).forEach((name, value) -> parts.add(name + "=" + value));
+        return String.join(", ", parts);
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+}

@@ -1,0 +1,16 @@
+package dev.fieldprof.cli.topics;
+
+import picocli.CommandLine.Command;
+
+/** {@code fieldprof topics}: the fieldprof topics of an existing Kafka cluster. */
+@Command(
+        name = "topics",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Create and check the six fieldprof topics on a Kafka cluster.",
+            "Report topics are stamped with the broker's append time (message.timestamp.type ="
+                    + " LogAppendTime), so device clocks cannot steer the jobs' windows; programs"
+                    + " and edge models are compacted."
+        },
+        subcommands = {TopicsCreateCommand.class, TopicsCheckCommand.class})
+public final class TopicsCommand {}
