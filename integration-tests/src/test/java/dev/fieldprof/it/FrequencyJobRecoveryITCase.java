@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,6 +34,7 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -123,8 +125,23 @@ class FrequencyJobRecoveryITCase {
         stopRestoreAndCheck(Stop.STOP_WITH_SAVEPOINT, SEED + 2, true);
     }
 
+    /**
+     * Issue 9 item 3: restored with twice the shards and twice the parallelism. The program models
+     * are not read again (the programs source resumes past them), so every new shard must know them
+     * from the restored state, or its reports would wait and expire.
+     */
+    @Test
+    void countsEveryReportExactlyOnceAfterARestoreWithOtherShardsAndParallelism() throws Exception {
+        stopRestoreAndCheck(Stop.STOP_WITH_SAVEPOINT, SEED + 3, false, true);
+    }
+
     private void stopRestoreAndCheck(Stop stop, long seed, boolean modelAfterReports)
             throws Exception {
+        stopRestoreAndCheck(stop, seed, modelAfterReports, false);
+    }
+
+    private void stopRestoreAndCheck(
+            Stop stop, long seed, boolean modelAfterReports, boolean rescale) throws Exception {
         String reportsTopic = RUNTIME.createRandomReportTopic(PARTITIONS);
         String programsTopic = RUNTIME.createRandomTopic(1, true);
         String estimatesTopic = RUNTIME.createRandomTopic(1, false);
@@ -182,6 +199,9 @@ class FrequencyJobRecoveryITCase {
         checkpoints.set(
                 CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        if (rescale) {
+            checkpoints.set(CoreOptions.DEFAULT_PARALLELISM, 1);
+        }
         JobClient first = start(options, checkpoints);
         awaitWindowStart();
         List<Report> sent = new ArrayList<>(produce(reportsTopic, firstWindow, List.of()));
@@ -207,7 +227,14 @@ class FrequencyJobRecoveryITCase {
         // follow the wall clock, which closes the last window.
         Configuration restore = new Configuration(checkpoints);
         restore.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
-        JobClient second = start(options, restore);
+        FrequencyJobOptions restoredOptions = options;
+        if (rescale) {
+            Map<String, String> moreShards = new HashMap<>(options.toMap());
+            moreShards.put(FrequencyJobOptions.SHARDS, "4");
+            restoredOptions = FrequencyJobOptions.fromMap(moreShards);
+            restore.set(CoreOptions.DEFAULT_PARALLELISM, 2);
+        }
+        JobClient second = start(restoredOptions, restore);
         List<byte[]> sentinels = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
             sentinels.add(("watermark-sentinel-" + p).getBytes(StandardCharsets.UTF_8));

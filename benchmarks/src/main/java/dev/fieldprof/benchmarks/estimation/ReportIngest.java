@@ -39,7 +39,7 @@ final class ReportIngest {
     long ingestNext() {
         RawRecord raw = records[next++ & (records.length - 1)];
         ReportRecord report = ReportValidation.decode(raw);
-        if (ReportValidation.check(report, model) != null) {
+        if (ReportValidation.check(report, model.shape()) != null) {
             throw new IllegalStateException("fixture report rejected");
         }
         return sum.add(report.counts).getReports();

@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  * idle from the start, {@link EventTime#ofReferenceData()}), so a model stamped after its reports
  * cannot close their windows. Instead, validation holds the watermark below every report that waits
  * for its model ({@link ValidateReports}): a report counts in its own window whether its model was
- * published before or after it, at the price of windows closing up to {@code --model-wait} later
- * while a report waits.
+ * published before or after it, at the price of windows closing up to {@code --hold-limit} later
+ * while a report waits (a report whose model comes later still is a LATE dead letter).
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
  *
@@ -81,7 +81,10 @@ import org.slf4j.LoggerFactory;
  *       difference [10 s]
  *   <li>{@code --idleness} a partition without records this long follows the wall clock [30 s]
  *   <li>{@code --model-wait} how long (wall clock) a report waits for its program model [1 min]
- *   <li>{@code --max-pending} reports waiting per (app version, shard) [10000]
+ *   <li>{@code --max-pending} reports waiting for models in one validation instance, over all app
+ *       versions [100000]
+ *   <li>{@code --hold-limit} how long a waiting report holds event time back: the most an app
+ *       version that is never published can delay the others' windows [10 s]
  *   <li>{@code --dedup-ttl} how long a report id is remembered [24 h]
  *   <li>{@code --starting-offsets} where the reports are read from on a fresh start: committed (the
  *       consumer group's offsets, earliest without), earliest or latest [committed]
@@ -186,7 +189,10 @@ public final class FrequencyEstimationJob {
                         .transform(
                                 "validate-reports",
                                 TypeInformation.of(ReportRecord.class),
-                                new ValidateReports(options.modelWait(), options.maxPending()))
+                                new ValidateReports(
+                                        options.modelWait(),
+                                        options.holdLimit(),
+                                        options.maxPending()))
                         .uid("validate-reports");
         SingleOutputStreamOperator<WindowSum> shardSums =
                 valid.keyBy(new Keys.AppConfigShard(options.shards()))
@@ -203,15 +209,18 @@ public final class FrequencyEstimationJob {
                         .aggregate(new MergeShardSums(), new EmitWindowSum())
                         .name("frequency-window-merge")
                         .uid("frequency-window-merge");
-        windowSums
-                .keyBy(new Keys.AppConfig())
-                .connect(modelBroadcast)
-                .process(new EstimateWindows(options.hotThreshold(), options.top()))
-                .name("estimate-windows")
-                .uid("estimate-windows")
-                .sinkTo(estimates)
-                .name("estimates-sink")
-                .uid("estimates-sink");
+        SingleOutputStreamOperator<EncodedRecord> estimated =
+                windowSums
+                        .keyBy(new Keys.AppConfig())
+                        .connect(modelBroadcast)
+                        .process(
+                                new EstimateWindows(
+                                        options.reportsTopic(),
+                                        options.hotThreshold(),
+                                        options.top()))
+                        .name("estimate-windows")
+                        .uid("estimate-windows");
+        estimated.sinkTo(estimates).name("estimates-sink").uid("estimates-sink");
 
         DataStream<EncodedRecord> late =
                 shardSums
@@ -230,7 +239,8 @@ public final class FrequencyEstimationJob {
                         models.getSideOutput(DeadLetters.TAG),
                         valid.getSideOutput(DeadLetters.TAG),
                         late,
-                        lateShardSums)
+                        lateShardSums,
+                        estimated.getSideOutput(DeadLetters.TAG))
                 .sinkTo(deadLetters)
                 .name("dead-letters-sink")
                 .uid("dead-letters-sink");

@@ -31,6 +31,7 @@ public record FrequencyJobOptions(
         Duration outOfOrderness,
         Duration idleness,
         Duration modelWait,
+        Duration holdLimit,
         int maxPending,
         Duration dedupTtl,
         String startingOffsets)
@@ -53,6 +54,7 @@ public record FrequencyJobOptions(
     public static final String IDLENESS = "idleness";
     public static final String MODEL_WAIT = "model-wait";
     public static final String MAX_PENDING = "max-pending";
+    public static final String HOLD_LIMIT = "hold-limit";
     public static final String DEDUP_TTL = "dedup-ttl";
     public static final String STARTING_OFFSETS = "starting-offsets";
 
@@ -78,7 +80,8 @@ public record FrequencyJobOptions(
         d.put(OUT_OF_ORDERNESS, "10 s");
         d.put(IDLENESS, "30 s");
         d.put(MODEL_WAIT, "1 min");
-        d.put(MAX_PENDING, "10000");
+        d.put(MAX_PENDING, "100000");
+        d.put(HOLD_LIMIT, "10 s");
         d.put(DEDUP_TTL, "24 h");
         // committed: resume the consumer group (earliest when it has no offsets yet).
         d.put(STARTING_OFFSETS, "committed");
@@ -99,6 +102,7 @@ public record FrequencyJobOptions(
         require(positive(idleness), "--" + IDLENESS + " must be > 0");
         require(!modelWait.isNegative(), "--" + MODEL_WAIT + " must be >= 0");
         require(maxPending >= 0, "--" + MAX_PENDING + " must be >= 0");
+        require(!holdLimit.isNegative(), "--" + HOLD_LIMIT + " must be >= 0");
         require(positive(dedupTtl), "--" + DEDUP_TTL + " must be > 0");
         require(
                 List.of("committed", "earliest", "latest").contains(startingOffsets),
@@ -135,6 +139,7 @@ public record FrequencyJobOptions(
                 all.duration(OUT_OF_ORDERNESS),
                 all.duration(IDLENESS),
                 all.duration(MODEL_WAIT),
+                all.duration(HOLD_LIMIT),
                 all.integer(MAX_PENDING),
                 all.duration(DEDUP_TTL),
                 all.string(STARTING_OFFSETS));
@@ -160,6 +165,7 @@ public record FrequencyJobOptions(
         map.put(IDLENESS, TimeUtils.formatWithHighestUnit(idleness));
         map.put(MODEL_WAIT, TimeUtils.formatWithHighestUnit(modelWait));
         map.put(MAX_PENDING, Integer.toString(maxPending));
+        map.put(HOLD_LIMIT, TimeUtils.formatWithHighestUnit(holdLimit));
         map.put(DEDUP_TTL, TimeUtils.formatWithHighestUnit(dedupTtl));
         map.put(STARTING_OFFSETS, startingOffsets);
         return map;

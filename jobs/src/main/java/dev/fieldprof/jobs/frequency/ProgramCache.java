@@ -14,6 +14,11 @@ public final class ProgramCache {
 
     private final Map<String, Entry> entries = new HashMap<>();
 
+    /** Caches an index decoded elsewhere under {@code key}. */
+    public void remember(String key, byte[] bytes, ProgramIndex index) {
+        entries.put(key, new Entry(bytes, index));
+    }
+
     /** The index of {@code bytes}, decoding them only when they differ from the cached ones. */
     public ProgramIndex get(String appVersion, byte[] bytes) {
         if (bytes == null) {

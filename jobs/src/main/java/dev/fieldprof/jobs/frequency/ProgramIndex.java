@@ -23,6 +23,7 @@ public final class ProgramIndex {
     private final String[] signatures;
     private final Map<String, PrivacyParameters> configs;
     private final ConstraintProjection projection;
+    private final ProgramShape shape;
 
     private ProgramIndex(ProgramModel model) {
         this.appVersion = model.getAppVersion();
@@ -41,6 +42,7 @@ public final class ProgramIndex {
             configs.put(config.getConfigId(), PrivacyParameters.of(config));
         }
         this.projection = new ConstraintProjection(ConstraintGraph.of(model));
+        this.shape = new ProgramShape(appVersion, signatures.length, configs);
     }
 
     /**
@@ -73,6 +75,11 @@ public final class ProgramIndex {
     /** The parameters of a configuration, or null when the model has no such configuration. */
     public PrivacyParameters config(String configId) {
         return configs.get(configId);
+    }
+
+    /** |V| and the privacy configurations, with their generation. */
+    public ProgramShape shape() {
+        return shape;
     }
 
     public ConstraintProjection projection() {

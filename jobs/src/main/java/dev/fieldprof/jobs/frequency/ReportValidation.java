@@ -47,7 +47,7 @@ public final class ReportValidation {
     }
 
     /** The first check {@code report} fails against {@code model}, or null when it passes. */
-    public static Failure check(ReportRecord report, ProgramIndex model) {
+    public static Failure check(ReportRecord report, ProgramShape model) {
         PrivacyParameters config = model.config(report.configId);
         if (config == null) {
             return new Failure(

@@ -104,6 +104,7 @@ public final class WindowEstimates {
                                 .setMaxViolation(projection.maxViolation())
                                 .build())
                 .setEmittedAtMillis(Instant.now())
+                .setModelGeneration(model.shape().generation())
                 .build();
     }
 

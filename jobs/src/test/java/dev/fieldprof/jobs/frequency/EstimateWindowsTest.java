@@ -23,26 +23,35 @@ class EstimateWindowsTest {
     private static final RecordCodec<EstimateWindow> ESTIMATES =
             RecordCodec.of(EstimateWindow.class);
 
+    private static final ProgramModel MODEL =
+            TestProgramModels.model("app:1", 3, new int[][] {{0, 1}});
+    private static final long GENERATION = ProgramIndex.of(MODEL).shape().generation();
+
     private static WindowSum sum(long start, long reports, long... sums) {
         return new WindowSum(
-                "app:1", "default", -1, start, start + 60_000, new PartialSum(reports, sums));
+                "app:1",
+                "default",
+                GENERATION,
+                -1,
+                start,
+                start + 60_000,
+                new PartialSum(reports, sums));
     }
 
     @Test
     void waitsForTheModelThenEmitsWindowAndCumulativeEstimates() throws Exception {
         var harness =
                 ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
-                        new EstimateWindows(0.25, 2),
+                        new EstimateWindows("reports", 0.25, 2),
                         new Keys.AppConfig(),
-                        Types.TUPLE(Types.STRING, Types.STRING),
+                        Types.TUPLE(Types.STRING, Types.STRING, Types.LONG),
                         EstimateWindows.PROGRAMS);
         // k = 4 per report: two reports hold 8 randomized events per method at most.
         harness.processElement(sum(0, 2, 5, 3, 4), 59_999);
         assertThat(harness.extractOutputValues()).isEmpty();
 
-        ProgramModel model = TestProgramModels.model("app:1", 3, new int[][] {{0, 1}});
         harness.processBroadcastElement(
-                new ProgramUpdate("app:1", RecordCodec.of(ProgramModel.class).encode(model)), 0);
+                new ProgramUpdate("app:1", RecordCodec.of(ProgramModel.class).encode(MODEL)), 0);
         harness.processElement(sum(60_000, 1, 1, 2, 3), 119_999);
 
         List<EncodedRecord> out = harness.extractOutputValues();

@@ -220,6 +220,84 @@ class FrequencyEstimationJobITCase {
         assertThat(deadLetters.received()).isEmpty();
     }
 
+    /**
+     * Issue 9 item 2: the model of an app version republished with another |V| under the same
+     * config id. Before, window sums of both widths met in one aggregate and the job failed (and
+     * failed again after every restart); now each generation has its own windows and cumulative
+     * estimate, named in the EstimateWindow.
+     */
+    @Test
+    void keepsTheGenerationsOfARepublishedModelApart() throws Exception {
+        ProgramModel four = model(APP, 4, new int[][] {{0, 1}});
+        ProgramModel five = model(APP, 5, new int[][] {{0, 1}});
+        List<RawRecord> programs = List.of(program(four), program(five));
+        List<RawRecord> reports = new ArrayList<>();
+        int[][] ofFour = {{4, 0, 0, 0}, {1, 2, 1, 0}, {0, 0, 3, 1}};
+        int[][] ofFive = {{4, 0, 0, 0, 0}, {0, 1, 1, 1, 1}};
+        for (int i = 0; i < ofFour.length; i++) {
+            reports.add(report("four-" + i, APP, "default", K, ofFour[i], 1_000 + i));
+            if (i < ofFive.length) {
+                reports.add(report("five-" + i, APP, "default", K, ofFive[i], 2_000 + i));
+            }
+        }
+        CollectingSink estimates = new CollectingSink();
+        CollectingSink deadLetters = new CollectingSink();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        new FrequencyEstimationJob(
+                        FrequencyJobOptions.parse(
+                                "--bootstrap", "unused:9092", "--checkpoint-interval", "0"),
+                        // Slowly: both models are known before the reports come.
+                        RecordListSource.slowly(reports, 20),
+                        RecordListSource.of(programs),
+                        estimates,
+                        deadLetters)
+                .buildInto(env);
+        env.execute("frequency-estimation-generations-test");
+
+        long generationOfFour = ProgramIndex.of(four).shape().generation();
+        long generationOfFive = ProgramIndex.of(five).shape().generation();
+        // A report that reaches a validation instance before the model of its generation did is
+        // dead-lettered with its reason (the two models are read in parallel with the reports);
+        // every other one counts under its own generation, and nothing fails.
+        List<DeadLetter> letters = decode(deadLetters.received(), LETTERS);
+        assertThat(letters)
+                .allMatch(l -> l.getReasonCode() == DeadLetterReason.WRONG_VECTOR_LENGTH);
+        List<EstimateWindow> windows = decode(estimates.received(), ESTIMATES);
+        assertThat(windows)
+                .allMatch(
+                        w ->
+                                w.getModelGeneration()
+                                        == (w.getNormalized().size() == 4
+                                                ? generationOfFour
+                                                : generationOfFive));
+        long counted =
+                windows.stream()
+                        .filter(w -> !w.getCumulative())
+                        .mapToLong(w -> w.getReports())
+                        .sum();
+        assertThat(counted + letters.size()).isEqualTo(reports.size());
+        for (long generation : new long[] {generationOfFour, generationOfFive}) {
+            List<EstimateWindow> ofGeneration =
+                    windows.stream().filter(w -> w.getModelGeneration() == generation).toList();
+            if (ofGeneration.isEmpty()) {
+                continue; // every report of it came before its model (counted above)
+            }
+            assertThat(ofGeneration.stream().filter(EstimateWindow::getCumulative))
+                    .as("one cumulative estimate per generation, of its own reports")
+                    .singleElement()
+                    .extracting(EstimateWindow::getReports)
+                    .isEqualTo(
+                            ofGeneration.stream()
+                                    .filter(w -> !w.getCumulative())
+                                    .mapToLong(EstimateWindow::getReports)
+                                    .sum());
+        }
+        System.out.printf(
+                "generations: %d reports counted, %d dead-lettered before their model%n",
+                counted, letters.size());
+    }
+
     private static void assertWindow(
             EstimateWindow w, boolean cumulative, long start, long end, int[][] counts) {
         PrivacyParameters privacy = new PrivacyParameters(EPSILON, 1, K);

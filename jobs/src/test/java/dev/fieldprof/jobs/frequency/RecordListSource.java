@@ -17,6 +17,16 @@ final class RecordListSource {
                 TypeInformation.of(RawRecord.class));
     }
 
+    /** The records at {@code perSecond}, so that a faster input is read before most of them. */
+    static DataGeneratorSource<RawRecord> slowly(List<RawRecord> records, double perSecond) {
+        return new DataGeneratorSource<>(
+                new Lookup(records.toArray(new RawRecord[0])),
+                records.size(),
+                org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy.perSecond(
+                        perSecond),
+                TypeInformation.of(RawRecord.class));
+    }
+
     /**
      * A rate-limited source that fails once, when it first reaches {@code failAt}, and counts how
      * often each record was generated: after a restore from a checkpoint the records before it are

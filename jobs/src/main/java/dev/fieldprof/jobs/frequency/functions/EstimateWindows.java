@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.DeadLetters;
 import dev.fieldprof.jobs.frequency.ProgramCache;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
 import dev.fieldprof.jobs.frequency.WindowEstimates;
@@ -8,6 +8,7 @@ import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.EstimatorState;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
@@ -19,25 +20,27 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one expensive step per window: estimate, project onto the constraints and encode the
  * EstimateWindow of a merged window sum, then the cumulative estimate since the start. Keyed by
- * (app version, config); program models are broadcast to it.
+ * (app version, config, model generation), so a model republished with another |V| or other privacy
+ * parameters starts a new cumulative estimate; program models are broadcast to it.
  */
 public final class EstimateWindows
         extends KeyedBroadcastProcessFunction<
-                Tuple2<String, String>, WindowSum, ProgramUpdate, EncodedRecord> {
+                Tuple3<String, String, Long>, WindowSum, ProgramUpdate, EncodedRecord> {
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(EstimateWindows.class);
     private static final RecordCodec<EstimateWindow> CODEC = RecordCodec.of(EstimateWindow.class);
 
-    /** Program model bytes by app version, broadcast to every instance. */
+    /**
+     * Program model bytes by app version and generation ({@link #modelKey}), broadcast to every
+     * instance: windows of an earlier generation still close after a model with other parameters
+     * was published, and are estimated with the model they were validated against.
+     */
     public static final MapStateDescriptor<String, byte[]> PROGRAMS =
             new MapStateDescriptor<>(
                     "program-models",
@@ -47,13 +50,18 @@ public final class EstimateWindows
     private static final ValueStateDescriptor<EstimatorState> STATE =
             new ValueStateDescriptor<>("estimator", TypeInformation.of(EstimatorState.class));
 
+    private final String reportsTopic;
     private final double hotThreshold;
     private final int top;
     private transient WindowEstimates estimates;
     private transient ProgramCache cache;
     private transient ValueState<EstimatorState> state;
 
-    public EstimateWindows(double hotThreshold, int top) {
+    /**
+     * @param reportsTopic named in the dead letter of a window that cannot be estimated
+     */
+    public EstimateWindows(String reportsTopic, double hotThreshold, int top) {
+        this.reportsTopic = reportsTopic;
         this.hotThreshold = hotThreshold;
         this.top = top;
         new WindowEstimates(hotThreshold, top); // fail at job build time on bad values
@@ -70,14 +78,14 @@ public final class EstimateWindows
     public void processElement(WindowSum sum, ReadOnlyContext ctx, Collector<EncodedRecord> out)
             throws Exception {
         EstimatorState current = state.value() == null ? new EstimatorState() : state.value();
-        ProgramIndex model =
-                cache.get(sum.appVersion, ctx.getBroadcastState(PROGRAMS).get(sum.appVersion));
+        String modelKey = modelKey(sum.appVersion, sum.generation);
+        ProgramIndex model = cache.get(modelKey, ctx.getBroadcastState(PROGRAMS).get(modelKey));
         if (model == null) {
             // Validation saw the model, this operator's copy of the broadcast has not yet.
             current.waiting = Arrays.copyOf(current.waiting, current.waiting.length + 1);
             current.waiting[current.waiting.length - 1] = sum;
         } else {
-            emit(sum, model, current, out);
+            emit(sum, model, current, out, letter -> ctx.output(DeadLetters.TAG, letter));
         }
         state.update(current);
     }
@@ -85,17 +93,26 @@ public final class EstimateWindows
     @Override
     public void processBroadcastElement(
             ProgramUpdate update, Context ctx, Collector<EncodedRecord> out) throws Exception {
-        ctx.getBroadcastState(PROGRAMS).put(update.appVersion, update.model);
-        ProgramIndex model = cache.get(update.appVersion, update.model);
+        ProgramIndex model = ProgramIndex.decode(update.model);
+        long generation = model.shape().generation();
+        String modelKey = modelKey(update.appVersion, generation);
+        ctx.getBroadcastState(PROGRAMS).put(modelKey, update.model);
+        cache.remember(modelKey, update.model, model);
         ctx.applyToKeyedState(
                 STATE,
                 (key, keyed) -> {
                     EstimatorState current = keyed.value();
                     if (key.f0.equals(update.appVersion)
+                            && key.f2 == generation
                             && current != null
                             && current.waiting.length > 0) {
                         for (WindowSum sum : current.waiting) {
-                            emit(sum, model, current, out);
+                            emit(
+                                    sum,
+                                    model,
+                                    current,
+                                    out,
+                                    letter -> ctx.output(DeadLetters.TAG, letter));
                         }
                         current.waiting = new WindowSum[0];
                         keyed.update(current);
@@ -107,19 +124,20 @@ public final class EstimateWindows
             WindowSum sum,
             ProgramIndex model,
             EstimatorState current,
-            Collector<EncodedRecord> out) {
+            Collector<EncodedRecord> out,
+            java.util.function.Consumer<EncodedRecord> deadLetters) {
         byte[] key = sum.appVersion.getBytes(StandardCharsets.UTF_8);
         if (sum.sum.width() != model.methodCount() || model.config(sum.configId) == null) {
-            // The model changed under reports validated against its predecessor: they cannot be
-            // estimated against the new one.
-            LOG.warn(
-                    "dropping window [{}, {}) of {} / {}: its {} reports do not fit the current"
-                            + " program model",
-                    sum.windowStart,
-                    sum.windowEnd,
-                    sum.appVersion,
-                    sum.configId,
-                    sum.sum.getReports());
+            // Only a fingerprint collision of two generations could bring this here: the sum
+            // cannot be estimated against this model, and says so in the dead letters.
+            deadLetters.accept(
+                    LateShardSumToDeadLetter.of(
+                            reportsTopic,
+                            sum,
+                            DeadLetterReason.MODEL_CHANGED,
+                            "does not fit the program model of its generation ("
+                                    + model.shape().describe()
+                                    + ")"));
             return;
         }
         out.collect(
@@ -133,11 +151,6 @@ public final class EstimateWindows
                                         sum.windowEnd,
                                         sum.sum,
                                         false))));
-        if (current.cumulative.getReports() > 0 && current.cumulative.width() != sum.sum.width()) {
-            // A new model version changed V: the running sum cannot continue across it.
-            current.cumulative = new PartialSum();
-            current.cumulativeStart = Long.MAX_VALUE;
-        }
         current.cumulative.merge(sum.sum);
         current.cumulativeStart = Math.min(current.cumulativeStart, sum.windowStart);
         current.cumulativeEnd = Math.max(current.cumulativeEnd, sum.windowEnd);
@@ -152,5 +165,10 @@ public final class EstimateWindows
                                         current.cumulativeEnd,
                                         current.cumulative,
                                         true))));
+    }
+
+    /** The broadcast state's key of one generation of an app version's model. */
+    static String modelKey(String appVersion, long generation) {
+        return appVersion + '#' + Long.toHexString(generation);
     }
 }

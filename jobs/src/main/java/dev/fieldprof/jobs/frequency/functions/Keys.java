@@ -6,6 +6,7 @@ import dev.fieldprof.jobs.frequency.records.WindowSum;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.api.java.tuple.Tuple4;
 
 /** The keys of the job (named classes, so that Flink sees their types). */
 public final class Keys {
@@ -50,7 +51,7 @@ public final class Keys {
 
     /** (app version, config, shard): the parallel window sums. */
     public static final class AppConfigShard
-            implements KeySelector<ReportRecord, Tuple3<String, String, Integer>> {
+            implements KeySelector<ReportRecord, Tuple4<String, String, Long, Integer>> {
         private static final long serialVersionUID = 1L;
         private final int shards;
 
@@ -59,18 +60,20 @@ public final class Keys {
         }
 
         @Override
-        public Tuple3<String, String, Integer> getKey(ReportRecord report) {
-            return Tuple3.of(report.appVersion, report.configId, report.shard(shards));
+        public Tuple4<String, String, Long, Integer> getKey(ReportRecord report) {
+            return Tuple4.of(
+                    report.appVersion, report.configId, report.generation, report.shard(shards));
         }
     }
 
     /** (app version, config): merging the shards and estimating. */
-    public static final class AppConfig implements KeySelector<WindowSum, Tuple2<String, String>> {
+    public static final class AppConfig
+            implements KeySelector<WindowSum, Tuple3<String, String, Long>> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Tuple2<String, String> getKey(WindowSum sum) {
-            return Tuple2.of(sum.appVersion, sum.configId);
+        public Tuple3<String, String, Long> getKey(WindowSum sum) {
+            return Tuple3.of(sum.appVersion, sum.configId, sum.generation);
         }
     }
 }

@@ -29,30 +29,44 @@ public final class LateShardSumToDeadLetter implements MapFunction<WindowSum, En
 
     @Override
     public EncodedRecord map(WindowSum late) {
-        // No single record to keep: the letter names the window, the shard and the report count.
+        return of(
+                reportsTopic,
+                late,
+                DeadLetterReason.WINDOW_DROPPED,
+                "arrived after that window was estimated");
+    }
+
+    /**
+     * A dead letter standing for the reports of a window sum: no single record to keep, so it names
+     * the window, the shard and the report count.
+     */
+    public static EncodedRecord of(
+            String reportsTopic, WindowSum sum, DeadLetterReason reason, String why) {
         RawRecord origin =
                 new RawRecord(
                         reportsTopic,
                         -1,
                         -1,
-                        late.windowStart,
-                        late.appVersion.getBytes(StandardCharsets.UTF_8),
+                        sum.windowStart,
+                        sum.appVersion.getBytes(StandardCharsets.UTF_8),
                         null);
         return DeadLetters.of(
                 origin,
-                DeadLetterReason.WINDOW_DROPPED,
+                reason,
                 "the sum of "
-                        + late.sum.getReports()
+                        + sum.sum.getReports()
                         + " reports of "
-                        + late.appVersion
+                        + sum.appVersion
                         + " (config "
-                        + late.configId
-                        + ", shard "
-                        + late.shard
+                        + sum.configId
+                        + ", model generation "
+                        + Long.toHexString(sum.generation)
+                        + (sum.shard >= 0 ? ", shard " + sum.shard : "")
                         + ") for window ["
-                        + Instant.ofEpochMilli(late.windowStart)
+                        + Instant.ofEpochMilli(sum.windowStart)
                         + ", "
-                        + Instant.ofEpochMilli(late.windowEnd)
-                        + ") arrived after that window was estimated");
+                        + Instant.ofEpochMilli(sum.windowEnd)
+                        + ") "
+                        + why);
     }
 }

@@ -17,6 +17,12 @@ public class ReportRecord implements Serializable {
     public int[] counts;
     public RawRecord raw;
 
+    /**
+     * The {@code ProgramShape} generation the report was validated against (0 before validation):
+     * it is summed only with reports of the same generation.
+     */
+    public long generation;
+
     public ReportRecord() {}
 
     public ReportRecord(

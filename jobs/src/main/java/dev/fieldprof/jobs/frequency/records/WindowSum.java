@@ -12,6 +12,10 @@ public class WindowSum implements Serializable {
 
     public String appVersion;
     public String configId;
+
+    /** The program model generation of every report in the sum ({@code ProgramShape}). */
+    public long generation;
+
     public int shard;
     public long windowStart;
     public long windowEnd;
@@ -22,12 +26,14 @@ public class WindowSum implements Serializable {
     public WindowSum(
             String appVersion,
             String configId,
+            long generation,
             int shard,
             long windowStart,
             long windowEnd,
             PartialSum sum) {
         this.appVersion = appVersion;
         this.configId = configId;
+        this.generation = generation;
         this.shard = shard;
         this.windowStart = windowStart;
         this.windowEnd = windowEnd;

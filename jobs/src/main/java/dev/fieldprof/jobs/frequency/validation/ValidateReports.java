@@ -1,8 +1,7 @@
 package dev.fieldprof.jobs.frequency.validation;
 
 import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.ProgramCache;
-import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.ProgramShape;
 import dev.fieldprof.jobs.frequency.ReportValidation;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
@@ -10,16 +9,14 @@ import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -37,19 +34,33 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * reports wait for a model that has not arrived.
  *
  * <p>Input 1: reports keyed by (app version, shard). Input 2: program models, one copy per (app
- * version, shard) ({@link CopyProgramToShards}), so each key keeps the model it validates against.
- * A report whose model is unknown waits in keyed state until the model arrives, or for at most the
- * model wait of processing time (then MODEL_WAIT_EXPIRED); at most {@code maxPending} wait per key.
- * The wait is wall-clock time because it covers how long models take to be published and read,
- * which has nothing to do with the reports' timestamps: read from a backlog, hours of event time
- * pass in seconds. When both inputs end (bounded runs), reports still waiting are dead-lettered.
+ * version, shard) ({@link CopyProgramToShards}), so that a model reaches every key whose reports
+ * may wait for it. What validation needs of a model (its {@link ProgramShape}: |V| and the privacy
+ * configurations, the latest generations first) is held in memory per instance ({@link
+ * KnownPrograms}) and saved in union operator state: the per-report work reads no state and no
+ * model, and after a restore with another shard count or parallelism every instance knows every
+ * model at once.
+ *
+ * <p>A report is validated against the latest generation of its app version's model; one that fits
+ * only an earlier generation (sent by a device of before the model's republication) counts under
+ * that generation, and one that fits none is dead-lettered MODEL_CHANGED. Downstream, sums and
+ * cumulative estimates are kept per generation, so parameters never mix.
+ *
+ * <p>A report whose model is unknown waits in keyed state until the model arrives, or for at most
+ * the model wait of processing time (then MODEL_WAIT_EXPIRED). The wait is wall-clock time because
+ * it covers how long models take to be published and read, which has nothing to do with the
+ * reports' timestamps. At most {@code maxPending} reports wait in one instance, whatever their app
+ * versions (then PENDING_LIMIT). When both inputs end (bounded runs), reports still waiting are
+ * dead-lettered.
  *
  * <p>Why an operator and not a process function: while a report waits, the watermark this operator
  * emits stays below the report's timestamp ({@link WatermarkHold}), so when its model arrives the
- * report still counts in its own window, whenever the model was published and whether or not
- * reports are flowing. The program models never take part in event time (their source is idle; see
- * {@code EventTime.ofReferenceData}): a model stamped after its reports cannot close their windows.
- * The cost: while some report waits, windows close up to the model wait later.
+ * report still counts in its own window. The hold of one report lasts at most {@code holdLimit}
+ * (wall clock): an app version that is never published (misspelled, fake) delays the windows of
+ * every other app on this instance by at most that much, however many such versions arrive. A
+ * report whose model comes after its hold ended is still validated, and is a LATE dead letter if
+ * its window has closed by then. The program models never take part in event time (their source is
+ * idle; see {@code EventTime.ofReferenceData}).
  */
 public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
         implements TwoInputStreamOperator<ReportRecord, ProgramUpdate, ReportRecord>,
@@ -57,56 +68,74 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
                 BoundedMultiInput {
     private static final long serialVersionUID = 1L;
 
-    private static final ValueStateDescriptor<byte[]> MODEL =
-            new ValueStateDescriptor<>(
-                    "program-model", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     private static final ListStateDescriptor<WaitingReport> PENDING =
             new ListStateDescriptor<>(
                     "reports-waiting-for-model", TypeInformation.of(WaitingReport.class));
-    private static final ValueStateDescriptor<Integer> PENDING_COUNT =
-            new ValueStateDescriptor<>("reports-waiting-count", Types.INT);
+    private static final ListStateDescriptor<byte[]> SHAPES =
+            new ListStateDescriptor<>(
+                    "program-shapes", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
 
     private final long modelWaitMillis;
+    private final long holdLimitMillis;
     private final int maxPending;
 
-    private transient ValueState<byte[]> model;
     private transient ListState<WaitingReport> pending;
-    private transient ValueState<Integer> pendingCount;
+    private transient ListState<byte[]> savedShapes;
+    private transient KnownPrograms programs;
     private transient InternalTimerService<VoidNamespace> modelWaitTimers;
-    private transient ProgramCache cache;
     private transient WatermarkHold hold;
+    private transient int pendingCount;
     private transient long inputWatermark;
     private transient long emittedWatermark;
     private transient int endedInputs;
 
     /**
      * @param modelWait how long (processing time) a report waits for its program model
-     * @param maxPending how many reports may wait per key
+     * @param holdLimit how long (processing time) a waiting report holds the watermark back, at
+     *     most the model wait
+     * @param maxPending how many reports may wait in one operator instance, over all app versions
      */
-    public ValidateReports(Duration modelWait, int maxPending) {
+    public ValidateReports(Duration modelWait, Duration holdLimit, int maxPending) {
         if (maxPending < 0) {
             throw new IllegalArgumentException("maxPending must be >= 0, got " + maxPending);
         }
-        if (modelWait.isNegative()) {
-            throw new IllegalArgumentException("modelWait must be >= 0, got " + modelWait);
+        if (modelWait.isNegative() || holdLimit.isNegative()) {
+            throw new IllegalArgumentException(
+                    "modelWait and holdLimit must be >= 0, got " + modelWait + ", " + holdLimit);
         }
         this.modelWaitMillis = modelWait.toMillis();
+        this.holdLimitMillis = Math.min(holdLimit.toMillis(), modelWaitMillis);
         this.maxPending = maxPending;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        programs = new KnownPrograms();
+        savedShapes = context.getOperatorStateStore().getUnionListState(SHAPES);
+        if (context.isRestored()) {
+            programs.restore(savedShapes.get());
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        savedShapes.update(programs.snapshot());
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        model = getPartitionedState(MODEL);
         pending = getPartitionedState(PENDING);
-        pendingCount = getPartitionedState(PENDING_COUNT);
         modelWaitTimers =
                 getInternalTimerService("model-wait", VoidNamespaceSerializer.INSTANCE, this);
-        cache = new ProgramCache();
         inputWatermark = Long.MIN_VALUE;
         emittedWatermark = Long.MIN_VALUE;
-        // The hold is not state of its own: after a restore it is rebuilt from the waiting reports.
+        // The hold and the count are not state of their own: they are rebuilt from the waiting
+        // reports after a restore.
         hold = new WatermarkHold();
+        pendingCount = 0;
         getKeyedStateBackend()
                 .applyToAllKeys(
                         VoidNamespace.INSTANCE,
@@ -114,7 +143,10 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
                         PENDING,
                         (key, reports) -> {
                             for (WaitingReport waiting : waiting(reports)) {
-                                hold.add(waiting.report.raw.timestamp);
+                                pendingCount++;
+                                if (waiting.held) {
+                                    hold.add(waiting.report.raw.timestamp);
+                                }
                             }
                         });
     }
@@ -122,73 +154,84 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
     @Override
     public void processElement1(StreamRecord<ReportRecord> element) throws Exception {
         ReportRecord report = element.getValue();
-        ProgramIndex index = cache.get(report.appVersion, model.value());
-        if (index != null) {
-            check(report, index);
+        List<ProgramShape> generations = programs.generations(report.appVersion);
+        if (!generations.isEmpty()) {
+            check(report, generations);
             return;
         }
-        int waiting = pendingCount.value() == null ? 0 : pendingCount.value();
-        if (waiting >= maxPending) {
+        if (pendingCount >= maxPending) {
             deadLetter(
                     report,
-                    DeadLetterReason.MODEL_WAIT_EXPIRED,
+                    DeadLetterReason.PENDING_LIMIT,
                     "no program model for "
                             + report.appVersion
                             + " and "
                             + maxPending
-                            + " reports already wait for it");
+                            + " reports already wait for models in this instance (--max-pending)");
             return;
         }
-        long deadline = getProcessingTimeService().getCurrentProcessingTime() + modelWaitMillis;
-        pending.add(new WaitingReport(deadline, report));
-        pendingCount.update(waiting + 1);
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        WaitingReport waiting =
+                new WaitingReport(now + modelWaitMillis, now + holdLimitMillis, report);
+        pending.add(waiting);
+        pendingCount++;
         hold.add(report.raw.timestamp);
-        modelWaitTimers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, deadline);
+        modelWaitTimers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, waiting.deadline);
+        if (waiting.holdUntil < waiting.deadline) {
+            modelWaitTimers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, waiting.holdUntil);
+        }
     }
 
     @Override
     public void processElement2(StreamRecord<ProgramUpdate> element) throws Exception {
         ProgramUpdate update = element.getValue();
-        byte[] previous = model.value();
-        if (previous != null && Arrays.equals(previous, update.model)) {
-            return;
-        }
-        model.update(update.model);
-        ProgramIndex index = cache.get(update.appVersion, update.model);
+        programs.learn(ProgramShape.decode(update.model));
+        List<ProgramShape> generations = programs.generations(update.appVersion);
+        int released = 0;
         for (WaitingReport waiting : waiting(pending)) {
-            hold.remove(waiting.report.raw.timestamp);
-            check(waiting.report, index);
+            release(waiting);
+            check(waiting.report, generations);
+            released++;
         }
-        pending.clear();
-        pendingCount.clear();
-        // Timers of released reports stay registered and find nothing to expire.
-        emitAllowedWatermark();
+        if (released > 0) {
+            pending.clear();
+            pendingCount -= released;
+            // Timers of released reports stay registered and find nothing to expire.
+            emitAllowedWatermark();
+        }
     }
 
     @Override
     public void onProcessingTime(InternalTimer<Tuple2<String, Integer>, VoidNamespace> timer)
             throws Exception {
+        long now = timer.getTimestamp();
         List<WaitingReport> keep = new ArrayList<>();
+        boolean changed = false;
         for (WaitingReport waiting : waiting(pending)) {
-            if (waiting.deadline <= timer.getTimestamp()) {
-                expire(
+            if (waiting.deadline <= now) {
+                release(waiting);
+                pendingCount--;
+                changed = true;
+                deadLetter(
                         waiting.report,
+                        DeadLetterReason.MODEL_WAIT_EXPIRED,
                         "no program model for app version '"
                                 + waiting.report.appVersion
                                 + "' within "
                                 + Duration.ofMillis(modelWaitMillis)
                                 + " of the report's arrival");
-            } else {
-                keep.add(waiting);
+                continue;
             }
+            if (waiting.held && waiting.holdUntil <= now) {
+                release(waiting);
+                changed = true;
+            }
+            keep.add(waiting);
         }
-        pending.update(keep);
-        if (keep.isEmpty()) {
-            pendingCount.clear();
-        } else {
-            pendingCount.update(keep.size());
+        if (changed) {
+            pending.update(keep);
+            emitAllowedWatermark();
         }
-        emitAllowedWatermark();
     }
 
     @Override
@@ -207,8 +250,10 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
                         PENDING,
                         (key, reports) -> {
                             for (WaitingReport waiting : waiting(reports)) {
-                                expire(
+                                release(waiting);
+                                deadLetter(
                                         waiting.report,
+                                        DeadLetterReason.MODEL_WAIT_EXPIRED,
                                         "the input ended before the program model of app"
                                                 + " version '"
                                                 + waiting.report.appVersion
@@ -216,18 +261,16 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
                             }
                             reports.clear();
                         });
-        getKeyedStateBackend()
-                .applyToAllKeys(
-                        VoidNamespace.INSTANCE,
-                        VoidNamespaceSerializer.INSTANCE,
-                        PENDING_COUNT,
-                        (key, count) -> count.clear());
+        pendingCount = 0;
         emitAllowedWatermark();
     }
 
-    private void expire(ReportRecord report, String message) {
-        hold.remove(report.raw.timestamp);
-        deadLetter(report, DeadLetterReason.MODEL_WAIT_EXPIRED, message);
+    /** Ends the report's hold on the watermark, if it still holds it. */
+    private void release(WaitingReport waiting) {
+        if (waiting.held) {
+            hold.remove(waiting.report.raw.timestamp);
+            waiting.held = false;
+        }
     }
 
     /** The combined input watermark: emit what the hold allows of it. */
@@ -264,13 +307,40 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
         return reports == null ? List.of() : reports;
     }
 
-    private void check(ReportRecord report, ProgramIndex index) {
-        ReportValidation.Failure failure = ReportValidation.check(report, index);
-        if (failure == null) {
-            // The report's own time, also for one released by a model record.
-            output.collect(new StreamRecord<>(report, report.raw.timestamp));
+    /**
+     * Validates against the latest generation, then the earlier ones: the report counts under the
+     * first it fits; one that fits none fails with the latest's reason, or MODEL_CHANGED when the
+     * model was republished with other parameters.
+     */
+    private void check(ReportRecord report, List<ProgramShape> generations) {
+        ReportValidation.Failure latest = null;
+        for (ProgramShape shape : generations) {
+            ReportValidation.Failure failure = ReportValidation.check(report, shape);
+            if (failure == null) {
+                report.generation = shape.generation();
+                // The report's own time, also for one released by a model record.
+                output.collect(new StreamRecord<>(report, report.raw.timestamp));
+                return;
+            }
+            if (latest == null) {
+                latest = failure;
+            }
+        }
+        if (generations.size() == 1) {
+            deadLetter(report, latest.reason(), latest.message());
         } else {
-            deadLetter(report, failure.reason(), failure.message());
+            deadLetter(
+                    report,
+                    DeadLetterReason.MODEL_CHANGED,
+                    latest.message()
+                            + "; the model of "
+                            + report.appVersion
+                            + " was republished with other parameters and the report fits none of"
+                            + " its last "
+                            + generations.size()
+                            + " generations (latest: "
+                            + generations.get(0).describe()
+                            + ")");
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.fieldprof.jobs.frequency.DeadLetters;
+import dev.fieldprof.jobs.frequency.ProgramIndex;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
@@ -17,9 +18,11 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +40,8 @@ class ValidateReportsTest {
             harness(int maxPending) throws Exception {
         var harness =
                 new KeyedTwoInputStreamOperatorTestHarness<>(
-                        new ValidateReports(Duration.ofMillis(WAIT), maxPending),
+                        new ValidateReports(
+                                Duration.ofMillis(WAIT), Duration.ofMillis(WAIT), maxPending),
                         new Keys.AppShard(1),
                         new Keys.ProgramShard(),
                         Types.TUPLE(Types.STRING, Types.INT));
@@ -179,7 +183,12 @@ class ValidateReportsTest {
         harness.processElement1(report("r2", "app:1", 2_000, 1, 2, 1), 2_000);
         assertThat(letters(harness))
                 .singleElement()
-                .satisfies(l -> assertThat(l.getReason()).contains("1 reports already wait"));
+                .satisfies(
+                        l -> {
+                            assertThat(l.getReasonCode()).isEqualTo(DeadLetterReason.PENDING_LIMIT);
+                            assertThat(l.getReason())
+                                    .contains("1 reports already wait for models in this instance");
+                        });
         harness.processElement2(model("app:1"), 0);
         assertThat(harness.extractOutputValues()).extracting(r -> r.reportId).containsExactly("r1");
         harness.close();
@@ -194,7 +203,7 @@ class ValidateReportsTest {
 
         var restored =
                 new KeyedTwoInputStreamOperatorTestHarness<>(
-                        new ValidateReports(Duration.ofMillis(WAIT), 10),
+                        new ValidateReports(Duration.ofMillis(WAIT), Duration.ofMillis(WAIT), 10),
                         new Keys.AppShard(1),
                         new Keys.ProgramShard(),
                         Types.TUPLE(Types.STRING, Types.INT));
@@ -219,6 +228,136 @@ class ValidateReportsTest {
                 .extracting(DeadLetter::getReasonCode)
                 .containsExactly(
                         DeadLetterReason.WRONG_VECTOR_LENGTH, DeadLetterReason.COUNT_OUT_OF_RANGE);
+        harness.close();
+    }
+
+    /**
+     * Issue 9 item 5: hundreds of app versions that are never published beside a real one. They
+     * hold event time back for at most the hold limit, and at most maxPending of them wait.
+     */
+    @Test
+    void appVersionsThatAreNeverPublishedDelayOthersAtMostTheHoldLimitInBoundedState()
+            throws Exception {
+        long holdLimit = 5_000;
+        var harness =
+                new KeyedTwoInputStreamOperatorTestHarness<>(
+                        new ValidateReports(
+                                Duration.ofMillis(WAIT), Duration.ofMillis(holdLimit), 200),
+                        new Keys.AppShard(1),
+                        new Keys.ProgramShard(),
+                        Types.TUPLE(Types.STRING, Types.INT));
+        harness.open();
+        harness.processWatermark2(new Watermark(Long.MAX_VALUE));
+        harness.processElement2(model("real:1"), 0);
+        harness.setProcessingTime(1_000);
+        for (int fake = 0; fake < 300; fake++) {
+            harness.processElement1(
+                    report("f" + fake, "fake:" + fake, 10_000 + fake, 1, 2, 1), 10_000 + fake);
+        }
+        harness.processElement1(report("real", "real:1", 20_000, 1, 2, 1), 20_000);
+        harness.processWatermark1(new Watermark(70_000));
+        harness.setProcessingTime(1_000 + holdLimit - 1);
+        harness.processWatermark1(new Watermark(71_000));
+        assertThat(output(harness)).containsExactly("real@20000", "W9999");
+        harness.setProcessingTime(1_000 + holdLimit);
+
+        // Each fake key's hold ends by its own timer: the watermark climbs to where it would be.
+        List<String> after = output(harness);
+        assertThat(after.subList(0, 2)).containsExactly("real@20000", "W9999");
+        assertThat(after.get(after.size() - 1)).isEqualTo("W71000");
+        assertThat(after.subList(2, after.size())).allMatch(element -> element.startsWith("W"));
+        assertThat(letters(harness))
+                .hasSize(100)
+                .allMatch(l -> l.getReasonCode() == DeadLetterReason.PENDING_LIMIT);
+        // The 200 that wait still wait for their models until the model wait expires.
+        harness.setProcessingTime(1_000 + WAIT);
+        assertThat(letters(harness)).hasSize(300);
+        assertThat(letters(harness).subList(100, 300))
+                .allMatch(l -> l.getReasonCode() == DeadLetterReason.MODEL_WAIT_EXPIRED);
+        harness.close();
+    }
+
+    /**
+     * Issue 9 item 3: restored with twice the parallelism and four shards instead of one, every
+     * instance validates reports of every shard at once, without waiting for a republished model.
+     */
+    @Test
+    void knowsEveryModelAfterARestoreWithAnotherParallelismAndShardCount() throws Exception {
+        var first = harness(10);
+        first.processElement2(model("app:1"), 0);
+        OperatorSubtaskState snapshot = first.snapshot(1, 1);
+        first.close();
+
+        int maxParallelism = 128;
+        for (int subtask = 0; subtask < 2; subtask++) {
+            var restored =
+                    new KeyedTwoInputStreamOperatorTestHarness<>(
+                            new ValidateReports(
+                                    Duration.ofMillis(WAIT), Duration.ofMillis(WAIT), 10),
+                            new Keys.AppShard(4),
+                            new Keys.ProgramShard(),
+                            Types.TUPLE(Types.STRING, Types.INT),
+                            maxParallelism,
+                            2,
+                            subtask);
+            restored.initializeState(
+                    AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                            snapshot, maxParallelism, 1, 2, subtask));
+            restored.open();
+            ReportRecord report = reportOfSubtask(subtask, maxParallelism);
+            restored.processElement1(report, 1_000);
+            assertThat(output(restored)).containsExactly(report.reportId + "@1000");
+            restored.close();
+        }
+    }
+
+    /** A report of app:1 whose (app version, shard of 4) key belongs to {@code subtask} of 2. */
+    private static ReportRecord reportOfSubtask(int subtask, int maxParallelism) {
+        for (int i = 0; ; i++) {
+            ReportRecord report = report("r" + i, "app:1", 1_000, 1, 2, 1);
+            var key = new Keys.AppShard(4).getKey(report);
+            if (KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, 2)
+                    == subtask) {
+                return report;
+            }
+        }
+    }
+
+    /**
+     * Issue 9 item 2: the model republished with another |V|. Reports of either generation count
+     * under their own; one that fits neither is MODEL_CHANGED.
+     */
+    @Test
+    void countsReportsUnderTheGenerationTheyFitAndDeadLettersOnesThatFitNone() throws Exception {
+        var harness = harness(10);
+        ProgramModel three = TestProgramModels.model("app:1", 3, new int[][] {{0, 1}});
+        ProgramModel four = TestProgramModels.model("app:1", 4, new int[][] {{0, 1}});
+        harness.processElement2(new ProgramUpdate("app:1", PROGRAMS.encode(three)), 0);
+        harness.processElement2(new ProgramUpdate("app:1", PROGRAMS.encode(four)), 0);
+        harness.processElement1(report("old", "app:1", 1_000, 1, 2, 1), 1_000);
+        harness.processElement1(report("new", "app:1", 1_000, 1, 2, 1, 0), 1_000);
+        harness.processElement1(report("neither", "app:1", 1_000, 1, 2, 1, 0, 0), 1_000);
+
+        assertThat(harness.extractOutputValues())
+                .extracting(r -> r.reportId, r -> r.generation)
+                .containsExactly(
+                        tuple("old", ProgramIndex.of(three).shape().generation()),
+                        tuple("new", ProgramIndex.of(four).shape().generation()));
+        assertThat(ProgramIndex.of(three).shape().generation())
+                .isNotEqualTo(ProgramIndex.of(four).shape().generation());
+        assertThat(letters(harness))
+                .singleElement()
+                .satisfies(
+                        l -> {
+                            assertThat(l.getReasonCode()).isEqualTo(DeadLetterReason.MODEL_CHANGED);
+                            assertThat(l.getReason())
+                                    .startsWith("counts has length 5 but app:1 has |V| = 4;")
+                                    .endsWith(
+                                            "fits none of its last 2 generations (latest: |V| = 4,"
+                                                    + " default (ε = "
+                                                    + TestProgramModels.EPSILON
+                                                    + ", t = 1, k = 4))");
+                        });
         harness.close();
     }
 }
