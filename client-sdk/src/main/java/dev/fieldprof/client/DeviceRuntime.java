@@ -424,6 +424,16 @@ public final class DeviceRuntime implements AutoCloseable {
             for (int z : randomized) {
                 counts.add(z);
             }
+            // The ledger is written before the report can leave (a crash only over-counts), and
+            // numbers the report: a report the ledger could not record does not leave (fail
+            // closed) and its events stay pending for the next epoch end.
+            long sequence;
+            try {
+                sequence = ledger.recordReport(now).reports();
+            } catch (IOException e) {
+                stateWriteFailures++;
+                return new EpochResult(Outcome.FAILED, counted, pendingTotal, Optional.empty());
+            }
             String reportId = UUID.randomUUID().toString();
             FrequencyReport report =
                     FrequencyReport.newBuilder()
@@ -434,13 +444,8 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setK(k)
                             .setCreatedAtMillis(Instant.ofEpochMilli(now.toEpochMilli()))
                             .setCounts(counts)
+                            .setSequence(sequence)
                             .build();
-            // The ledger is written before the report can leave, so a crash only over-counts.
-            try {
-                ledger.recordReport(now);
-            } catch (IOException e) {
-                stateWriteFailures++;
-            }
             resetPending(now);
             persistPending();
             reportsMade++;

@@ -82,6 +82,49 @@ class DeviceRuntimeTest {
         assertThat(report.getCounts()).hasSize(6).allSatisfy(z -> assertThat(z).isBetween(0, 10));
     }
 
+    /**
+     * Reports are numbered per device and app version from the ledger, across restarts, so the job
+     * can count each once after any outage; a report the ledger cannot record never leaves (issue 9
+     * item 4, and the ledger failing closed of issue 13).
+     */
+    @Test
+    void numbersReportsAcrossRestartsAndSendsNoneTheLedgerCannotRecord() throws Exception {
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            for (int epoch = 0; epoch < 2; epoch++) {
+                for (int i = 0; i < 10; i++) {
+                    runtime.record(i % 6);
+                }
+                assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+            }
+        }
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+            // The ledger can no longer be written: a non-empty directory takes its place.
+            Path ledger;
+            try (var files = Files.list(dir)) {
+                ledger =
+                        files.filter(f -> f.getFileName().toString().startsWith("ledger-"))
+                                .findFirst()
+                                .orElseThrow();
+            }
+            Files.delete(ledger);
+            Files.createDirectories(ledger.resolve("blocker"));
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            EpochResult refused = runtime.endEpoch();
+            assertThat(refused.outcome()).isEqualTo(Outcome.FAILED);
+            assertThat(refused.pendingEvents())
+                    .as("the events wait for a later report")
+                    .isEqualTo(10);
+        }
+        assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
+        assertThat(reports).extracting(FrequencyReport::getSequence).containsExactly(1L, 2L, 3L);
+    }
+
     @Test
     void discardsStateOfAnotherConfiguration() throws Exception {
         try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {

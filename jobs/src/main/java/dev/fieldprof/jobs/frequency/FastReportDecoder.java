@@ -50,13 +50,17 @@ final class FastReportDecoder {
             int k = in.integer();
             in.varLong(); // createdAtMillis: informational only
             int[] counts = in.counts();
+            long sequence = in.varLong();
             if (in.position != bytes.length) {
                 throw new RecordDecodingException(
                         "FrequencyReport: "
                                 + (bytes.length - in.position)
                                 + " trailing bytes after the record");
             }
-            return new ReportRecord(reportId, deviceId, appVersion, configId, k, counts, raw);
+            ReportRecord report =
+                    new ReportRecord(reportId, deviceId, appVersion, configId, k, counts, raw);
+            report.sequence = sequence;
+            return report;
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new RecordDecodingException(
                     "FrequencyReport: cannot decode " + bytes.length + " bytes: truncated", e);

@@ -43,12 +43,13 @@ import org.slf4j.LoggerFactory;
  * Turns randomized frequency reports into windowed, unbiased, constraint-consistent estimates
  * (issue 5; DESIGN.md "Privacy", "The per-window QP, fast", "Topics and records").
  *
- * <p>Pipeline: raw report records → decode → deduplicate by report id → validate against the
- * program model of their app version, read from the compacted programs topic (reports that precede
- * their model wait, bounded) → per (app version, config, shard) tumbling event-time windows summed
- * incrementally → the shards merged per (app version, config, window) → one estimate and one
- * constraint projection per window, plus the cumulative estimate since the start → EstimateWindow
- * records keyed by app version. Every record the job cannot use becomes a DeadLetter.
+ * <p>Pipeline: raw report records → decode → deduplicate (by device sequence number, or by report
+ * id for unnumbered reports) → validate against the program model of their app version, read from
+ * the compacted programs topic (reports that precede their model wait, bounded) → per (app version,
+ * config, shard) tumbling event-time windows summed incrementally → the shards merged per (app
+ * version, config, window) → one estimate and one constraint projection per window, plus the
+ * cumulative estimate since the start → EstimateWindow records keyed by app version. Every record
+ * the job cannot use becomes a DeadLetter.
  *
  * <p>Event time is the Kafka record timestamp of the reports: the broker's append time on report
  * topics created by fieldprof (the job warns at start when its topic keeps the producers' clocks).
@@ -85,7 +86,7 @@ import org.slf4j.LoggerFactory;
  *       versions [100000]
  *   <li>{@code --hold-limit} how long a waiting report holds event time back: the most an app
  *       version that is never published can delay the others' windows [10 s]
- *   <li>{@code --dedup-ttl} how long a report id is remembered [24 h]
+ *   <li>{@code --dedup-ttl} how long the id of an unnumbered (v1) report is remembered [24 h]
  *   <li>{@code --starting-offsets} where the reports are read from on a fresh start: committed (the
  *       consumer group's offsets, earliest without), earliest or latest [committed]
  * </ul>
@@ -179,7 +180,7 @@ public final class FrequencyEstimationJob {
                         .name("decode-reports")
                         .uid("decode-reports");
         SingleOutputStreamOperator<ReportRecord> unique =
-                decoded.keyBy(new Keys.ReportId())
+                decoded.keyBy(new Keys.Sender())
                         .process(new DeduplicateReports(options.dedupTtl()))
                         .name("deduplicate-reports")
                         .uid("deduplicate-reports");
@@ -237,6 +238,7 @@ public final class FrequencyEstimationJob {
         decoded.getSideOutput(DeadLetters.TAG)
                 .union(
                         models.getSideOutput(DeadLetters.TAG),
+                        unique.getSideOutput(DeadLetters.TAG),
                         valid.getSideOutput(DeadLetters.TAG),
                         late,
                         lateShardSums,

@@ -36,14 +36,17 @@ public final class ReportValidation {
         for (int v = 0; v < vector.length; v++) {
             vector[v] = counts.get(v);
         }
-        return new ReportRecord(
-                report.getReportId(),
-                report.getDeviceId(),
-                report.getAppVersion(),
-                report.getConfigId(),
-                report.getK(),
-                vector,
-                raw);
+        ReportRecord record =
+                new ReportRecord(
+                        report.getReportId(),
+                        report.getDeviceId(),
+                        report.getAppVersion(),
+                        report.getConfigId(),
+                        report.getK(),
+                        vector,
+                        raw);
+        record.sequence = report.getSequence();
+        return record;
     }
 
     /** The first check {@code report} fails against {@code model}, or null when it passes. */

@@ -42,6 +42,7 @@ class FastReportDecoderTest {
                             .setK(k)
                             .setCreatedAtMillis(Instant.ofEpochMilli(random.nextLong(0, 1L << 45)))
                             .setCounts(counts)
+                            .setSequence(random.nextLong(0, Long.MAX_VALUE))
                             .build();
             ReportRecord fast = FastReportDecoder.decode(raw(CODEC.encode(report)));
             String context = "seed " + seed + " trial " + trial;
@@ -51,6 +52,7 @@ class FastReportDecoderTest {
             assertThat(fast.appVersion).isEqualTo(report.getAppVersion());
             assertThat(fast.configId).isEqualTo(report.getConfigId());
             assertThat(fast.k).isEqualTo(k);
+            assertThat(fast.sequence).as(context).isEqualTo(report.getSequence());
             assertThat(fast.counts)
                     .as(context)
                     .containsExactly(counts.stream().mapToInt(Integer::intValue).toArray());

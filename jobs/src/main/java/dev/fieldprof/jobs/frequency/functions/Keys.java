@@ -12,17 +12,21 @@ import org.apache.flink.api.java.tuple.Tuple4;
 public final class Keys {
     private Keys() {}
 
-    /** Report id: deduplication. */
-    public static final class ReportId implements KeySelector<ReportRecord, String> {
+    /**
+     * Who sent a report, for deduplication: its device and app version when it is numbered (one key
+     * per device), otherwise its report id.
+     */
+    public static final class Sender implements KeySelector<ReportRecord, String> {
         private static final long serialVersionUID = 1L;
 
         @Override
         public String getKey(ReportRecord report) {
-            return report.reportId;
+            return report.sequence >= 1
+                    ? "device\u0000" + report.deviceId + '\u0000' + report.appVersion
+                    : "report\u0000" + report.reportId;
         }
     }
 
-    /** (app version, shard): validation, spread so one app version is no hot key. */
     public static final class AppShard
             implements KeySelector<ReportRecord, Tuple2<String, Integer>> {
         private static final long serialVersionUID = 1L;

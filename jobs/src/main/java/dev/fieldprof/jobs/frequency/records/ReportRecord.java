@@ -23,6 +23,9 @@ public class ReportRecord implements Serializable {
      */
     public long generation;
 
+    /** The report's number among its device's reports of this app version; 0: unnumbered (v1). */
+    public long sequence;
+
     public ReportRecord() {}
 
     public ReportRecord(
