@@ -6,7 +6,10 @@ import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import org.apache.flink.api.common.functions.MapFunction;
 
-/** A report whose window had already closed when it arrived: kept as a dead letter, not lost. */
+/**
+ * A report whose window had already closed when it arrived: kept as a dead letter, not lost. A
+ * validated report no longer carries its bytes, so the letter names where it is in Kafka.
+ */
 public final class LateReportToDeadLetter implements MapFunction<ReportRecord, EncodedRecord> {
     private static final long serialVersionUID = 1L;
 
@@ -15,9 +18,18 @@ public final class LateReportToDeadLetter implements MapFunction<ReportRecord, E
         return DeadLetters.of(
                 report.raw,
                 DeadLetterReason.LATE,
-                "late: record time "
+                "late: report "
+                        + report.reportId
+                        + " of device "
+                        + report.deviceId
+                        + " has record time "
                         + report.raw.timestamp
-                        + " is in a window already estimated (beyond the allowed"
-                        + " out-of-orderness)");
+                        + ", in a window already estimated (beyond the allowed out-of-orderness,"
+                        + " or its model came after its hold ended); the report is at "
+                        + report.raw.topic
+                        + "-"
+                        + report.raw.partition
+                        + " offset "
+                        + report.raw.offset);
     }
 }

@@ -31,6 +31,14 @@ public class RawRecord implements Serializable {
         this.value = value;
     }
 
+    /**
+     * Where the record is, without its bytes: what a validated report carries on, so that its bytes
+     * cross the network no more (a dead letter of it names topic, partition and offset).
+     */
+    public RawRecord withoutBytes() {
+        return new RawRecord(topic, partition, offset, timestamp, null, null);
+    }
+
     @Override
     public String toString() {
         return topic + "-" + partition + "@" + offset;

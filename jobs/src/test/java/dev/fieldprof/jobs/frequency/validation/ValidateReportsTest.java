@@ -99,6 +99,10 @@ class ValidateReportsTest {
         harness.processElement1(report("r2", "app:1", 2_000, 0, 0, 4), 2_000);
         assertThat(output(harness)).containsExactly("r1@1000", "r2@2000");
         assertThat(letters(harness)).isEmpty();
+        // Valid reports go on without their bytes, but with where they are in Kafka.
+        assertThat(harness.extractOutputValues())
+                .extracting(r -> r.raw.value, r -> r.raw.topic, r -> r.raw.offset)
+                .containsExactly(tuple(null, "reports", 1_000L), tuple(null, "reports", 2_000L));
         harness.close();
     }
 
