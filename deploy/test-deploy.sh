@@ -111,4 +111,11 @@ done
 (( metrics > 0 )) || fail "the job reports no numLateRecordsDropped metric"
 (( dropped == 0 )) || fail "operators dropped $dropped late records silently"
 step "numLateRecordsDropped is 0 in all $metrics window subtasks"
+
+# The cluster's configuration (conf/config.yaml) puts keyed state in RocksDB, checkpointed
+# incrementally.
+CHECKPOINT_CONFIG="$(http_get "$REST_URL/jobs/$JOB_ID/checkpoints/config")"
+grep -q '"state_backend":"[A-Za-z]*RocksDB' <<<"$CHECKPOINT_CONFIG" \
+  || fail "the job does not keep its state in RocksDB: $CHECKPOINT_CONFIG"
+step "state backend: $(grep -o '"state_backend":"[A-Za-z]*"' <<<"$CHECKPOINT_CONFIG" | cut -d'"' -f4)"
 step "stopping everything"

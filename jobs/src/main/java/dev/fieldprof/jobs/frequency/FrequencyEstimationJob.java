@@ -20,6 +20,7 @@ import dev.fieldprof.jobs.frequency.validation.CopyProgramToShards;
 import dev.fieldprof.jobs.frequency.validation.ValidateReports;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
+import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -87,6 +88,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code --hold-limit} how long a waiting report holds event time back: the most an app
  *       version that is never published can delay the others' windows [10 s]
  *   <li>{@code --dedup-ttl} how long the id of an unnumbered (v1) report is remembered [24 h]
+ *   <li>{@code --state-backend} where keyed state lives: cluster (the cluster's configuration),
+ *       hashmap (the heap) or rocksdb (local disk, incremental checkpoints) [cluster]
  *   <li>{@code --starting-offsets} where the reports are read from on a fresh start: committed (the
  *       consumer group's offsets, earliest without), earliest or latest [committed]
  * </ul>
@@ -156,6 +159,7 @@ public final class FrequencyEstimationJob {
      */
     public void buildInto(StreamExecutionEnvironment env) {
         env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
+        StateBackends.configure(env, options.stateBackend());
         if (!options.checkpointInterval().isZero()) {
             env.enableCheckpointing(options.checkpointInterval().toMillis());
         }

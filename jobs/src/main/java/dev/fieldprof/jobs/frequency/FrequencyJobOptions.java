@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.frequency;
 
 import dev.fieldprof.jobs.io.JobArguments;
 import dev.fieldprof.jobs.io.KafkaJobOptions;
+import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -34,7 +35,8 @@ public record FrequencyJobOptions(
         Duration holdLimit,
         int maxPending,
         Duration dedupTtl,
-        String startingOffsets)
+        String startingOffsets,
+        String stateBackend)
         implements KafkaJobOptions {
 
     public static final String BOOTSTRAP = "bootstrap";
@@ -57,6 +59,7 @@ public record FrequencyJobOptions(
     public static final String HOLD_LIMIT = "hold-limit";
     public static final String DEDUP_TTL = "dedup-ttl";
     public static final String STARTING_OFFSETS = "starting-offsets";
+    public static final String STATE_BACKEND = "state-backend";
 
     /** Every option with its default; {@code null} marks a required option. */
     private static final Map<String, String> DEFAULTS = defaults();
@@ -85,6 +88,7 @@ public record FrequencyJobOptions(
         d.put(DEDUP_TTL, "24 h");
         // committed: resume the consumer group (earliest when it has no offsets yet).
         d.put(STARTING_OFFSETS, "committed");
+        d.put(STATE_BACKEND, StateBackends.CLUSTER);
         return d;
     }
 
@@ -107,6 +111,9 @@ public record FrequencyJobOptions(
         require(
                 List.of("committed", "earliest", "latest").contains(startingOffsets),
                 "--" + STARTING_OFFSETS + " must be committed, earliest or latest");
+        require(
+                StateBackends.NAMES.contains(stateBackend),
+                "--" + STATE_BACKEND + " must be one of " + StateBackends.NAMES);
     }
 
     /**
@@ -142,7 +149,8 @@ public record FrequencyJobOptions(
                 all.duration(HOLD_LIMIT),
                 all.integer(MAX_PENDING),
                 all.duration(DEDUP_TTL),
-                all.string(STARTING_OFFSETS));
+                all.string(STARTING_OFFSETS),
+                all.string(STATE_BACKEND));
     }
 
     /** Every option by name, defaults filled in. */
@@ -168,6 +176,7 @@ public record FrequencyJobOptions(
         map.put(HOLD_LIMIT, TimeUtils.formatWithHighestUnit(holdLimit));
         map.put(DEDUP_TTL, TimeUtils.formatWithHighestUnit(dedupTtl));
         map.put(STARTING_OFFSETS, startingOffsets);
+        map.put(STATE_BACKEND, stateBackend);
         return map;
     }
 

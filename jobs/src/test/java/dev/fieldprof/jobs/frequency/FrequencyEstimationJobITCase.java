@@ -28,6 +28,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The whole job on a MiniCluster with bounded sources and collecting sinks. */
 class FrequencyEstimationJobITCase {
@@ -54,8 +56,10 @@ class FrequencyEstimationJobITCase {
 
     private long offset;
 
-    @Test
-    void estimatesWindowsExactlyAndDeadLettersBadRecords() throws Exception {
+    /** The same exact results with the state on the heap and in RocksDB (issue 9 item 8). */
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void estimatesWindowsExactlyAndDeadLettersBadRecords(String stateBackend) throws Exception {
         List<RawRecord> programs = new ArrayList<>();
         programs.add(program(model(APP, 4, new int[][] {{0, 1}, {1, 2}, {0, 1}})));
         programs.add(program(model("broken:1", 2, new int[][] {{0, 9}})));
@@ -93,7 +97,9 @@ class FrequencyEstimationJobITCase {
                         "--top",
                         "3",
                         "--checkpoint-interval",
-                        "0");
+                        "0",
+                        "--state-backend",
+                        stateBackend);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         new FrequencyEstimationJob(
