@@ -183,8 +183,9 @@ class FrequencyJobRecoveryITCase {
                                 Map.entry(FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s"),
                                 Map.entry(FrequencyJobOptions.SHARDS, "2"),
                                 Map.entry(FrequencyJobOptions.OUT_OF_ORDERNESS, "1 s"),
-                                // A quiet partition follows the wall clock after this long.
-                                Map.entry(FrequencyJobOptions.IDLENESS, "1 s"),
+                                // A quiet partition follows the wall clock after this long:
+                                // longer than a restored source takes to fetch its backlog.
+                                Map.entry(FrequencyJobOptions.IDLENESS, "3 s"),
                                 Map.entry(FrequencyJobOptions.GROUP_ID, "recovery-it-" + unique),
                                 Map.entry(
                                         FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
