@@ -129,7 +129,7 @@ public final class LearnEdgeModels
                     PathDeadLetters.TAG,
                     PathDeadLetters.of(
                             report.raw,
-                            DeadLetterReason.OTHER,
+                            DeadLetterReason.LATE,
                             "late: record time " + time + " is in a window that closed at " + end));
             return;
         }
@@ -312,8 +312,8 @@ public final class LearnEdgeModels
         long fingerprint = EdgeModel.branchFingerprint(table);
         // A new program model for the same app version with other CFGs: the old models are void.
         kept.values().removeIf(bytes -> CODEC.decode(bytes).getBranchFingerprint() != fingerprint);
-        if (!kept.containsKey(0L) && kept.size() < keepVersions) {
-            // The uniform model is version 0, what every device starts with: decodable too.
+        if (!kept.containsKey(0L)) {
+            // The uniform model is version 0, what every device starts with: always decodable.
             kept.put(
                     0L,
                     CODEC.encode(
@@ -334,7 +334,7 @@ public final class LearnEdgeModels
                 deadLetters.accept(
                         PathDeadLetters.of(
                                 report.raw,
-                                DeadLetterReason.INVALID,
+                                DeadLetterReason.UNKNOWN_MODEL_VERSION,
                                 "edge model version "
                                         + report.modelVersion
                                         + " of "
@@ -368,8 +368,8 @@ public final class LearnEdgeModels
                         next.get(), app, Instant.ofEpochMilli(windowEnd), accepted);
         byte[] bytes = CODEC.encode(record);
         kept.put(record.getVersion(), bytes);
-        while (kept.size() > keepVersions) {
-            kept.pollFirstEntry();
+        while (kept.size() - 1 > keepVersions) {
+            kept.remove(kept.higherKey(0L)); // the oldest published one; never version 0
         }
         state.update(new ArrayList<>(kept.values()));
         out.collect(new EncodedRecord(app.getBytes(StandardCharsets.UTF_8), bytes));

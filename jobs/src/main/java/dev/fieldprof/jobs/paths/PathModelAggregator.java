@@ -41,6 +41,9 @@ public final class PathModelAggregator {
         }
     }
 
+    /** The version of the uniform model every device starts with. */
+    static final long UNIFORM = 0;
+
     private final int keepVersions;
     private final ModelUpdater updater;
     private final TreeMap<Long, PathDecoder> decoders = new TreeMap<>();
@@ -52,7 +55,8 @@ public final class PathModelAggregator {
 
     /**
      * @param initial the newest published model (the uniform one, version 0, if none was)
-     * @param keepVersions how many of the newest model versions stay decodable, >= 1
+     * @param keepVersions how many of the newest published model versions stay decodable, >= 1,
+     *     besides the uniform version 0
      * @param updater how version M+1 is derived from M and the window's counts
      */
     public PathModelAggregator(EdgeModel initial, int keepVersions, ModelUpdater updater) {
@@ -140,9 +144,14 @@ public final class PathModelAggregator {
         return Optional.of(current);
     }
 
+    /**
+     * Keeps the newest {@code keepVersions} published versions, and the uniform model (version 0)
+     * always: it is what every device starts with, so a device that has not yet fetched a model
+     * still sends reports the job decodes.
+     */
     private void evict() {
-        while (decoders.size() > keepVersions) {
-            decoders.pollFirstEntry();
+        while (decoders.size() - (decoders.containsKey(UNIFORM) ? 1 : 0) > keepVersions) {
+            decoders.remove(decoders.higherKey(UNIFORM));
         }
     }
 

@@ -87,7 +87,7 @@ class LearnEdgeModelsTest {
         harness.processElement(report("late", first, 1, 30_000), 30_000);
         assertThat(letters(harness))
                 .containsExactly(
-                        "1 OTHER late: record time 30000 is in a window that closed at" + " 60000");
+                        "1 LATE late: record time 30000 is in a window that closed at" + " 60000");
         harness.close();
     }
 

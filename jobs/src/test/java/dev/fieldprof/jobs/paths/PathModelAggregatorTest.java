@@ -69,7 +69,7 @@ class PathModelAggregatorTest {
         System.out.printf(
                 "50 reports per round, bytes with models 0..3: %s%n",
                 java.util.Arrays.toString(sizes));
-        assertEquals(List.of(2L, 3L, 4L), agg.keptVersions());
+        assertEquals(List.of(0L, 2L, 3L, 4L), agg.keptVersions());
         // Each round is a new run (seed 100 + round): version 1 already cuts 42%; later versions
         // change little because the workload does not drift.
         assertEquals(765, sizes[0]);
@@ -95,15 +95,23 @@ class PathModelAggregatorTest {
         assertTrue(o0.accepted());
         assertEquals(1, o1.modelVersion());
         assertTrue(o1.accepted());
+        byte[] fromV1 = deviceReports(fresh, 4, 1).get(0);
         EdgeModel m2 = agg.closeWindow().orElseThrow();
         assertEquals(2, m2.version());
-        PathModelAggregator.Outcome evicted = agg.add(fromV0.get(2));
+        agg.add(deviceReports(new PathEncoder(m2), 5, 1).get(0));
+        assertEquals(3, agg.closeWindow().orElseThrow().version());
+        // Version 1 is evicted; the uniform version 0 never is (issue 9 item 6): a device that
+        // has not fetched any model yet is still decoded.
+        assertEquals(List.of(0L, 2L, 3L), agg.keptVersions());
+        assertTrue(agg.add(fromV0.get(2)).accepted());
+        PathModelAggregator.Outcome evicted = agg.add(fromV1);
         assertFalse(evicted.accepted());
-        assertEquals("edge model version 0 is not kept (kept: [1, 2])", evicted.reason());
+        assertEquals("edge model version 1 is not kept (kept: [0, 2, 3])", evicted.reason());
         assertEquals(1, agg.rejectedInWindow());
+        assertEquals(4, agg.closeWindow().orElseThrow().version());
         // Nothing accepted in this window: no new version.
         assertEquals(Optional.empty(), agg.closeWindow());
-        assertEquals(2, agg.current().version());
+        assertEquals(4, agg.current().version());
     }
 
     @Test
@@ -171,6 +179,6 @@ class PathModelAggregatorTest {
         assertEquals(List.of(0L, 7L), agg.keptVersions());
         assertTrue(agg.add(deviceReports(new PathEncoder(m7), 4, 1).get(0)).accepted());
         assertEquals(8, agg.closeWindow().orElseThrow().version());
-        assertEquals(List.of(7L, 8L), agg.keptVersions());
+        assertEquals(List.of(0L, 7L, 8L), agg.keptVersions());
     }
 }

@@ -257,7 +257,9 @@ class PathModelJobITCase {
         assertThat(reasons.get(6L))
                 .startsWith("UNDECODABLE path report corrupt does not decode with edge model 0: ");
         assertThat(reasons.get(10L))
-                .isEqualTo("INVALID edge model version 7 of paths:1 is not kept (kept: [0, 1])");
+                .isEqualTo(
+                        "UNKNOWN_MODEL_VERSION edge model version 7 of paths:1 is not kept (kept:"
+                                + " [0, 1])");
         assertThat(reasons.get(101L)).startsWith("UNDECODABLE ");
     }
 
