@@ -18,6 +18,7 @@ import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.frequency.validation.CopyProgramToShards;
 import dev.fieldprof.jobs.frequency.validation.ValidateReports;
+import dev.fieldprof.jobs.io.Checkpoints;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.StateBackends;
@@ -76,6 +77,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code --top} methods ranked with signatures per estimate [20]
  *   <li>{@code --group-id} consumer group of the reports [fieldprof-frequency-estimation]
  *   <li>{@code --checkpoint-interval} 0 disables checkpoints and exactly-once [10 s]
+ *   <li>{@code --checkpoint-dir} where checkpoints go (URI) [the cluster's, else {@code
+ *       <tmp>/fieldprof-checkpoints/<job>}]
  *   <li>{@code --shards} parallel partial sums per (app version, config) [4]
  *   <li>{@code --transactional-id-prefix} unique per job [fieldprof-frequency-estimation]
  *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
@@ -160,9 +163,7 @@ public final class FrequencyEstimationJob {
     public void buildInto(StreamExecutionEnvironment env) {
         env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
         StateBackends.configure(env, options.stateBackend());
-        if (!options.checkpointInterval().isZero()) {
-            env.enableCheckpointing(options.checkpointInterval().toMillis());
-        }
+        Checkpoints.configure(env, options, NAME);
         SingleOutputStreamOperator<ProgramUpdate> models =
                 env.fromSource(programs, EventTime.ofReferenceData(), "program-models-source")
                         .uid("program-models-source")

@@ -26,6 +26,7 @@ public record FrequencyJobOptions(
         int top,
         String groupId,
         Duration checkpointInterval,
+        String checkpointDir,
         int shards,
         String transactionalIdPrefix,
         Duration transactionTimeout,
@@ -49,6 +50,7 @@ public record FrequencyJobOptions(
     public static final String TOP = "top";
     public static final String GROUP_ID = "group-id";
     public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
+    public static final String CHECKPOINT_DIR = "checkpoint-dir";
     public static final String SHARDS = "shards";
     public static final String TRANSACTIONAL_ID_PREFIX = "transactional-id-prefix";
     public static final String TRANSACTION_TIMEOUT = "transaction-timeout";
@@ -76,6 +78,7 @@ public record FrequencyJobOptions(
         d.put(TOP, "20");
         d.put(GROUP_ID, "fieldprof-frequency-estimation");
         d.put(CHECKPOINT_INTERVAL, "10 s");
+        d.put(CHECKPOINT_DIR, "");
         d.put(SHARDS, "4");
         d.put(TRANSACTIONAL_ID_PREFIX, "fieldprof-frequency-estimation");
         // Below the broker's transaction.max.timeout.ms (15 min by default).
@@ -140,6 +143,7 @@ public record FrequencyJobOptions(
                 all.integer(TOP),
                 all.string(GROUP_ID),
                 all.duration(CHECKPOINT_INTERVAL),
+                all.string(CHECKPOINT_DIR),
                 all.integer(SHARDS),
                 all.string(TRANSACTIONAL_ID_PREFIX),
                 all.duration(TRANSACTION_TIMEOUT),
@@ -166,6 +170,7 @@ public record FrequencyJobOptions(
         map.put(TOP, Integer.toString(top));
         map.put(GROUP_ID, groupId);
         map.put(CHECKPOINT_INTERVAL, TimeUtils.formatWithHighestUnit(checkpointInterval));
+        map.put(CHECKPOINT_DIR, checkpointDir);
         map.put(SHARDS, Integer.toString(shards));
         map.put(TRANSACTIONAL_ID_PREFIX, transactionalIdPrefix);
         map.put(TRANSACTION_TIMEOUT, TimeUtils.formatWithHighestUnit(transactionTimeout));

@@ -10,6 +10,13 @@ public interface KafkaJobOptions {
     /** Checkpoint interval; zero disables checkpoints and with them exactly-once. */
     Duration checkpointInterval();
 
+    /**
+     * Where checkpoints go (a URI such as {@code file:///var/fieldprof/checkpoints} or {@code
+     * s3://...}); empty: the cluster's configured directory, else one under the temporary
+     * directory.
+     */
+    String checkpointDir();
+
     /** Prefix of the sinks' transactional ids, unique per job. */
     String transactionalIdPrefix();
 

@@ -37,6 +37,7 @@ public record PathJobOptions(
         int targetTotal,
         String groupId,
         Duration checkpointInterval,
+        String checkpointDir,
         String transactionalIdPrefix,
         Duration transactionTimeout,
         Duration outOfOrderness,
@@ -56,6 +57,7 @@ public record PathJobOptions(
     public static final String TARGET_TOTAL = "target-total";
     public static final String GROUP_ID = "group-id";
     public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
+    public static final String CHECKPOINT_DIR = "checkpoint-dir";
     public static final String TRANSACTIONAL_ID_PREFIX = "transactional-id-prefix";
     public static final String TRANSACTION_TIMEOUT = "transaction-timeout";
     public static final String OUT_OF_ORDERNESS = "out-of-orderness";
@@ -78,6 +80,7 @@ public record PathJobOptions(
         d.put(TARGET_TOTAL, Integer.toString(ModelUpdater.DEFAULT_TARGET_TOTAL));
         d.put(GROUP_ID, "fieldprof-path-model");
         d.put(CHECKPOINT_INTERVAL, "10 s");
+        d.put(CHECKPOINT_DIR, "");
         d.put(TRANSACTIONAL_ID_PREFIX, "fieldprof-path-model");
         d.put(TRANSACTION_TIMEOUT, "10 min");
         d.put(OUT_OF_ORDERNESS, "10 s");
@@ -137,6 +140,7 @@ public record PathJobOptions(
                 all.integer(TARGET_TOTAL),
                 all.string(GROUP_ID),
                 all.duration(CHECKPOINT_INTERVAL),
+                all.string(CHECKPOINT_DIR),
                 all.string(TRANSACTIONAL_ID_PREFIX),
                 all.duration(TRANSACTION_TIMEOUT),
                 all.duration(OUT_OF_ORDERNESS),
@@ -182,6 +186,7 @@ public record PathJobOptions(
         map.put(TARGET_TOTAL, Integer.toString(targetTotal));
         map.put(GROUP_ID, groupId);
         map.put(CHECKPOINT_INTERVAL, TimeUtils.formatWithHighestUnit(checkpointInterval));
+        map.put(CHECKPOINT_DIR, checkpointDir);
         map.put(TRANSACTIONAL_ID_PREFIX, transactionalIdPrefix);
         map.put(TRANSACTION_TIMEOUT, TimeUtils.formatWithHighestUnit(transactionTimeout));
         map.put(OUT_OF_ORDERNESS, TimeUtils.formatWithHighestUnit(outOfOrderness));

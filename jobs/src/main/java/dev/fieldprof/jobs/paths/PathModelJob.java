@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.paths;
 
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.Checkpoints;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import java.time.Duration;
@@ -50,6 +51,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *   <li>{@code --target-total} total of a branch node's integer frequencies in a new model [1024]
  *   <li>{@code --group-id} consumer group of the reports [fieldprof-path-model]
  *   <li>{@code --checkpoint-interval} 0 disables checkpoints and exactly-once [10 s]
+ *   <li>{@code --checkpoint-dir} where checkpoints go (URI) [the cluster's, else {@code
+ *       <tmp>/fieldprof-checkpoints/<job>}]
  *   <li>{@code --transactional-id-prefix} unique per job [fieldprof-path-model]
  *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
  *   <li>{@code --out-of-orderness} watermark bound [10 s]
@@ -141,9 +144,7 @@ public final class PathModelJob {
     /** Adds the pipeline to {@code env} without executing it. */
     public void buildInto(StreamExecutionEnvironment env) {
         env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
-        if (!options.checkpointInterval().isZero()) {
-            env.enableCheckpointing(options.checkpointInterval().toMillis());
-        }
+        Checkpoints.configure(env, options, NAME);
         WatermarkStrategy<RawRecord> recordTime =
                 EventTime.ofReports(options.outOfOrderness(), options.idleness());
         WatermarkStrategy<RawRecord> sideInputTime = EventTime.ofSideInput(options.idleness());
