@@ -3,6 +3,7 @@ package dev.fieldprof.cli.programs;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.Topics;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code fieldprof publish}: sends a program model to the jobs through the programs topic. */
@@ -23,12 +25,7 @@ import picocli.CommandLine.Option;
                         + " jobs accept and estimate reports of its app version.")
 public final class PublishCommand implements Callable<Integer> {
 
-    @Option(
-            names = "--bootstrap",
-            required = true,
-            paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @Mixin KafkaBootstrap bootstrap;
 
     @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file.")
     Path model;
@@ -62,7 +59,8 @@ public final class PublishCommand implements Callable<Integer> {
                     "--model " + model + " is not a program model: " + e.getMessage(), e);
         }
         try {
-            RecordMetadata written = ProgramPublisher.publish(bootstrap, topic, program, timeout);
+            RecordMetadata written =
+                    ProgramPublisher.publish(bootstrap.servers(), topic, program, timeout);
             spec.commandLine()
                     .getOut()
                     .printf(

@@ -1,5 +1,6 @@
 package dev.fieldprof.cli.topics;
 
+import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.jobs.io.TopicSettings;
 import dev.fieldprof.schemas.Topics;
 import java.io.PrintWriter;
@@ -28,7 +29,34 @@ final class FieldprofTopics implements AutoCloseable {
     private final Admin admin;
     private final PrintWriter out;
 
-    FieldprofTopics(String bootstrap, PrintWriter out) {
+    /** What a topics command does with the cluster; returns the command's count of problems. */
+    interface Action {
+        int apply(FieldprofTopics topics)
+                throws ExecutionException, InterruptedException, TimeoutException;
+    }
+
+    /**
+     * Runs {@code action} against the cluster at {@code bootstrap}, printing to {@code out};
+     * failures become one line naming the broker.
+     */
+    static int run(String bootstrap, PrintWriter out, Action action) {
+        try (FieldprofTopics topics = new FieldprofTopics(bootstrap, out)) {
+            int problems = action.apply(topics);
+            out.flush();
+            return problems;
+        } catch (ExecutionException e) {
+            throw new CliFailure("kafka at " + bootstrap + ": " + e.getCause().getMessage(), e);
+        } catch (TimeoutException e) {
+            throw new CliFailure(
+                    "kafka at " + bootstrap + " did not answer within " + TIMEOUT_MS / 1000 + " s",
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliFailure("interrupted", e);
+        }
+    }
+
+    private FieldprofTopics(String bootstrap, PrintWriter out) {
         Properties properties = new Properties();
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT_MS);

@@ -1,12 +1,10 @@
 package dev.fieldprof.cli.topics;
 
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.KafkaBootstrap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** {@code fieldprof topics check}: shows whether the fieldprof topics are set up as needed. */
 @Command(
@@ -18,28 +16,17 @@ import picocli.CommandLine.Option;
         })
 public final class TopicsCheckCommand implements Callable<Integer> {
 
-    @Option(
-            names = "--bootstrap",
-            required = true,
-            paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @Mixin KafkaBootstrap bootstrap;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-        try (FieldprofTopics topics = new FieldprofTopics(bootstrap, spec.commandLine().getOut())) {
-            int wrong = topics.checkAll();
-            spec.commandLine().getOut().flush();
-            return wrong == 0 ? 0 : 1;
-        } catch (ExecutionException e) {
-            throw new CliFailure("kafka at " + bootstrap + ": " + e.getCause().getMessage(), e);
-        } catch (TimeoutException e) {
-            throw new CliFailure("kafka at " + bootstrap + " did not answer within 30 s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CliFailure("interrupted", e);
-        }
+        int wrong =
+                FieldprofTopics.run(
+                        bootstrap.servers(),
+                        spec.commandLine().getOut(),
+                        FieldprofTopics::checkAll);
+        return wrong == 0 ? 0 : 1;
     }
 }

@@ -1,11 +1,10 @@
 package dev.fieldprof.cli.topics;
 
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.KafkaBootstrap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code fieldprof topics create}: creates the missing fieldprof topics. */
@@ -20,12 +19,7 @@ import picocli.CommandLine.Option;
         })
 public final class TopicsCreateCommand implements Callable<Integer> {
 
-    @Option(
-            names = "--bootstrap",
-            required = true,
-            paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @Mixin KafkaBootstrap bootstrap;
 
     @Option(
             names = "--partitions",
@@ -59,17 +53,11 @@ public final class TopicsCreateCommand implements Callable<Integer> {
                     spec.commandLine(),
                     "--replication-factor must be >= 1, got " + replicationFactor);
         }
-        try (FieldprofTopics topics = new FieldprofTopics(bootstrap, spec.commandLine().getOut())) {
-            int differing = topics.createMissing(partitions, replicationFactor, fix);
-            spec.commandLine().getOut().flush();
-            return differing == 0 ? 0 : 1;
-        } catch (ExecutionException e) {
-            throw new CliFailure("kafka at " + bootstrap + ": " + e.getCause().getMessage(), e);
-        } catch (TimeoutException e) {
-            throw new CliFailure("kafka at " + bootstrap + " did not answer within 30 s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CliFailure("interrupted", e);
-        }
+        int differing =
+                FieldprofTopics.run(
+                        bootstrap.servers(),
+                        spec.commandLine().getOut(),
+                        topics -> topics.createMissing(partitions, replicationFactor, fix));
+        return differing == 0 ? 0 : 1;
     }
 }
