@@ -142,10 +142,11 @@ class FrequencyJobRecoveryITCase {
 
     private void stopRestoreAndCheck(
             Stop stop, long seed, boolean modelAfterReports, boolean rescale) throws Exception {
-        String reportsTopic = RUNTIME.createRandomReportTopic(PARTITIONS);
-        String programsTopic = RUNTIME.createRandomTopic(1, true);
-        String estimatesTopic = RUNTIME.createRandomTopic(1, false);
-        String deadLetterTopic = RUNTIME.createRandomTopic(1, false);
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, PARTITIONS);
+        String reportsTopic = topics.reports();
+        String programsTopic = topics.programs();
+        String estimatesTopic = topics.estimates();
+        String deadLetterTopic = topics.deadLetters();
 
         // The program model is stamped long before its reports (a model published before its app
         // version ships) or an hour after them (republished while they are in flight): program
@@ -169,27 +170,17 @@ class FrequencyJobRecoveryITCase {
                 new StringSerializer(),
                 new ByteArraySerializer());
 
-        String unique = reportsTopic.substring(reportsTopic.lastIndexOf('.') + 1);
         FrequencyJobOptions options =
-                FrequencyJobOptions.fromMap(
-                        Map.ofEntries(
-                                Map.entry(
-                                        FrequencyJobOptions.BOOTSTRAP, RUNTIME.bootstrapServers()),
-                                Map.entry(FrequencyJobOptions.REPORTS_TOPIC, reportsTopic),
-                                Map.entry(FrequencyJobOptions.PROGRAMS_TOPIC, programsTopic),
-                                Map.entry(FrequencyJobOptions.ESTIMATES_TOPIC, estimatesTopic),
-                                Map.entry(FrequencyJobOptions.DEAD_LETTER_TOPIC, deadLetterTopic),
-                                Map.entry(FrequencyJobOptions.WINDOW, WINDOW + " ms"),
-                                Map.entry(FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s"),
-                                Map.entry(FrequencyJobOptions.SHARDS, "2"),
-                                Map.entry(FrequencyJobOptions.OUT_OF_ORDERNESS, "1 s"),
+                topics.options(
+                        "recovery-it",
+                        Map.of(
+                                FrequencyJobOptions.WINDOW, WINDOW + " ms",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
+                                FrequencyJobOptions.SHARDS, "2",
+                                FrequencyJobOptions.OUT_OF_ORDERNESS, "1 s",
                                 // A quiet partition follows the wall clock after this long:
                                 // longer than a restored source takes to fetch its backlog.
-                                Map.entry(FrequencyJobOptions.IDLENESS, "3 s"),
-                                Map.entry(FrequencyJobOptions.GROUP_ID, "recovery-it-" + unique),
-                                Map.entry(
-                                        FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
-                                        "recovery-it-" + unique)));
+                                FrequencyJobOptions.IDLENESS, "3 s"));
 
         // Run 1: the first half. A quarter at the start of a window, which closes and is committed
         // before the stop; then a quarter into the next window, which is open at the stop.

@@ -62,10 +62,11 @@ class FrequencyJobSparseTrafficITCase {
 
     @Test
     void everyReportEndsInOneWindowOrTheDeadLettersWhenTrafficComesInBursts() throws Exception {
-        String reportsTopic = RUNTIME.createRandomReportTopic(PARTITIONS);
-        String programsTopic = RUNTIME.createRandomTopic(1, true);
-        String estimatesTopic = RUNTIME.createRandomTopic(1, false);
-        String deadLetterTopic = RUNTIME.createRandomTopic(1, false);
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, PARTITIONS);
+        String reportsTopic = topics.reports();
+        String programsTopic = topics.programs();
+        String estimatesTopic = topics.estimates();
+        String deadLetterTopic = topics.deadLetters();
         ProgramModel model = KnownReports.model(APP);
         RUNTIME.produce(
                 List.of(
@@ -76,7 +77,7 @@ class FrequencyJobSparseTrafficITCase {
                 new StringSerializer(),
                 new ByteArraySerializer());
 
-        JobClient job = start(reportsTopic, programsTopic, estimatesTopic, deadLetterTopic);
+        JobClient job = start(topics);
         try {
             List<Report> known = KnownReports.randomized(SEED, APP, "sparse", 20);
             long now = System.currentTimeMillis();
@@ -176,31 +177,18 @@ class FrequencyJobSparseTrafficITCase {
         return KnownReports.produce(RUNTIME, topic, reports, partition, createTime, List.of());
     }
 
-    private static JobClient start(
-            String reportsTopic, String programsTopic, String estimatesTopic, String deadLetters)
-            throws Exception {
-        String unique = reportsTopic.substring(reportsTopic.lastIndexOf('.') + 1);
+    private static JobClient start(FrequencyJobTopics topics) throws Exception {
         FrequencyJobOptions options =
-                FrequencyJobOptions.fromMap(
-                        Map.ofEntries(
-                                Map.entry(
-                                        FrequencyJobOptions.BOOTSTRAP, RUNTIME.bootstrapServers()),
-                                Map.entry(FrequencyJobOptions.REPORTS_TOPIC, reportsTopic),
-                                Map.entry(FrequencyJobOptions.PROGRAMS_TOPIC, programsTopic),
-                                Map.entry(FrequencyJobOptions.ESTIMATES_TOPIC, estimatesTopic),
-                                Map.entry(FrequencyJobOptions.DEAD_LETTER_TOPIC, deadLetters),
-                                Map.entry(FrequencyJobOptions.WINDOW, WINDOW + " ms"),
-                                Map.entry(FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s"),
-                                Map.entry(FrequencyJobOptions.SHARDS, "4"),
-                                // Covers the delay from the broker's append to the job's read of a
-                                // report,
-                                // which a loaded machine can stretch to seconds.
-                                Map.entry(FrequencyJobOptions.OUT_OF_ORDERNESS, "2 s"),
-                                Map.entry(FrequencyJobOptions.IDLENESS, "1 s"),
-                                Map.entry(FrequencyJobOptions.GROUP_ID, "sparse-it-" + unique),
-                                Map.entry(
-                                        FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
-                                        "sparse-it-" + unique)));
+                topics.options(
+                        "sparse-it",
+                        Map.of(
+                                FrequencyJobOptions.WINDOW, WINDOW + " ms",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
+                                FrequencyJobOptions.SHARDS, "4",
+                                // Covers the delay from the broker's append to the job's read of
+                                // a report, which a loaded machine can stretch to seconds.
+                                FrequencyJobOptions.OUT_OF_ORDERNESS, "2 s",
+                                FrequencyJobOptions.IDLENESS, "1 s"));
         StreamExecutionEnvironment env = RUNTIME.environment();
         env.setParallelism(PARALLELISM);
         FrequencyEstimationJob.onKafka(options).buildInto(env);

@@ -1,0 +1,42 @@
+package dev.fieldprof.it;
+
+import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Fresh topics for one run of the frequency job on the shared broker (reports stamped by the
+ * broker, as fieldprof creates them), and the job's options for them: a consumer group and
+ * transactional ids of the test's own, and the test's tuning on top.
+ */
+record FrequencyJobTopics(
+        String bootstrap, String reports, String programs, String estimates, String deadLetters) {
+
+    static FrequencyJobTopics create(FieldprofRuntimeExtension runtime, int reportPartitions) {
+        return new FrequencyJobTopics(
+                runtime.bootstrapServers(),
+                runtime.createRandomReportTopic(reportPartitions),
+                runtime.createRandomTopic(1, true),
+                runtime.createRandomTopic(1, false),
+                runtime.createRandomTopic(1, false));
+    }
+
+    /**
+     * Options of a job reading and writing these topics.
+     *
+     * @param prefix names the consumer group and transactional ids, with the topics' suffix
+     * @param tuning further options by name (window, shards, checkpoint interval, ...)
+     */
+    FrequencyJobOptions options(String prefix, Map<String, String> tuning) {
+        String unique = prefix + "-" + reports.substring(reports.lastIndexOf('.') + 1);
+        Map<String, String> options = new HashMap<>(tuning);
+        options.put(FrequencyJobOptions.BOOTSTRAP, bootstrap);
+        options.put(FrequencyJobOptions.REPORTS_TOPIC, reports);
+        options.put(FrequencyJobOptions.PROGRAMS_TOPIC, programs);
+        options.put(FrequencyJobOptions.ESTIMATES_TOPIC, estimates);
+        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC, deadLetters);
+        options.put(FrequencyJobOptions.GROUP_ID, unique);
+        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX, unique);
+        return FrequencyJobOptions.fromMap(options);
+    }
+}
