@@ -352,8 +352,10 @@ public final class DeviceRuntime implements AutoCloseable {
             try {
                 if (runtime.config.endEpochAtExit()) {
                     runtime.endEpoch();
-                    if (runtime.ownsTransport) {
-                        runtime.transport.flush(Duration.ofSeconds(2));
+                    // A report the ledger counts must not vanish with the JVM: what the broker
+                    // has not taken within the moment given goes to the spool for the next run.
+                    if (runtime.ownsTransport && !runtime.transport.flush(Duration.ofSeconds(2))) {
+                        runtime.transport.persistUndelivered(Duration.ofSeconds(1));
                     }
                 } else {
                     runtime.checkpoint();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The background-thread half every device-side publisher shares: a bounded queue that {@link
@@ -90,6 +91,22 @@ public abstract class AsyncPublisher<R> {
         } catch (Throwable e) {
             // Never into the host; the report is lost and counted.
             stats.dropped(DropReason.QUEUE_FULL);
+        }
+    }
+
+    /**
+     * Takes every record still queued, on the calling thread, and hands each to {@code sink}; they
+     * count as finished. For a subclass that must persist what is left when the process exits.
+     */
+    protected final void drainQueued(Consumer<R> sink) {
+        R report;
+        while ((report = queue.poll()) != null) {
+            R current = report;
+            safely(() -> sink.accept(current));
+            synchronized (progress) {
+                finished++;
+                progress.notifyAll();
+            }
         }
     }
 

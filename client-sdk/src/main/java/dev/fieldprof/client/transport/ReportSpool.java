@@ -69,7 +69,7 @@ public final class ReportSpool {
     }
 
     /** Spools a report, evicting the oldest past the cap; counts every outcome. */
-    public void add(FrequencyReport report) {
+    public synchronized void add(FrequencyReport report) {
         byte[] encoded;
         try {
             encoded = ReportFile.encode(report);
@@ -98,7 +98,7 @@ public final class ReportSpool {
     }
 
     /** The oldest spooled report, if any (unreadable files are discarded and counted). */
-    public Optional<Spooled> oldest() {
+    public synchronized Optional<Spooled> oldest() {
         while (!sizes.isEmpty()) {
             long sequence = sizes.firstKey();
             try {
@@ -116,7 +116,7 @@ public final class ReportSpool {
     public record Spooled(long sequence, FrequencyReport report) {}
 
     /** Deletes a report once it was sent. */
-    public void remove(long sequence) {
+    public synchronized void remove(long sequence) {
         Long size = sizes.remove(sequence);
         if (size != null) {
             bytes -= size;
@@ -133,15 +133,15 @@ public final class ReportSpool {
         remove(sizes.firstKey());
     }
 
-    public int size() {
+    public synchronized int size() {
         return sizes.size();
     }
 
-    public long bytes() {
+    public synchronized long bytes() {
         return bytes;
     }
 
-    public boolean isEmpty() {
+    public synchronized boolean isEmpty() {
         return sizes.isEmpty();
     }
 }

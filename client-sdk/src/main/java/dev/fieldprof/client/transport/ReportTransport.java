@@ -24,6 +24,16 @@ public interface ReportTransport extends AutoCloseable {
     boolean flush(Duration timeout);
 
     /**
+     * At process exit, when {@link #flush} could not deliver everything in time: writes what is
+     * still queued or in flight to durable storage, so that the next run of the program sends it,
+     * and waits at most {@code timeout} for that. Returns whether nothing is left only in memory.
+     * Transports without durable storage answer whether everything was delivered.
+     */
+    default boolean persistUndelivered(Duration timeout) {
+        return flush(timeout);
+    }
+
+    /**
      * Stops the background thread after a bounded attempt to deliver what is queued. Idempotent.
      */
     @Override

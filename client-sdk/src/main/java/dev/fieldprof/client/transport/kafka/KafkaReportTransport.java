@@ -8,12 +8,14 @@ import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -45,7 +47,10 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     private final ReportSpool spool;
     private final ConcurrentLinkedQueue<FrequencyReport> failed = new ConcurrentLinkedQueue<>();
     // Sends whose callback has not run yet; a flush is not done while any is in flight.
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Set<FrequencyReport> inFlight = ConcurrentHashMap.newKeySet();
+    // Set at process exit: reports are written to the spool instead of sent, and the sends in
+    // flight are spooled too (the next run sends them; the job counts a numbered report once).
+    private volatile boolean persisting;
     private Producer<String, byte[]> producer;
     private long retryAtNanos;
     private Duration backoff = MIN_BACKOFF;
@@ -166,6 +171,11 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     @Override
     protected void deliver(FrequencyReport report) {
         spoolFailures();
+        if (persisting) {
+            spoolInFlight();
+            spool.add(report);
+            return;
+        }
         if (offline() || !spool.isEmpty()) {
             // Keep order and never wait on a dead broker per report: queue behind the spool.
             spool.add(report);
@@ -188,7 +198,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             spool.add(report);
             return;
         }
-        inFlight.incrementAndGet();
+        inFlight.add(report);
         try {
             p.get()
                     .send(
@@ -201,11 +211,11 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                                 } else {
                                     failed.add(report); // spooled by the publisher thread
                                 }
-                                inFlight.decrementAndGet();
+                                inFlight.remove(report);
                                 outcomesChanged();
                             });
         } catch (RuntimeException e) {
-            inFlight.decrementAndGet();
+            inFlight.remove(report);
             if (permanent(e)) {
                 stats.dropped(DropReason.REJECTED);
             } else {
@@ -239,13 +249,44 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     /** Sends in flight, or failed ones not yet in the spool, have no outcome yet. */
     @Override
     protected boolean awaitingOutcomes() {
-        return inFlight.get() > 0 || !failed.isEmpty();
+        return !inFlight.isEmpty() || !failed.isEmpty();
     }
 
     @Override
     protected void idle() {
         spoolFailures();
+        if (persisting) {
+            spoolInFlight();
+            return;
+        }
         retrySpool();
+    }
+
+    /**
+     * At process exit: from now on reports go to the on-disk spool, and so do the sends still in
+     * flight (the producer may yet deliver them before the JVM halts: a numbered report sent twice
+     * counts once). Waits at most {@code timeout} for the publisher thread to write them.
+     */
+    @Override
+    public boolean persistUndelivered(Duration timeout) {
+        persisting = true;
+        // On this (exiting) thread: the publisher thread may be stuck in a send waiting for
+        // metadata from a broker it has not reached yet.
+        spoolInFlight();
+        drainQueued(spool::add);
+        boolean settled = flush(timeout);
+        spoolInFlight(); // what the publisher thread sent meanwhile
+        return settled || !awaitingOutcomes();
+    }
+
+    /** Moves every send in flight into the spool (the spool is thread-safe). */
+    private void spoolInFlight() {
+        for (FrequencyReport report : List.copyOf(inFlight)) {
+            if (inFlight.remove(report)) {
+                spool.add(report);
+            }
+        }
+        outcomesChanged();
     }
 
     /** Sends spooled reports in order, synchronously, while the broker accepts them. */

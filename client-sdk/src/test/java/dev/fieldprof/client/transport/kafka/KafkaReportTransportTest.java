@@ -173,4 +173,79 @@ class KafkaReportTransportTest {
             assertThat(p.getProperty("max.block.ms")).isEqualTo("2000");
         }
     }
+
+    /**
+     * The walkthrough's loss: devices exiting while their producer still waited for the broker's
+     * metadata (4 JVMs starting at once on 2 cores) lost their report although the ledger counted
+     * it. At exit, what the broker has not taken goes to the spool, and the next run sends it.
+     */
+    @Test
+    void persistsWhatTheBrokerHasNotTakenAtExitAndTheNextRunSendsIt() throws Exception {
+        java.util.concurrent.CountDownLatch metadata = new java.util.concurrent.CountDownLatch(1);
+        // A producer whose first send waits for metadata, as a real one does before it has
+        // reached the broker (max.block.ms).
+        MockProducer<String, byte[]> stuck =
+                new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public synchronized java.util.concurrent.Future<
+                                    org.apache.kafka.clients.producer.RecordMetadata>
+                            send(
+                                    org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>
+                                            record,
+                                    org.apache.kafka.clients.producer.Callback callback) {
+                        try {
+                            metadata.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return super.send(record, callback);
+                    }
+                };
+        KafkaReportTransport exiting =
+                new KafkaReportTransport(
+                        "localhost:9092",
+                        "reports",
+                        Duration.ofSeconds(5),
+                        dir,
+                        1 << 20,
+                        64,
+                        (Properties p) -> (Producer<String, byte[]>) stuck);
+        for (int i = 0; i < 3; i++) {
+            exiting.submit(Reports.report(i, 5));
+        }
+        assertThat(exiting.flush(Duration.ofMillis(300))).isFalse();
+        assertThat(exiting.persistUndelivered(Duration.ofMillis(300))).isTrue();
+        assertThat(exiting.spooled()).isEqualTo(3);
+        metadata.countDown(); // the JVM would halt here; let the test's thread go
+        exiting.close(Duration.ofMillis(100));
+
+        MockProducer<String, byte[]> broker =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaReportTransport nextRun =
+                new KafkaReportTransport(
+                        "localhost:9092",
+                        "reports",
+                        Duration.ofSeconds(5),
+                        dir,
+                        1 << 20,
+                        64,
+                        (Properties p) -> (Producer<String, byte[]>) broker)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (nextRun.spooled() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20); // polling interval of a real condition: the spool drains
+            }
+            assertThat(nextRun.spooled()).isZero();
+            assertThat(broker.history())
+                    .extracting(
+                            r ->
+                                    dev.fieldprof.schemas.RecordCodec.of(
+                                                    dev.fieldprof.schemas.FrequencyReport.class)
+                                            .decode(r.value())
+                                            .getReportId())
+                    .containsExactlyInAnyOrder(
+                            Reports.report(0, 5).getReportId(),
+                            Reports.report(1, 5).getReportId(),
+                            Reports.report(2, 5).getReportId());
+        }
+    }
 }
