@@ -137,10 +137,26 @@ final class FieldprofTopics implements AutoCloseable {
                         Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops))
                 .all()
                 .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        awaitSettings(topic, required);
         for (String difference : differences) {
             out.printf("%s: fixed, %s%n", topic, difference);
         }
         return true;
+    }
+
+    /**
+     * Waits until the broker describes the topic with {@code required}: a change of settings
+     * reaches the brokers' metadata after the call that made it returns.
+     */
+    private void awaitSettings(String topic, Map<String, String> required)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+        while (!TopicSettings.differences(admin, topic, required).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("the settings of " + topic + " did not change");
+            }
+            Thread.sleep(100); // polling interval of a real condition
+        }
     }
 
     /** Waits until every partition has a leader, so that a producer started next finds them. */
