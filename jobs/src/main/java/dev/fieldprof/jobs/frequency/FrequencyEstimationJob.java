@@ -26,12 +26,14 @@ import dev.fieldprof.jobs.io.TopicSettings;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -201,7 +203,12 @@ public final class FrequencyEstimationJob {
                                         options.maxPending()))
                         .uid("validate-reports");
         SingleOutputStreamOperator<WindowSum> shardSums =
-                valid.keyBy(new Keys.AppConfigShard(options.shards()))
+                // Keyed like validation, whose output is already partitioned so: the reports
+                // reach their window sum without crossing the network again.
+                DataStreamUtils.reinterpretAsKeyedStream(
+                                valid,
+                                new Keys.AppShard(options.shards()),
+                                Types.TUPLE(Types.STRING, Types.INT))
                         .window(TumblingEventTimeWindows.of(options.window()))
                         .sideOutputLateData(LATE)
                         .aggregate(new SumReports(), new EmitShardSum())

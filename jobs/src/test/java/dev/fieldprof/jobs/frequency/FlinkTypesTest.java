@@ -8,6 +8,7 @@ import dev.fieldprof.jobs.frequency.records.EstimatorState;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.frequency.records.ShardWindowSums;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.frequency.validation.WaitingReport;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -24,6 +25,7 @@ class FlinkTypesTest {
                 ReportRecord.class,
                 ProgramUpdate.class,
                 WindowSum.class,
+                ShardWindowSums.class,
                 EncodedRecord.class,
                 EstimatorState.class,
                 PartialSum.class,

@@ -1,35 +1,40 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.records.ShardWindowSums;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
-import org.apache.flink.api.java.tuple.Tuple4;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
-/** Labels a shard's window sum with its (app version, config, shard) and window bounds. */
+/**
+ * Emits a shard's window sums, one per (config, generation), labelled with the app version, the
+ * shard and the window bounds.
+ */
 public final class EmitShardSum
         extends ProcessWindowFunction<
-                PartialSum, WindowSum, Tuple4<String, String, Long, Integer>, TimeWindow> {
+                ShardWindowSums, WindowSum, Tuple2<String, Integer>, TimeWindow> {
     private static final long serialVersionUID = 1L;
 
     @Override
     public void process(
-            Tuple4<String, String, Long, Integer> key,
+            Tuple2<String, Integer> key,
             Context context,
-            Iterable<PartialSum> sums,
+            Iterable<ShardWindowSums> results,
             Collector<WindowSum> out) {
         TimeWindow window = context.window();
-        for (PartialSum sum : sums) {
-            out.collect(
-                    new WindowSum(
-                            key.f0,
-                            key.f1,
-                            key.f2,
-                            key.f3,
-                            window.getStart(),
-                            window.getEnd(),
-                            sum));
+        for (ShardWindowSums sums : results) {
+            for (int i = 0; i < sums.sums.length; i++) {
+                out.collect(
+                        new WindowSum(
+                                key.f0,
+                                sums.configIds[i],
+                                sums.generations[i],
+                                key.f1,
+                                window.getStart(),
+                                window.getEnd(),
+                                sums.sums[i]));
+            }
         }
     }
 }

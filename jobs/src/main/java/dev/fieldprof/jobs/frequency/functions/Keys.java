@@ -6,7 +6,6 @@ import dev.fieldprof.jobs.frequency.records.WindowSum;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.tuple.Tuple3;
-import org.apache.flink.api.java.tuple.Tuple4;
 
 /** The keys of the job (named classes, so that Flink sees their types). */
 public final class Keys {
@@ -54,23 +53,6 @@ public final class Keys {
     }
 
     /** (app version, config, shard): the parallel window sums. */
-    public static final class AppConfigShard
-            implements KeySelector<ReportRecord, Tuple4<String, String, Long, Integer>> {
-        private static final long serialVersionUID = 1L;
-        private final int shards;
-
-        public AppConfigShard(int shards) {
-            this.shards = shards;
-        }
-
-        @Override
-        public Tuple4<String, String, Long, Integer> getKey(ReportRecord report) {
-            return Tuple4.of(
-                    report.appVersion, report.configId, report.generation, report.shard(shards));
-        }
-    }
-
-    /** (app version, config): merging the shards and estimating. */
     public static final class AppConfig
             implements KeySelector<WindowSum, Tuple3<String, String, Long>> {
         private static final long serialVersionUID = 1L;

@@ -1,14 +1,31 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.frequency.records.ShardWindowSums;
+import org.apache.flink.api.common.functions.AggregateFunction;
 
-/** Sums the reports of one (app version, config, shard) window incrementally. */
-public final class SumReports extends PartialSumAggregate<ReportRecord> {
+/** Sums a shard's validated reports in its window, per privacy config and model generation. */
+public final class SumReports
+        implements AggregateFunction<ReportRecord, ShardWindowSums, ShardWindowSums> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public PartialSum add(ReportRecord report, PartialSum sum) {
-        return sum.add(report.counts);
+    public ShardWindowSums createAccumulator() {
+        return new ShardWindowSums();
+    }
+
+    @Override
+    public ShardWindowSums add(ReportRecord report, ShardWindowSums sums) {
+        return sums.add(report);
+    }
+
+    @Override
+    public ShardWindowSums getResult(ShardWindowSums sums) {
+        return sums;
+    }
+
+    @Override
+    public ShardWindowSums merge(ShardWindowSums a, ShardWindowSums b) {
+        return a.merge(b);
     }
 }

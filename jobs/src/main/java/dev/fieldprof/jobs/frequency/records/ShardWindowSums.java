@@ -1,0 +1,51 @@
+package dev.fieldprof.jobs.frequency.records;
+
+import dev.fieldprof.jobs.estimation.PartialSum;
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * The sums of one (app version, shard) window, one per (privacy config, model generation) its
+ * reports were validated against: the window is keyed like validation, so that reports reach it
+ * without crossing the network again, and sums of different parameters stay apart. Almost always
+ * one entry. A Flink POJO (arrays, no collections).
+ */
+public class ShardWindowSums implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public String[] configIds = new String[0];
+    public long[] generations = new long[0];
+    public PartialSum[] sums = new PartialSum[0];
+
+    public ShardWindowSums() {}
+
+    /** Adds a validated report to the sum of its config and generation. */
+    public ShardWindowSums add(ReportRecord report) {
+        sumOf(report.configId, report.generation).add(report.counts);
+        return this;
+    }
+
+    /** Adds every sum of {@code other}. */
+    public ShardWindowSums merge(ShardWindowSums other) {
+        for (int i = 0; i < other.sums.length; i++) {
+            sumOf(other.configIds[i], other.generations[i]).merge(other.sums[i]);
+        }
+        return this;
+    }
+
+    private PartialSum sumOf(String configId, long generation) {
+        for (int i = 0; i < sums.length; i++) {
+            if (generations[i] == generation && configIds[i].equals(configId)) {
+                return sums[i];
+            }
+        }
+        int n = sums.length;
+        configIds = Arrays.copyOf(configIds, n + 1);
+        generations = Arrays.copyOf(generations, n + 1);
+        sums = Arrays.copyOf(sums, n + 1);
+        configIds[n] = configId;
+        generations[n] = generation;
+        sums[n] = new PartialSum();
+        return sums[n];
+    }
+}
