@@ -22,6 +22,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "run",
+        modelTransformer = JobsRunCommand.JobOptionsFollowTheJob.class,
         mixinStandardHelpOptions = true,
         description = {
             "Run a fieldprof job here, on a Flink MiniCluster in this JVM, until Ctrl-C.",
@@ -112,10 +113,36 @@ public final class JobsRunCommand implements Callable<Integer> {
                             client.getJobID(), flink.restAddress());
             spec.commandLine().getOut().flush();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> client.cancel().join()));
-            client.getJobExecutionResult().get();
+            var result = client.getJobExecutionResult();
+            JobProgress progress = new JobProgress();
+            while (true) {
+                try {
+                    result.get(5, java.util.concurrent.TimeUnit.SECONDS);
+                    break;
+                } catch (java.util.concurrent.TimeoutException stillRunning) {
+                    var graph = flink.miniCluster().getExecutionGraph(client.getJobID()).get();
+                    for (String line : progress.changes(JobProgress.Snapshot.of(graph))) {
+                        spec.commandLine().getOut().println(line);
+                    }
+                    spec.commandLine().getOut().flush();
+                }
+            }
         } catch (java.util.concurrent.ExecutionException e) {
             throw new CliFailure("the job failed: " + e.getCause().getMessage(), e.getCause());
         }
         return 0;
+    }
+
+    /**
+     * Everything after JOB is the job's: {@code jobs run frequency --bootstrap H:P --window 1m}
+     * (picocli would otherwise take {@code --bootstrap} for an option of this command and refuse
+     * it).
+     */
+    public static final class JobOptionsFollowTheJob implements CommandLine.IModelTransformer {
+        @Override
+        public CommandLine.Model.CommandSpec transform(CommandLine.Model.CommandSpec spec) {
+            spec.parser().stopAtPositional(true);
+            return spec;
+        }
     }
 }
