@@ -137,15 +137,7 @@ class KafkaReportTransportTest {
         // A broker that acknowledges only when told (MockProducer without auto-complete).
         MockProducer<String, byte[]> mock =
                 new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
-        try (KafkaReportTransport transport =
-                new KafkaReportTransport(
-                        "localhost:9092",
-                        "reports",
-                        Duration.ofSeconds(5),
-                        dir,
-                        1 << 20,
-                        64,
-                        (Properties p) -> (Producer<String, byte[]>) mock)) {
+        try (KafkaReportTransport transport = onProducer(mock)) {
             transport.submit(Reports.report(0, 5));
             transport.submit(Reports.report(1, 5));
             assertThat(transport.flush(Duration.ofMillis(500))).isFalse();
@@ -201,15 +193,7 @@ class KafkaReportTransportTest {
                         return super.send(record, callback);
                     }
                 };
-        KafkaReportTransport exiting =
-                new KafkaReportTransport(
-                        "localhost:9092",
-                        "reports",
-                        Duration.ofSeconds(5),
-                        dir,
-                        1 << 20,
-                        64,
-                        (Properties p) -> (Producer<String, byte[]>) stuck);
+        KafkaReportTransport exiting = onProducer(stuck);
         for (int i = 0; i < 3; i++) {
             exiting.submit(Reports.report(i, 5));
         }
@@ -221,15 +205,7 @@ class KafkaReportTransportTest {
 
         MockProducer<String, byte[]> broker =
                 new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-        try (KafkaReportTransport nextRun =
-                new KafkaReportTransport(
-                        "localhost:9092",
-                        "reports",
-                        Duration.ofSeconds(5),
-                        dir,
-                        1 << 20,
-                        64,
-                        (Properties p) -> (Producer<String, byte[]>) broker)) {
+        try (KafkaReportTransport nextRun = onProducer(broker)) {
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (nextRun.spooled() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(20); // polling interval of a real condition: the spool drains
@@ -247,5 +223,19 @@ class KafkaReportTransportTest {
                             Reports.report(1, 5).getReportId(),
                             Reports.report(2, 5).getReportId());
         }
+    }
+
+    /**
+     * A transport on {@code producer} (a MockProducer standing in for the broker), spool in dir.
+     */
+    private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
+        return new KafkaReportTransport(
+                "localhost:9092",
+                "reports",
+                Duration.ofSeconds(5),
+                dir,
+                1 << 20,
+                64,
+                (Properties p) -> producer);
     }
 }
