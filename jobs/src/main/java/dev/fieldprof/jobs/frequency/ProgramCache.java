@@ -5,31 +5,26 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Decoded program models of one operator instance, keyed by app version and refreshed when the
- * broadcast bytes change; the broadcast state keeps the bytes, so the cache is rebuilt lazily after
- * a restore.
+ * Decoded program models of one operator instance, keyed as the broadcast state keys their bytes
+ * and refreshed when the bytes change; the broadcast state keeps the bytes, so the cache is rebuilt
+ * lazily after a restore.
  */
 public final class ProgramCache {
     private record Entry(byte[] bytes, ProgramIndex index) {}
 
     private final Map<String, Entry> entries = new HashMap<>();
 
-    /** Caches an index decoded elsewhere under {@code key}. */
-    public void remember(String key, byte[] bytes, ProgramIndex index) {
-        entries.put(key, new Entry(bytes, index));
-    }
-
     /** The index of {@code bytes}, decoding them only when they differ from the cached ones. */
-    public ProgramIndex get(String appVersion, byte[] bytes) {
+    public ProgramIndex get(String key, byte[] bytes) {
         if (bytes == null) {
             return null;
         }
-        Entry entry = entries.get(appVersion);
+        Entry entry = entries.get(key);
         if (entry != null && (entry.bytes == bytes || Arrays.equals(entry.bytes, bytes))) {
             return entry.index;
         }
         ProgramIndex index = ProgramIndex.decode(bytes);
-        entries.put(appVersion, new Entry(bytes, index));
+        entries.put(key, new Entry(bytes, index));
         return index;
     }
 }

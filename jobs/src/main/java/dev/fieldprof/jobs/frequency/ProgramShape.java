@@ -1,7 +1,15 @@
 package dev.fieldprof.jobs.frequency;
 
 import dev.fieldprof.client.privacy.PrivacyParameters;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -30,16 +38,53 @@ public final class ProgramShape implements Serializable {
     }
 
     /**
-     * The shape of an encoded program model that decoded and checked out before ({@code
-     * DecodePrograms}): reads only the methods' count and the privacy configurations.
+     * The shape in a few hundred bytes ({@link #fromBytes}): what travels with a program update to
+     * validation, which then never decodes the model (megabytes of CFGs) itself.
      */
-    public static ProgramShape decode(byte[] modelBytes) {
-        dev.fieldprof.schemas.ProgramModel model = ProgramIndex.CODEC.decode(modelBytes);
-        Map<String, PrivacyParameters> configs = new TreeMap<>();
-        for (dev.fieldprof.schemas.PrivacyConfig config : model.getPrivacyConfigs()) {
-            configs.put(config.getConfigId(), PrivacyParameters.of(config));
+    public byte[] toBytes() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(appVersion);
+            write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return new ProgramShape(model.getAppVersion(), model.getMethods().size(), configs);
+        return bytes.toByteArray();
+    }
+
+    /** The shape {@link #toBytes} wrote. */
+    public static ProgramShape fromBytes(byte[] bytes) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            return read(in.readUTF(), in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes |V| and the configurations (not the app version). */
+    public void write(DataOutput out) throws IOException {
+        out.writeInt(methodCount);
+        out.writeInt(configs.size());
+        for (Map.Entry<String, PrivacyParameters> config : configs.entrySet()) {
+            out.writeUTF(config.getKey());
+            out.writeDouble(config.getValue().epsilon());
+            out.writeInt(config.getValue().t());
+            out.writeInt(config.getValue().k());
+        }
+    }
+
+    /** Reads what {@link #write} wrote, for {@code appVersion}. */
+    public static ProgramShape read(String appVersion, DataInput in) throws IOException {
+        int methods = in.readInt();
+        int count = in.readInt();
+        Map<String, PrivacyParameters> parameters = new TreeMap<>();
+        for (int c = 0; c < count; c++) {
+            String id = in.readUTF();
+            double epsilon = in.readDouble();
+            int t = in.readInt();
+            parameters.put(id, new PrivacyParameters(epsilon, t, in.readInt()));
+        }
+        return new ProgramShape(appVersion, methods, parameters);
     }
 
     public String appVersion() {
@@ -62,11 +107,6 @@ public final class ProgramShape implements Serializable {
      */
     public long generation() {
         return generation;
-    }
-
-    /** The configuration ids, sorted. */
-    public java.util.List<String> configIds() {
-        return java.util.List.copyOf(configs.keySet());
     }
 
     /** One line for dead letters and logs: |V| and the configurations. */

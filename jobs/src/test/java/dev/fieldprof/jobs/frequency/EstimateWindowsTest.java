@@ -6,7 +6,6 @@ import dev.fieldprof.jobs.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.testing.TestProgramModels;
 import dev.fieldprof.schemas.EstimateWindow;
@@ -50,8 +49,7 @@ class EstimateWindowsTest {
         harness.processElement(sum(0, 2, 5, 3, 4), 59_999);
         assertThat(harness.extractOutputValues()).isEmpty();
 
-        harness.processBroadcastElement(
-                new ProgramUpdate("app:1", RecordCodec.of(ProgramModel.class).encode(MODEL)), 0);
+        harness.processBroadcastElement(TestProgramModels.update(MODEL), 0);
         harness.processElement(sum(60_000, 1, 1, 2, 3), 119_999);
 
         List<EncodedRecord> out = harness.extractOutputValues();

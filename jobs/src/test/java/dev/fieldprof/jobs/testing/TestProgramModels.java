@@ -1,10 +1,13 @@
 package dev.fieldprof.jobs.testing;
 
+import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.PairRule;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,5 +39,12 @@ public final class TestProgramModels {
                 .setPairs(orderPairs)
                 .setPrivacyConfigs(List.of(new PrivacyConfig("default", EPSILON, 1, K)))
                 .build();
+    }
+
+    /** The update the job makes of {@code model} once it decoded and checked out. */
+    public static ProgramUpdate update(ProgramModel model) {
+        byte[] bytes = RecordCodec.of(ProgramModel.class).encode(model);
+        return new ProgramUpdate(
+                model.getAppVersion(), bytes, ProgramIndex.of(model).shape().toBytes());
     }
 }

@@ -39,6 +39,6 @@ public final class DecodePrograms extends ProcessFunction<RawRecord, ProgramUpda
                             "invalid program model: " + e.getMessage()));
             return;
         }
-        out.collect(new ProgramUpdate(index.appVersion(), raw.value));
+        out.collect(new ProgramUpdate(index.appVersion(), raw.value, index.shape().toBytes()));
     }
 }

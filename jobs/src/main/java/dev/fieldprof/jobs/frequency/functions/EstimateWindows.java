@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.frequency.functions;
 import dev.fieldprof.jobs.frequency.DeadLetters;
 import dev.fieldprof.jobs.frequency.ProgramCache;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.ProgramShape;
 import dev.fieldprof.jobs.frequency.WindowEstimates;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.EstimatorState;
@@ -93,11 +94,10 @@ public final class EstimateWindows
     @Override
     public void processBroadcastElement(
             ProgramUpdate update, Context ctx, Collector<EncodedRecord> out) throws Exception {
-        ProgramIndex model = ProgramIndex.decode(update.model);
-        long generation = model.shape().generation();
+        long generation = ProgramShape.fromBytes(update.shape).generation();
         String modelKey = modelKey(update.appVersion, generation);
         ctx.getBroadcastState(PROGRAMS).put(modelKey, update.model);
-        cache.remember(modelKey, update.model, model);
+        ProgramIndex model = cache.get(modelKey, update.model);
         ctx.applyToKeyedState(
                 STATE,
                 (key, keyed) -> {

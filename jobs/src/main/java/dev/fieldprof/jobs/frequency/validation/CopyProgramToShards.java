@@ -27,7 +27,7 @@ public final class CopyProgramToShards implements FlatMapFunction<ProgramUpdate,
     @Override
     public void flatMap(ProgramUpdate update, Collector<ProgramUpdate> out) {
         for (int shard = 0; shard < shards; shard++) {
-            out.collect(new ProgramUpdate(update.appVersion, update.model, shard));
+            out.collect(new ProgramUpdate(update.appVersion, update.model, update.shape, shard));
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.fieldprof.jobs.frequency.validation;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.jobs.frequency.ProgramShape;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -80,16 +79,7 @@ final class KnownPrograms {
             out.writeUTF(app);
             out.writeInt(shapes.size());
             for (ProgramShape shape : shapes) {
-                out.writeInt(shape.methodCount());
-                List<String> ids = shape.configIds();
-                out.writeInt(ids.size());
-                for (String id : ids) {
-                    PrivacyParameters p = shape.config(id);
-                    out.writeUTF(id);
-                    out.writeDouble(p.epsilon());
-                    out.writeInt(p.t());
-                    out.writeInt(p.k());
-                }
+                shape.write(out);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -103,15 +93,7 @@ final class KnownPrograms {
             int count = in.readInt();
             List<ProgramShape> shapes = new ArrayList<>(count);
             for (int s = 0; s < count; s++) {
-                int methods = in.readInt();
-                int configs = in.readInt();
-                Map<String, PrivacyParameters> parameters = new HashMap<>();
-                for (int c = 0; c < configs; c++) {
-                    String id = in.readUTF();
-                    parameters.put(
-                            id, new PrivacyParameters(in.readDouble(), in.readInt(), in.readInt()));
-                }
-                shapes.add(new ProgramShape(app, methods, parameters));
+                shapes.add(ProgramShape.read(app, in));
             }
             return shapes;
         } catch (IOException e) {

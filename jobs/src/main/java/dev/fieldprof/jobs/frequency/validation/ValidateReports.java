@@ -185,7 +185,7 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
     @Override
     public void processElement2(StreamRecord<ProgramUpdate> element) throws Exception {
         ProgramUpdate update = element.getValue();
-        programs.learn(ProgramShape.decode(update.model));
+        programs.learn(ProgramShape.fromBytes(update.shape));
         List<ProgramShape> generations = programs.generations(update.appVersion);
         int released = 0;
         for (WaitingReport waiting : waiting(pending)) {

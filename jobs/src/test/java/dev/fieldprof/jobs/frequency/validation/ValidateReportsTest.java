@@ -29,7 +29,6 @@ import org.junit.jupiter.api.Test;
 /** State, timers and the watermark hold of the validation step, on Flink's operator harness. */
 class ValidateReportsTest {
     private static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);
-    private static final RecordCodec<ProgramModel> PROGRAMS = RecordCodec.of(ProgramModel.class);
     private static final long WAIT = 300_000;
 
     private static KeyedTwoInputStreamOperatorTestHarness<
@@ -61,8 +60,7 @@ class ValidateReportsTest {
     }
 
     private static ProgramUpdate model(String app) {
-        ProgramModel model = TestProgramModels.model(app, 3, new int[][] {{0, 1}});
-        return new ProgramUpdate(app, PROGRAMS.encode(model));
+        return TestProgramModels.update(TestProgramModels.model(app, 3, new int[][] {{0, 1}}));
     }
 
     private static List<DeadLetter> letters(KeyedTwoInputStreamOperatorTestHarness<?, ?, ?, ?> h) {
@@ -336,8 +334,8 @@ class ValidateReportsTest {
         var harness = harness(10);
         ProgramModel three = TestProgramModels.model("app:1", 3, new int[][] {{0, 1}});
         ProgramModel four = TestProgramModels.model("app:1", 4, new int[][] {{0, 1}});
-        harness.processElement2(new ProgramUpdate("app:1", PROGRAMS.encode(three)), 0);
-        harness.processElement2(new ProgramUpdate("app:1", PROGRAMS.encode(four)), 0);
+        harness.processElement2(TestProgramModels.update(three), 0);
+        harness.processElement2(TestProgramModels.update(four), 0);
         harness.processElement1(report("old", "app:1", 1_000, 1, 2, 1), 1_000);
         harness.processElement1(report("new", "app:1", 1_000, 1, 2, 1, 0), 1_000);
         harness.processElement1(report("neither", "app:1", 1_000, 1, 2, 1, 0, 0), 1_000);
