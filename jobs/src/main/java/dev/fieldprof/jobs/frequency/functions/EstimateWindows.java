@@ -131,7 +131,7 @@ public final class EstimateWindows
             // Only a fingerprint collision of two generations could bring this here: the sum
             // cannot be estimated against this model, and says so in the dead letters.
             deadLetters.accept(
-                    LateShardSumToDeadLetter.of(
+                    DeadLetters.ofWindowSum(
                             reportsTopic,
                             sum,
                             DeadLetterReason.MODEL_CHANGED,

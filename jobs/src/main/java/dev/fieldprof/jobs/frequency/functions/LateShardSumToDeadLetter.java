@@ -2,11 +2,8 @@ package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.jobs.frequency.DeadLetters;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.schemas.DeadLetterReason;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import org.apache.flink.api.common.functions.MapFunction;
 
 /**
@@ -29,44 +26,10 @@ public final class LateShardSumToDeadLetter implements MapFunction<WindowSum, En
 
     @Override
     public EncodedRecord map(WindowSum late) {
-        return of(
+        return DeadLetters.ofWindowSum(
                 reportsTopic,
                 late,
                 DeadLetterReason.WINDOW_DROPPED,
                 "arrived after that window was estimated");
-    }
-
-    /**
-     * A dead letter standing for the reports of a window sum: no single record to keep, so it names
-     * the window, the shard and the report count.
-     */
-    public static EncodedRecord of(
-            String reportsTopic, WindowSum sum, DeadLetterReason reason, String why) {
-        RawRecord origin =
-                new RawRecord(
-                        reportsTopic,
-                        -1,
-                        -1,
-                        sum.windowStart,
-                        sum.appVersion.getBytes(StandardCharsets.UTF_8),
-                        null);
-        return DeadLetters.of(
-                origin,
-                reason,
-                "the sum of "
-                        + sum.sum.getReports()
-                        + " reports of "
-                        + sum.appVersion
-                        + " (config "
-                        + sum.configId
-                        + ", model generation "
-                        + Long.toHexString(sum.generation)
-                        + (sum.shard >= 0 ? ", shard " + sum.shard : "")
-                        + ") for window ["
-                        + Instant.ofEpochMilli(sum.windowStart)
-                        + ", "
-                        + Instant.ofEpochMilli(sum.windowEnd)
-                        + ") "
-                        + why);
     }
 }
