@@ -195,6 +195,104 @@ public final class EdgeCounter implements PathEventSink {
         }
     }
 
+    /** The version byte in front of {@link #toBytes()}. */
+    private static final int BYTES_FORMAT = 1;
+
+    /**
+     * The counts (not the frame stack, which only matters within one report) as bytes, so that a
+     * window's counts can wait in state as reports arrive instead of the reports themselves.
+     * Sparse: an edge, entry or successor never counted costs nothing. {@link #fromBytes} reads it
+     * back.
+     */
+    public byte[] toBytes() {
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(buffer)) {
+            out.writeByte(BYTES_FORMAT);
+            out.writeInt(layout.methodCount);
+            out.writeLong(decisions);
+            out.writeLong(ignored);
+            for (int m = 0; m < counts.length; m++) {
+                writeSparse(out, counts[m]);
+            }
+            writeSparse(out, entries);
+            out.writeInt(successors.size());
+            for (var context : new java.util.TreeMap<>(successors).entrySet()) {
+                out.writeLong(context.getKey());
+                out.writeInt(context.getValue().size());
+                for (var symbol : new java.util.TreeMap<>(context.getValue()).entrySet()) {
+                    out.writeInt(symbol.getKey());
+                    out.writeLong(symbol.getValue()[0]);
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a byte array does not fail
+        }
+        return buffer.toByteArray();
+    }
+
+    /**
+     * Counts written by {@link #toBytes()} for the same branch table.
+     *
+     * @throws IllegalArgumentException if the bytes are not counts of this table's shape
+     */
+    public static EdgeCounter fromBytes(BranchTable table, byte[] bytes) {
+        EdgeCounter c = new EdgeCounter(table);
+        try (java.io.DataInputStream in =
+                new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes))) {
+            int format = in.readUnsignedByte();
+            int methods = in.readInt();
+            if (format != BYTES_FORMAT || methods != c.layout.methodCount) {
+                throw new IllegalArgumentException(
+                        "edge counts of format "
+                                + format
+                                + " for "
+                                + methods
+                                + " methods, expected format "
+                                + BYTES_FORMAT
+                                + " for "
+                                + c.layout.methodCount);
+            }
+            c.decisions = in.readLong();
+            c.ignored = in.readLong();
+            for (int m = 0; m < c.counts.length; m++) {
+                readSparse(in, c.counts[m]);
+            }
+            readSparse(in, c.entries);
+            for (int k = in.readInt(); k > 0; k--) {
+                var bySymbol = new java.util.HashMap<Integer, long[]>();
+                c.successors.put(in.readLong(), bySymbol);
+                for (int n = in.readInt(); n > 0; n--) {
+                    bySymbol.put(in.readInt(), new long[] {in.readLong()});
+                }
+            }
+        } catch (java.io.IOException | IndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("edge counts do not fit the branch table: " + e);
+        }
+        return c;
+    }
+
+    private static void writeSparse(java.io.DataOutputStream out, long[] values)
+            throws java.io.IOException {
+        int nonZero = 0;
+        for (long v : values) {
+            nonZero += v == 0 ? 0 : 1;
+        }
+        out.writeInt(nonZero);
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != 0) {
+                out.writeInt(i);
+                out.writeLong(values[i]);
+            }
+        }
+    }
+
+    private static void readSparse(java.io.DataInputStream in, long[] values)
+            throws java.io.IOException {
+        for (int n = in.readInt(); n > 0; n--) {
+            values[in.readInt()] = in.readLong();
+        }
+    }
+
     BranchLayout layout() {
         return layout;
     }

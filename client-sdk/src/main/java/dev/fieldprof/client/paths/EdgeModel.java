@@ -33,6 +33,7 @@ public final class EdgeModel {
     public static final int DEFAULT_BOUND = 1 << 13;
 
     private final long version;
+    private final String writer;
     private final int inc;
     private final int bound;
     final BranchLayout layout;
@@ -46,6 +47,7 @@ public final class EdgeModel {
 
     private EdgeModel(
             long version,
+            String writer,
             int inc,
             int bound,
             BranchLayout layout,
@@ -54,6 +56,7 @@ public final class EdgeModel {
             int[][][] hintSymbols,
             int[][][] hintFreqs) {
         this.version = version;
+        this.writer = writer;
         this.inc = inc;
         this.bound = bound;
         this.layout = layout;
@@ -85,11 +88,23 @@ public final class EdgeModel {
 
     /** A builder for a model with the same branch nodes, starting from a copy of {@code base}. */
     public static Builder builder(EdgeModel base) {
-        return new Builder(base.layout, base).version(base.version).inc(base.inc).bound(base.bound);
+        return new Builder(base.layout, base)
+                .version(base.version)
+                .writer(base.writer)
+                .inc(base.inc)
+                .bound(base.bound);
     }
 
     public long version() {
         return version;
+    }
+
+    /**
+     * Which job published this version ("" for the uniform model and for models of records without
+     * one): with the version it identifies the model, should two writers ever publish one version.
+     */
+    public String writer() {
+        return writer;
     }
 
     public int inc() {
@@ -166,6 +181,7 @@ public final class EdgeModel {
     public boolean equals(Object o) {
         return o instanceof EdgeModel other
                 && version == other.version
+                && writer.equals(other.writer)
                 && inc == other.inc
                 && bound == other.bound
                 && layout.sameAs(other.layout)
@@ -184,6 +200,7 @@ public final class EdgeModel {
     public String toString() {
         return "EdgeModel{version="
                 + version
+                + (writer.isEmpty() ? "" : ", writer=" + writer)
                 + ", inc="
                 + inc
                 + ", bound="
@@ -200,6 +217,7 @@ public final class EdgeModel {
         private final java.util.List<java.util.TreeMap<Integer, int[][]>> hints =
                 new java.util.ArrayList<>();
         private long version;
+        private String writer = "";
         private int inc = DEFAULT_INC;
         private int bound = DEFAULT_BOUND;
 
@@ -233,6 +251,14 @@ public final class EdgeModel {
                 throw new IllegalArgumentException("version must be >= 0, got " + version);
             }
             this.version = version;
+            return this;
+        }
+
+        /**
+         * @param writer the publishing job's id, "" for none; not null
+         */
+        public Builder writer(String writer) {
+            this.writer = java.util.Objects.requireNonNull(writer, "writer");
             return this;
         }
 
@@ -411,7 +437,8 @@ public final class EdgeModel {
                     i++;
                 }
             }
-            return new EdgeModel(version, inc, bound, layout, copy, contexts, symbols, counts);
+            return new EdgeModel(
+                    version, writer, inc, bound, layout, copy, contexts, symbols, counts);
         }
     }
 }

@@ -53,6 +53,7 @@ public final class EdgeModelRecords {
         return dev.fieldprof.schemas.EdgeModel.newBuilder()
                 .setAppVersion(appVersion)
                 .setVersion(model.version())
+                .setWriter(model.writer())
                 .setBranchFingerprint(model.branchFingerprint())
                 .setPathFormat(PathFormat.CURRENT)
                 .setInc(model.inc())
@@ -90,7 +91,7 @@ public final class EdgeModelRecords {
         }
         EdgeModel base =
                 EdgeModel.uniform(table, record.getVersion(), record.getInc(), record.getBound());
-        EdgeModel.Builder b = EdgeModel.builder(base);
+        EdgeModel.Builder b = EdgeModel.builder(base).writer(record.getWriter().toString());
         for (BranchNodeFrequencies node : record.getNodes()) {
             b.frequencies(node.getMethodId(), node.getBlockId(), array(node.getFrequencies()));
         }

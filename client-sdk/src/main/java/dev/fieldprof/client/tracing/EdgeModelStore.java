@@ -11,8 +11,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The newest edge model a device may code with (DESIGN.md "Paths"): starts from the uniform model,
  * version 0, and adopts a published model only if it is for this app version, for exactly this
- * code's branch nodes ({@code branchFingerprint}) and newer than the one held. Encoders read it
- * when they cut a report, so a thread switches models only between reports. Thread-safe.
+ * code's branch nodes ({@code branchFingerprint}) and newer than the one held: a model of the held
+ * version from another writer is refused as a conflict, since the reports coded with the held one
+ * name its writer. Encoders read it when they cut a report, so a thread switches models only
+ * between reports. Thread-safe.
  */
 public final class EdgeModelStore {
     private final String appVersion;
@@ -61,7 +63,21 @@ public final class EdgeModelStore {
                             + Long.toHexString(fingerprint));
             return false;
         }
-        if (record.getVersion() <= current.get().version()) {
+        EdgeModel held = current.get();
+        if (record.getVersion() == held.version()
+                && !record.getWriter().toString().equals(held.writer())) {
+            // Two jobs published this version: keep the one adopted, which the reports name.
+            refuse(
+                    "model "
+                            + record.getVersion()
+                            + " of writer '"
+                            + record.getWriter()
+                            + "' conflicts with the adopted one of writer '"
+                            + held.writer()
+                            + "'");
+            return false;
+        }
+        if (record.getVersion() <= held.version()) {
             return false;
         }
         EdgeModel model;
@@ -107,7 +123,7 @@ public final class EdgeModelStore {
         lastRefusal = reason;
     }
 
-    /** Models refused for a wrong fingerprint or invalid content. */
+    /** Models refused for a wrong fingerprint, invalid content or a conflicting writer. */
     public long refused() {
         return refused.get();
     }

@@ -233,6 +233,7 @@ public final class PathTracer implements PathProbeHandler {
             }
             long events = encoder.eventsInReport();
             long version = encoder.model().version();
+            String writer = encoder.model().writer();
             byte[] coded = encoder.finishReport();
             byte[] raw = null;
             if (t.recording != null) {
@@ -251,6 +252,7 @@ public final class PathTracer implements PathProbeHandler {
                             .setThread(t.number)
                             .setSequence(t.sequence++)
                             .setModelVersion(version)
+                            .setModelWriter(writer)
                             .setEvents(events)
                             .setCreatedAtMillis(Instant.ofEpochMilli(System.currentTimeMillis()))
                             .setCoded(ByteBuffer.wrap(coded))

@@ -130,6 +130,44 @@ class PathTracerTest {
     }
 
     @Test
+    void keepsTheAdoptedModelOfAVersionAndNamesItsWriterInTheReports() throws Exception {
+        EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+        PathTracer tracer = new PathTracer("device-3", "app:1", 0, store, sink, 1 << 20, true);
+        PathProbes.install(tracer);
+        EdgeModel fromA =
+                EdgeModel.builder(EdgeModel.uniform(TABLE))
+                        .version(1)
+                        .writer("job-a")
+                        .frequencies(0, 0, new int[] {7, 1})
+                        .build();
+        EdgeModel fromB =
+                EdgeModel.builder(EdgeModel.uniform(TABLE))
+                        .version(1)
+                        .writer("job-b")
+                        .frequencies(0, 0, new int[] {1, 7})
+                        .build();
+        assertThat(store.offer(EdgeModelRecords.toRecord(fromA, "app:1", Instant.EPOCH, 1)))
+                .isTrue();
+        assertThat(store.offer(EdgeModelRecords.toRecord(fromB, "app:1", Instant.EPOCH, 1)))
+                .as("the same version from another writer")
+                .isFalse();
+        assertThat(store.refused()).isEqualTo(1);
+        assertThat(store.lastRefusal())
+                .isEqualTo(
+                        "model 1 of writer 'job-b' conflicts with the adopted one of writer"
+                                + " 'job-a'");
+        assertThat(store.current()).isEqualTo(fromA);
+
+        workload(50);
+        tracer.endEpoch();
+        PathReport report = sent.get(0);
+        assertThat(report.getModelVersion()).isEqualTo(1L);
+        assertThat(report.getModelWriter()).isEqualTo("job-a");
+        assertThat(decode(report, fromA))
+                .isEqualTo(PathRecording.fromBytes(bytes(report.getRaw())));
+    }
+
+    @Test
     void refusesModelsForOtherCodeAndProbesNeverThrow() {
         EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
         ArrayBranchTable other = BranchTableText.parse("fieldprof-branches 1\nmethods 3\n0 0:2\n");
