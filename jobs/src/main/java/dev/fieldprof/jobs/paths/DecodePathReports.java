@@ -16,7 +16,7 @@ import org.apache.flink.util.Collector;
  * Decodes raw path report records and checks what can be checked without a model: the Avro record
  * (else UNDECODABLE) and a coded header that agrees with the record's model version and event count
  * (else INVALID, with the reason). Whether its app version has a branch table is known only where
- * the program models are broadcast ({@link LearnEdgeModels}).
+ * the program models are broadcast ({@link CountPathEdges}).
  */
 public final class DecodePathReports extends ProcessFunction<RawRecord, PathReportEnvelope> {
     private static final long serialVersionUID = 1L;
@@ -70,7 +70,9 @@ public final class DecodePathReports extends ProcessFunction<RawRecord, PathRepo
                 new PathReportEnvelope(
                         app,
                         report.getReportId().toString(),
+                        report.getDeviceId().toString(),
                         report.getModelVersion(),
+                        report.getModelWriter().toString(),
                         coded,
                         raw));
     }

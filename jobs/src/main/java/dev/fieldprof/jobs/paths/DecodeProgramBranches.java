@@ -15,12 +15,12 @@ import org.apache.flink.util.Collector;
  * versions ({@link ProgramModelBranches}). A record that does not decode, or whose CFGs are
  * inconsistent, is dead-lettered; a model without CFGs (schema v1) and a tombstone give nothing.
  */
-public final class DecodeProgramBranches extends ProcessFunction<RawRecord, ProgramBranches> {
+public final class DecodeProgramBranches extends ProcessFunction<RawRecord, PathSideInput> {
     private static final long serialVersionUID = 1L;
     private static final RecordCodec<ProgramModel> CODEC = RecordCodec.of(ProgramModel.class);
 
     @Override
-    public void processElement(RawRecord raw, Context ctx, Collector<ProgramBranches> out) {
+    public void processElement(RawRecord raw, Context ctx, Collector<PathSideInput> out) {
         if (raw.value == null) {
             return;
         }
@@ -38,7 +38,7 @@ public final class DecodeProgramBranches extends ProcessFunction<RawRecord, Prog
         }
         try {
             out.collect(
-                    new ProgramBranches(
+                    PathSideInput.branches(
                             model.getAppVersion().toString(),
                             BranchTableText.toText(ProgramModelBranches.table(model))));
         } catch (IllegalArgumentException e) {

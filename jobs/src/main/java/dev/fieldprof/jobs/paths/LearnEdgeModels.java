@@ -1,377 +1,299 @@
 package dev.fieldprof.jobs.paths;
 
 import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.EdgeModelRecords;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Consumer;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
-import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Per app version and tumbling window: decodes every report with the edge model version it names
- * (the last N published versions are kept in keyed state, as EdgeModel records), counts edges with
- * {@link PathModelAggregator} and emits version M+1 keyed by app version (AdapTracer section 6.3).
+ * Per app version: merges the shards' edge counts of each window ({@link CountPathEdges}) and, when
+ * the window closes, derives model version M+1 from the newest model M and publishes it keyed by
+ * app version (AdapTracer section 6.3). The model's createdAt is the window end, so a replay emits
+ * the same bytes.
  *
- * <p>The branch table of an app version comes from its program model, broadcast from {@code
- * fieldprof.programs} ({@link DecodeProgramBranches}); a {@code --branches} file given for the app
- * version overrides it. The windows are kept here (reports buffered per window in keyed state, a
- * timer at each window's end) rather than in a Flink window operator, because a window function
- * cannot read broadcast state. A window whose app version has no table when it closes waits for the
- * table (a program model published after the reports) for at most the table wait of wall-clock
- * time, or until the input ends (the final watermark); its reports then become dead letters, as do
- * reports that name a model version not kept, do not decode with it, or arrive after their window
- * closed. The model's createdAt is the window end, so a replay emits the same bytes.
+ * <p>M is the newest of what this job published and what the model topic holds for the current
+ * branch table (broadcast, {@link PathReferenceData}), so a job that finds another writer's model
+ * newer than its own continues after it instead of publishing a version twice; should two jobs
+ * still publish one version at the same moment, each model carries its writer and reports name it
+ * ({@link dev.fieldprof.client.tracing.EdgeModelStore} keeps the first a device adopted), so both
+ * decode; the job counts and logs the conflict. Counts that reach a window already published (a
+ * report that waited for its model) count in the next model. Counts for a branch table that was
+ * replaced meanwhile become a WINDOW_DROPPED dead letter naming how many reports they stood for.
  */
 public final class LearnEdgeModels
         extends KeyedBroadcastProcessFunction<
-                String, PathReportEnvelope, ProgramBranches, EncodedRecord> {
+                String, ShardEdgeCounts, PathSideInput, EncodedRecord> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(LearnEdgeModels.class);
     private static final RecordCodec<dev.fieldprof.schemas.EdgeModel> CODEC =
             RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
 
-    /** App version → branch description text of its newest program model. */
-    public static final MapStateDescriptor<String, String> BRANCHES =
-            new MapStateDescriptor<>("program-branches", Types.STRING, Types.STRING);
+    static final MapStateDescriptor<Long, byte[]> COUNTS =
+            new MapStateDescriptor<>(
+                    "merged-edge-counts",
+                    Types.LONG,
+                    PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
 
-    static final ListStateDescriptor<byte[]> MODELS =
-            new ListStateDescriptor<>(
-                    "edge-models", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    static final MapStateDescriptor<Long, Long> REPORTS =
+            new MapStateDescriptor<>("merged-reports", Types.LONG, Types.LONG);
 
-    static final ListStateDescriptor<PathReportEnvelope> PENDING =
-            new ListStateDescriptor<>(
-                    "window-reports", TypeInformation.of(PathReportEnvelope.class));
-
-    /** Reports of closed windows whose app version had no branch table yet. */
-    static final ListStateDescriptor<PathReportEnvelope> AWAITING_TABLE =
-            new ListStateDescriptor<>(
-                    "reports-awaiting-table", TypeInformation.of(PathReportEnvelope.class));
-
-    /** Event time that only the final watermark reaches: the input has ended. */
-    private static final long END_OF_INPUT = Long.MAX_VALUE - 1;
-
-    /** Processing time at which the reports awaiting a table become dead letters. */
-    static final ValueStateDescriptor<Long> TABLE_DEADLINE =
-            new ValueStateDescriptor<>("table-deadline", Types.LONG);
+    /** The newest model this job published for the key (record bytes). */
+    static final ValueStateDescriptor<byte[]> NEWEST =
+            new ValueStateDescriptor<>(
+                    "newest-published-model",
+                    PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
 
     private final Map<String, String> overrides;
-    private final long windowMillis;
     private final boolean processingTime;
     private final int keepVersions;
     private final int targetTotal;
-    private final long tableWaitMillis;
+    private final String writer;
+    private final String reportsTopic;
     private final Map<String, byte[]> published;
-    private transient Map<String, String> tableTexts;
-    private transient Map<String, ArrayBranchTable> tables;
+    private transient PathReferenceData reference;
+    private transient Counter modelsPublished;
+    private transient Counter conflicts;
 
     /**
      * @param overrides app version → branch description text that wins over the program model's
-     * @param window tumbling window size, > 0
-     * @param processingTime windows on processing time instead of the records' event time
-     * @param keepVersions model versions kept decodable
+     * @param processingTime windows on processing time instead of event time
+     * @param keepVersions model versions kept decodable per app version
      * @param targetTotal {@link ModelUpdater}'s target total
-     * @param tableWait how long (wall clock) a closed window waits for its branch table
+     * @param writer this job's id, written into every model it publishes
+     * @param reportsTopic named in dead letters
      * @param published app version → the newest model already on the model topic (record bytes),
-     *     the base of the first window of a job started without state
+     *     read once at start: the base of the first window before the broadcast side has it
      */
     public LearnEdgeModels(
             Map<String, String> overrides,
-            Duration window,
             boolean processingTime,
             int keepVersions,
             int targetTotal,
-            Duration tableWait,
+            String writer,
+            String reportsTopic,
             Map<String, byte[]> published) {
         this.overrides = new TreeMap<>(overrides);
-        this.windowMillis = window.toMillis();
         this.processingTime = processingTime;
-        this.published = new TreeMap<>(published);
         this.keepVersions = keepVersions;
         this.targetTotal = targetTotal;
-        this.tableWaitMillis = tableWait.toMillis();
+        this.writer = writer;
+        this.reportsTopic = reportsTopic;
+        this.published = new TreeMap<>(published);
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        reference = new PathReferenceData(overrides, keepVersions);
+        modelsPublished = getRuntimeContext().getMetricGroup().counter("pathModelsPublished");
+        conflicts = getRuntimeContext().getMetricGroup().counter("pathModelConflicts");
     }
 
     @Override
     public void processElement(
-            PathReportEnvelope report, ReadOnlyContext ctx, Collector<EncodedRecord> out)
+            ShardEdgeCounts shard, ReadOnlyContext ctx, Collector<EncodedRecord> out)
             throws Exception {
-        long time =
-                processingTime
-                        ? ctx.timerService().currentProcessingTime()
-                        : ctx.timestamp() == null ? report.raw.timestamp : ctx.timestamp();
-        long end = TimeWindow.getWindowStartWithOffset(time, 0, windowMillis) + windowMillis;
-        if (!processingTime && end - 1 <= ctx.timerService().currentWatermark()) {
+        ArrayBranchTable table =
+                reference.table(
+                        shard.appVersion, ctx.getBroadcastState(PathReferenceData.BRANCHES));
+        if (table == null || EdgeModel.branchFingerprint(table) != shard.branchFingerprint) {
             ctx.output(
                     PathDeadLetters.TAG,
                     PathDeadLetters.of(
-                            report.raw,
-                            DeadLetterReason.LATE,
-                            "late: record time " + time + " is in a window that closed at " + end));
+                            new RawRecord(
+                                    reportsTopic,
+                                    -1,
+                                    -1,
+                                    shard.windowEnd - 1,
+                                    shard.appVersion.getBytes(StandardCharsets.UTF_8),
+                                    null),
+                            DeadLetterReason.WINDOW_DROPPED,
+                            "the edge counts of "
+                                    + shard.reports
+                                    + " path reports of "
+                                    + shard.appVersion
+                                    + " (shard "
+                                    + shard.shard
+                                    + ", window ending "
+                                    + Instant.ofEpochMilli(shard.windowEnd)
+                                    + ") are for branch table "
+                                    + Long.toHexString(shard.branchFingerprint)
+                                    + ", which its program model no longer has"));
             return;
         }
-        report.windowEnd = end;
-        getRuntimeContext().getListState(PENDING).add(report);
+        MapState<Long, byte[]> counts = getRuntimeContext().getMapState(COUNTS);
+        MapState<Long, Long> reports = getRuntimeContext().getMapState(REPORTS);
+        byte[] before = counts.get(shard.windowEnd);
+        EdgeCounter merged = EdgeCounter.fromBytes(table, shard.counts);
+        if (before != null) {
+            merged.addAll(EdgeCounter.fromBytes(table, before));
+        }
+        counts.put(shard.windowEnd, merged.toBytes());
+        Long n = reports.get(shard.windowEnd);
+        reports.put(shard.windowEnd, (n == null ? 0 : n) + shard.reports);
         if (processingTime) {
-            ctx.timerService().registerProcessingTimeTimer(end - 1);
+            ctx.timerService()
+                    .registerProcessingTimeTimer(
+                            Math.max(
+                                    shard.windowEnd - 1,
+                                    ctx.timerService().currentProcessingTime() + 1));
         } else {
-            ctx.timerService().registerEventTimeTimer(end - 1);
+            // Counts of a window already published fire with the next watermark.
+            ctx.timerService()
+                    .registerEventTimeTimer(
+                            Math.max(
+                                    shard.windowEnd - 1,
+                                    ctx.timerService().currentWatermark() + 1));
         }
     }
 
     @Override
     public void processBroadcastElement(
-            ProgramBranches program, Context ctx, Collector<EncodedRecord> out) throws Exception {
-        ctx.getBroadcastState(BRANCHES).put(program.appVersion, program.branches);
-        ArrayBranchTable table = table(program.appVersion, ctx.getBroadcastState(BRANCHES));
-        if (table == null) {
+            PathSideInput input, Context ctx, Collector<EncodedRecord> out) throws Exception {
+        reference.apply(
+                input,
+                ctx.getBroadcastState(PathReferenceData.BRANCHES),
+                ctx.getBroadcastState(PathReferenceData.MODELS));
+        if (input.model == null) {
             return;
         }
-        // Windows of this app version that closed before its table came: learn them now, in order.
-        ctx.applyToKeyedState(
-                AWAITING_TABLE,
-                (app, awaiting) -> {
-                    if (!app.equals(program.appVersion)) {
-                        return;
-                    }
-                    for (Map.Entry<Long, List<PathReportEnvelope>> window :
-                            byWindow(awaiting.get()).entrySet()) {
-                        learn(
-                                app,
-                                table,
-                                window.getKey(),
-                                window.getValue(),
-                                letter -> ctx.output(PathDeadLetters.TAG, letter),
-                                out);
-                    }
-                    awaiting.clear();
-                });
-        ctx.applyToKeyedState(
-                TABLE_DEADLINE,
-                (app, deadline) -> {
-                    if (app.equals(program.appVersion)) {
-                        deadline.clear();
-                    }
-                });
-    }
-
-    private static TreeMap<Long, List<PathReportEnvelope>> byWindow(
-            Iterable<PathReportEnvelope> reports) {
-        TreeMap<Long, List<PathReportEnvelope>> windows = new TreeMap<>();
-        if (reports != null) {
-            for (PathReportEnvelope report : reports) {
-                windows.computeIfAbsent(report.windowEnd, e -> new ArrayList<>()).add(report);
-            }
+        dev.fieldprof.schemas.EdgeModel theirs = CODEC.decode(input.model);
+        String theirWriter = theirs.getWriter().toString();
+        if (theirWriter.equals(writer)) {
+            return;
         }
-        return windows;
+        ctx.applyToKeyedState(
+                NEWEST,
+                (app, newest) -> {
+                    byte[] mine = newest.value();
+                    if (app.equals(input.appVersion)
+                            && mine != null
+                            && CODEC.decode(mine).getVersion() == theirs.getVersion()) {
+                        conflicts.inc();
+                        LOG.warn(
+                                "Edge model version {} of {} was published by this job ('{}')"
+                                        + " and by '{}': devices keep the one they adopted"
+                                        + " first and name its writer, so reports of both"
+                                        + " decode; this job continues after it",
+                                theirs.getVersion(),
+                                app,
+                                writer,
+                                theirWriter);
+                    }
+                });
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<EncodedRecord> out)
             throws Exception {
-        ListState<PathReportEnvelope> pending = getRuntimeContext().getListState(PENDING);
-        TreeMap<Long, List<PathReportEnvelope>> due = new TreeMap<>();
-        List<PathReportEnvelope> later = new ArrayList<>();
-        for (PathReportEnvelope report : pending.get()) {
-            if (report.windowEnd - 1 <= timestamp) {
-                due.computeIfAbsent(report.windowEnd, e -> new ArrayList<>()).add(report);
-            } else {
-                later.add(report);
-            }
-        }
-        pending.update(later);
         String app = ctx.getCurrentKey();
-        ArrayBranchTable table = table(app, ctx.getBroadcastState(BRANCHES));
-        for (Map.Entry<Long, List<PathReportEnvelope>> window : due.entrySet()) {
-            if (table == null) {
-                awaitTable(window.getValue(), ctx);
-                continue;
-            }
-            learn(
-                    app,
-                    table,
-                    window.getKey(),
-                    window.getValue(),
-                    letter -> ctx.output(PathDeadLetters.TAG, letter),
-                    out);
-        }
-        expireTableWait(timestamp, ctx);
-    }
-
-    /** Keeps a closed window's reports until the table comes or the table wait ends. */
-    private void awaitTable(List<PathReportEnvelope> reports, OnTimerContext ctx) throws Exception {
-        ListState<PathReportEnvelope> awaiting = getRuntimeContext().getListState(AWAITING_TABLE);
-        awaiting.addAll(reports);
-        ValueState<Long> deadline = getRuntimeContext().getState(TABLE_DEADLINE);
-        if (deadline.value() == null) {
-            long at = ctx.timerService().currentProcessingTime() + tableWaitMillis;
-            deadline.update(at);
-            ctx.timerService().registerProcessingTimeTimer(at);
-            if (!processingTime) {
-                // A bounded run ends without firing processing-time timers.
-                ctx.timerService().registerEventTimeTimer(END_OF_INPUT);
+        ArrayBranchTable table =
+                reference.table(app, ctx.getBroadcastState(PathReferenceData.BRANCHES));
+        MapState<Long, byte[]> counts = getRuntimeContext().getMapState(COUNTS);
+        MapState<Long, Long> reports = getRuntimeContext().getMapState(REPORTS);
+        TreeMap<Long, byte[]> due = new TreeMap<>();
+        for (Map.Entry<Long, byte[]> e : counts.entries()) {
+            if (e.getKey() - 1 <= timestamp) {
+                due.put(e.getKey(), e.getValue());
             }
         }
+        if (due.isEmpty() || table == null) {
+            return;
+        }
+        EdgeCounter merged = new EdgeCounter(table);
+        long windowReports = 0;
+        for (Map.Entry<Long, byte[]> e : due.entrySet()) {
+            merged.addAll(EdgeCounter.fromBytes(table, e.getValue()));
+            windowReports += reports.get(e.getKey());
+            counts.remove(e.getKey());
+            reports.remove(e.getKey());
+        }
+        ValueState<byte[]> newest = getRuntimeContext().getState(NEWEST);
+        EdgeModel base =
+                base(app, table, newest.value(), ctx.getBroadcastState(PathReferenceData.MODELS));
+        // Versions never repeat for an app version, even across a change of its branch table.
+        long version = base.version() + 1;
+        version = Math.max(version, 1 + versionOf(newest.value()));
+        version = Math.max(version, 1 + versionOf(published.get(app)));
+        version =
+                Math.max(
+                        version,
+                        1
+                                + PathReferenceData.newestVersion(
+                                        app, ctx.getBroadcastState(PathReferenceData.MODELS)));
+        EdgeModel next =
+                EdgeModel.builder(new ModelUpdater(targetTotal).next(base, merged))
+                        .version(version)
+                        .writer(writer)
+                        .build();
+        byte[] bytes =
+                CODEC.encode(
+                        EdgeModelRecords.toRecord(
+                                next, app, Instant.ofEpochMilli(due.lastKey()), windowReports));
+        newest.update(bytes);
+        modelsPublished.inc();
+        out.collect(new EncodedRecord(app.getBytes(StandardCharsets.UTF_8), bytes));
     }
 
     /**
-     * Dead-letters the reports that waited for a table, once the wait's deadline has come or the
-     * input has ended.
+     * The newest model for the table among this job's own, the one read at start and those on the
+     * model topic; the uniform model if none. On a tie of versions this job's own wins.
      */
-    private void expireTableWait(long now, OnTimerContext ctx) throws Exception {
-        ValueState<Long> deadline = getRuntimeContext().getState(TABLE_DEADLINE);
-        if (deadline.value() == null) {
-            return;
-        }
-        boolean ended = ctx.timeDomain() == TimeDomain.EVENT_TIME && now == END_OF_INPUT;
-        boolean due = ctx.timeDomain() == TimeDomain.PROCESSING_TIME && deadline.value() <= now;
-        if (!ended && !due) {
-            return;
-        }
-        ListState<PathReportEnvelope> awaiting = getRuntimeContext().getListState(AWAITING_TABLE);
-        Iterable<PathReportEnvelope> reports = awaiting.get();
-        if (reports != null) {
-            for (PathReportEnvelope report : reports) {
-                ctx.output(
-                        PathDeadLetters.TAG,
-                        PathDeadLetters.of(
-                                report.raw,
-                                DeadLetterReason.UNKNOWN_APP_VERSION,
-                                "no branch table for app version "
-                                        + ctx.getCurrentKey()
-                                        + (ended
-                                                ? " before the input ended"
-                                                : " within "
-                                                        + Duration.ofMillis(tableWaitMillis)
-                                                        + " of its window's end")
-                                        + ": no program model with CFGs and no --branches"));
-            }
-        }
-        awaiting.clear();
-        deadline.clear();
-    }
-
-    /** The override, else the broadcast program model's table; null if neither is known. */
-    private ArrayBranchTable table(String app, ReadOnlyBroadcastState<String, String> programs)
-            throws Exception {
-        String text = overrides.containsKey(app) ? overrides.get(app) : programs.get(app);
-        if (text == null) {
-            return null;
-        }
-        if (tables == null) {
-            tables = new HashMap<>();
-            tableTexts = new HashMap<>();
-        }
-        if (!text.equals(tableTexts.get(app))) {
-            tables.put(app, BranchTableText.parse(text));
-            tableTexts.put(app, text);
-        }
-        return tables.get(app);
-    }
-
-    private void learn(
+    private EdgeModel base(
             String app,
             ArrayBranchTable table,
-            long windowEnd,
-            List<PathReportEnvelope> reports,
-            Consumer<EncodedRecord> deadLetters,
-            Collector<EncodedRecord> out)
+            byte[] own,
+            org.apache.flink.api.common.state.ReadOnlyBroadcastState<String, byte[]> models)
             throws Exception {
-        ListState<byte[]> state = getRuntimeContext().getListState(MODELS);
-        TreeMap<Long, byte[]> kept = new TreeMap<>();
-        for (byte[] bytes : state.get()) {
-            kept.put(CODEC.decode(bytes).getVersion(), bytes);
-        }
-        if (kept.isEmpty() && published.containsKey(app)) {
-            byte[] bytes = published.get(app);
-            kept.put(CODEC.decode(bytes).getVersion(), bytes);
-        }
-        long fingerprint = EdgeModel.branchFingerprint(table);
-        // A new program model for the same app version with other CFGs: the old models are void.
-        kept.values().removeIf(bytes -> CODEC.decode(bytes).getBranchFingerprint() != fingerprint);
-        if (!kept.containsKey(0L)) {
-            // The uniform model is version 0, what every device starts with: always decodable.
-            kept.put(
-                    0L,
-                    CODEC.encode(
-                            EdgeModelRecords.toRecord(
-                                    EdgeModel.uniform(table), app, Instant.EPOCH, 0)));
-        }
-        List<EdgeModel> models = new ArrayList<>();
-        for (byte[] bytes : kept.values()) {
-            models.add(EdgeModelRecords.fromRecord(CODEC.decode(bytes), table));
-        }
-        PathModelAggregator aggregator =
-                new PathModelAggregator(models.get(0), keepVersions, new ModelUpdater(targetTotal));
-        for (EdgeModel m : models.subList(1, models.size())) {
-            aggregator.adopt(m);
-        }
-        for (PathReportEnvelope report : reports) {
-            if (!aggregator.keptVersions().contains(report.modelVersion)) {
-                deadLetters.accept(
-                        PathDeadLetters.of(
-                                report.raw,
-                                DeadLetterReason.UNKNOWN_MODEL_VERSION,
-                                "edge model version "
-                                        + report.modelVersion
-                                        + " of "
-                                        + app
-                                        + " is not kept (kept: "
-                                        + aggregator.keptVersions()
-                                        + ")"));
-                continue;
-            }
-            PathModelAggregator.Outcome outcome = aggregator.add(report.coded);
-            if (!outcome.accepted()) {
-                deadLetters.accept(
-                        PathDeadLetters.of(
-                                report.raw,
-                                DeadLetterReason.UNDECODABLE,
-                                "path report "
-                                        + report.reportId
-                                        + " does not decode with edge model "
-                                        + report.modelVersion
-                                        + ": "
-                                        + outcome.reason()));
+        EdgeModel best = EdgeModel.uniform(table);
+        for (byte[] bytes : new byte[][] {own, published.get(app)}) {
+            EdgeModel m = fits(bytes, table);
+            if (m != null && m.version() > best.version()) {
+                best = m;
             }
         }
-        long accepted = aggregator.acceptedInWindow();
-        Optional<EdgeModel> next = aggregator.closeWindow();
-        if (next.isEmpty()) {
-            return;
+        List<EdgeModel> onTopic = reference.models(app, table, models);
+        for (EdgeModel m : onTopic) {
+            if (m.version() > best.version()) {
+                best = m;
+            }
         }
-        dev.fieldprof.schemas.EdgeModel record =
-                EdgeModelRecords.toRecord(
-                        next.get(), app, Instant.ofEpochMilli(windowEnd), accepted);
-        byte[] bytes = CODEC.encode(record);
-        kept.put(record.getVersion(), bytes);
-        while (kept.size() - 1 > keepVersions) {
-            kept.remove(kept.higherKey(0L)); // the oldest published one; never version 0
+        return best;
+    }
+
+    private static long versionOf(byte[] record) {
+        return record == null ? 0 : CODEC.decode(record).getVersion();
+    }
+
+    private static EdgeModel fits(byte[] bytes, ArrayBranchTable table) {
+        if (bytes == null) {
+            return null;
         }
-        state.update(new ArrayList<>(kept.values()));
-        out.collect(new EncodedRecord(app.getBytes(StandardCharsets.UTF_8), bytes));
+        dev.fieldprof.schemas.EdgeModel record = CODEC.decode(bytes);
+        if (record.getBranchFingerprint() != EdgeModel.branchFingerprint(table)) {
+            return null;
+        }
+        return EdgeModelRecords.fromRecord(record, table);
     }
 }

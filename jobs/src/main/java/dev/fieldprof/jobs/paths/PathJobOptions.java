@@ -43,6 +43,8 @@ public record PathJobOptions(
         Duration outOfOrderness,
         Duration idleness,
         Duration tableWait,
+        int shards,
+        int maxWaiting,
         Map<String, String> branches)
         implements KafkaJobOptions {
 
@@ -64,6 +66,8 @@ public record PathJobOptions(
     public static final String IDLENESS = "idleness";
     public static final String TABLE_WAIT = "table-wait";
     public static final String BRANCHES = "branches";
+    public static final String SHARDS = "shards";
+    public static final String MAX_WAITING = "max-waiting";
 
     private static final Map<String, String> DEFAULTS = defaults();
 
@@ -86,6 +90,8 @@ public record PathJobOptions(
         d.put(OUT_OF_ORDERNESS, "10 s");
         d.put(IDLENESS, "30 s");
         d.put(TABLE_WAIT, "1 min");
+        d.put(SHARDS, "4");
+        d.put(MAX_WAITING, "10000");
         // Optional: the program models' CFGs give the tables; a file here overrides them.
         d.put(BRANCHES, "");
         return d;
@@ -102,6 +108,8 @@ public record PathJobOptions(
         require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
         require(!idleness.isNegative() && !idleness.isZero(), "--" + IDLENESS + " must be > 0");
         require(!tableWait.isNegative(), "--" + TABLE_WAIT + " must be >= 0");
+        require(shards >= 1 && shards <= 4096, "--" + SHARDS + " must be in [1, 4096]");
+        require(maxWaiting >= 0, "--" + MAX_WAITING + " must be >= 0");
         for (Map.Entry<String, String> e : branches.entrySet()) {
             try {
                 BranchTableText.parse(e.getValue());
@@ -146,6 +154,8 @@ public record PathJobOptions(
                 all.duration(OUT_OF_ORDERNESS),
                 all.duration(IDLENESS),
                 all.duration(TABLE_WAIT),
+                all.integer(SHARDS),
+                all.integer(MAX_WAITING),
                 readBranches(all.string(BRANCHES)));
     }
 
@@ -192,6 +202,8 @@ public record PathJobOptions(
         map.put(OUT_OF_ORDERNESS, TimeUtils.formatWithHighestUnit(outOfOrderness));
         map.put(IDLENESS, TimeUtils.formatWithHighestUnit(idleness));
         map.put(TABLE_WAIT, TimeUtils.formatWithHighestUnit(tableWait));
+        map.put(SHARDS, Integer.toString(shards));
+        map.put(MAX_WAITING, Integer.toString(maxWaiting));
         map.put(BRANCHES, String.join(",", new TreeMap<>(branches).keySet()));
         return map;
     }

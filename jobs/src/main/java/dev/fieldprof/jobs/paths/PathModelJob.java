@@ -37,6 +37,13 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * it (at most {@code --table-wait} of wall-clock time, or until the input ends) before its reports
  * become dead letters.
  *
+ * <p>Reports are decoded and counted as they arrive, in parallel per (app version, shard of device
+ * ids) ({@link CountPathEdges}): state holds each open window's edge counts, not its reports. The
+ * shards' counts are merged per app version when the window closes ({@link LearnEdgeModels}). The
+ * models the shards decode with come from the model topic itself, as they come to devices; each
+ * model names its writer (the transactional-id prefix), so two jobs publishing for one app version
+ * never make a report decode with the wrong model.
+ *
  * <p>Options of {@link #main} (defaults in brackets; see {@link PathJobOptions}):
  *
  * <ul>
@@ -57,8 +64,10 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
  *   <li>{@code --out-of-orderness} watermark bound [10 s]
  *   <li>{@code --idleness} a partition without records this long stops holding the watermark [30 s]
- *   <li>{@code --table-wait} how long (wall clock) a closed window waits for its branch table [1
- *       min]
+ *   <li>{@code --table-wait} how long (wall clock) a report waits for its branch table or for the
+ *       model version it names [1 min]
+ *   <li>{@code --shards} parallel edge counts per app version [4]
+ *   <li>{@code --max-waiting} reports that may wait for a table or model at once, per shard [10000]
  *   <li>{@code --branches app:ver=file,...} branch descriptions overriding the program models' []
  * </ul>
  */
@@ -69,6 +78,7 @@ public final class PathModelJob {
     private final PathJobOptions options;
     private final Source<RawRecord, ?, ?> reports;
     private final Source<RawRecord, ?, ?> programs;
+    private final Source<RawRecord, ?, ?> modelFeed;
     private final Sink<EncodedRecord> models;
     private final Sink<EncodedRecord> deadLetters;
     private final Map<String, byte[]> published;
@@ -76,6 +86,8 @@ public final class PathModelJob {
     /**
      * @param reports raw records of the path reports topic
      * @param programs raw records of the program models topic
+     * @param modelFeed raw records of the model topic, read from its start: the models devices may
+     *     code with, this job's own included once they are committed
      * @param models receives encoded EdgeModel records keyed by app version
      * @param deadLetters receives encoded DeadLetter records keyed like the rejected record
      */
@@ -83,35 +95,39 @@ public final class PathModelJob {
             PathJobOptions options,
             Source<RawRecord, ?, ?> reports,
             Source<RawRecord, ?, ?> programs,
+            Source<RawRecord, ?, ?> modelFeed,
             Sink<EncodedRecord> models,
             Sink<EncodedRecord> deadLetters) {
-        this(options, reports, programs, models, deadLetters, Map.of());
+        this(options, reports, programs, modelFeed, models, deadLetters, Map.of());
     }
 
     /**
      * As above, continuing from models already published.
      *
      * @param published app version → record bytes of its newest published EdgeModel (see {@link
-     *     PublishedModels}); used where the job has no state yet
+     *     PublishedModels}): the base of the first new version where the job has no state yet and
+     *     the model feed has not delivered it
      */
     public PathModelJob(
             PathJobOptions options,
             Source<RawRecord, ?, ?> reports,
             Source<RawRecord, ?, ?> programs,
+            Source<RawRecord, ?, ?> modelFeed,
             Sink<EncodedRecord> models,
             Sink<EncodedRecord> deadLetters,
             Map<String, byte[]> published) {
         this.options = options;
         this.reports = reports;
         this.programs = programs;
+        this.modelFeed = modelFeed;
         this.models = models;
         this.deadLetters = deadLetters;
         this.published = Map.copyOf(published);
     }
 
     /**
-     * The production job: a Kafka source and exactly-once Kafka sinks named by the options; it
-     * continues from the newest models on the model topic (read once, here).
+     * The production job: Kafka sources and exactly-once Kafka sinks named by the options; it
+     * continues from the newest models on the model topic.
      */
     public static PathModelJob onKafka(PathJobOptions options) {
         KafkaSource<RawRecord> source =
@@ -120,17 +136,24 @@ public final class PathModelJob {
                         options.reportsTopic(),
                         options.groupId(),
                         OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST));
-        // Programs: always the whole compacted topic.
+        // Programs and models: always the whole compacted topic.
         KafkaSource<RawRecord> programs =
                 KafkaRecords.source(
                         options.bootstrap(),
                         options.programsTopic(),
                         options.groupId() + "-programs",
                         OffsetsInitializer.earliest());
+        KafkaSource<RawRecord> modelFeed =
+                KafkaRecords.source(
+                        options.bootstrap(),
+                        options.modelsTopic(),
+                        options.groupId() + "-models",
+                        OffsetsInitializer.earliest());
         return new PathModelJob(
                 options,
                 source,
                 programs,
+                modelFeed,
                 KafkaRecords.sink(options, options.modelsTopic(), "models"),
                 KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"),
                 PublishedModels.read(
@@ -148,31 +171,51 @@ public final class PathModelJob {
         WatermarkStrategy<RawRecord> recordTime =
                 EventTime.ofReports(options.outOfOrderness(), options.idleness());
         WatermarkStrategy<RawRecord> sideInputTime = EventTime.ofSideInput(options.idleness());
-        SingleOutputStreamOperator<ProgramBranches> branches =
+        SingleOutputStreamOperator<PathSideInput> branches =
                 env.fromSource(programs, sideInputTime, "path-programs-source")
                         .uid("path-programs-source")
                         .process(new DecodeProgramBranches())
                         .name("decode-program-branches")
                         .uid("decode-program-branches");
-        BroadcastStream<ProgramBranches> branchBroadcast =
-                branches.broadcast(LearnEdgeModels.BRANCHES);
+        SingleOutputStreamOperator<PathSideInput> publishedModels =
+                env.fromSource(modelFeed, EventTime.ofReferenceData(), "path-models-source")
+                        .uid("path-models-source")
+                        .process(new DecodeEdgeModels())
+                        .name("decode-edge-models")
+                        .uid("decode-edge-models");
+        BroadcastStream<PathSideInput> reference =
+                branches.union(publishedModels)
+                        .broadcast(PathReferenceData.BRANCHES, PathReferenceData.MODELS);
         SingleOutputStreamOperator<PathReportEnvelope> decoded =
                 env.fromSource(reports, recordTime, "path-reports-source")
                         .uid("path-reports-source")
                         .process(new DecodePathReports())
                         .name("decode-path-reports")
                         .uid("decode-path-reports");
-        SingleOutputStreamOperator<EncodedRecord> learned =
-                decoded.keyBy(new AppVersionKey())
-                        .connect(branchBroadcast)
+        SingleOutputStreamOperator<ShardEdgeCounts> counted =
+                decoded.keyBy(new AppShardKey(options.shards()))
+                        .connect(reference)
                         .process(
-                                new LearnEdgeModels(
+                                new CountPathEdges(
                                         options.branches(),
                                         options.window(),
                                         options.processingTime(),
                                         options.keepVersions(),
-                                        options.targetTotal(),
                                         options.tableWait(),
+                                        options.maxWaiting()))
+                        .name("count-path-edges")
+                        .uid("count-path-edges");
+        SingleOutputStreamOperator<EncodedRecord> learned =
+                counted.keyBy(new CountsAppKey())
+                        .connect(reference)
+                        .process(
+                                new LearnEdgeModels(
+                                        options.branches(),
+                                        options.processingTime(),
+                                        options.keepVersions(),
+                                        options.targetTotal(),
+                                        options.transactionalIdPrefix(),
+                                        options.reportsTopic(),
                                         published))
                         .name("learn-edge-models")
                         .uid("learn-edge-models");
@@ -180,6 +223,8 @@ public final class PathModelJob {
         decoded.getSideOutput(PathDeadLetters.TAG)
                 .union(
                         branches.getSideOutput(PathDeadLetters.TAG),
+                        publishedModels.getSideOutput(PathDeadLetters.TAG),
+                        counted.getSideOutput(PathDeadLetters.TAG),
                         learned.getSideOutput(PathDeadLetters.TAG))
                 .sinkTo(deadLetters)
                 .name("path-dead-letters-sink")
@@ -199,13 +244,33 @@ public final class PathModelJob {
     }
 
     /** Keys reports by app version. */
-    static final class AppVersionKey
+    /**
+     * (app version, shard): the shard is a hash of the device id, so one device's reports stay in
+     * one shard and one popular app version spreads over {@code shards} keys.
+     */
+    static final class AppShardKey
             implements org.apache.flink.api.java.functions.KeySelector<PathReportEnvelope, String> {
         private static final long serialVersionUID = 1L;
+        private final int shards;
+
+        AppShardKey(int shards) {
+            this.shards = shards;
+        }
 
         @Override
         public String getKey(PathReportEnvelope report) {
-            return report.appVersion;
+            return report.appVersion + "\n" + Math.floorMod(report.deviceId.hashCode(), shards);
+        }
+    }
+
+    /** The app version of a shard's counts. */
+    static final class CountsAppKey
+            implements org.apache.flink.api.java.functions.KeySelector<ShardEdgeCounts, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(ShardEdgeCounts counts) {
+            return counts.appVersion;
         }
     }
 }

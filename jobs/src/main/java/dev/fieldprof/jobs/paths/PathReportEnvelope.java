@@ -13,20 +13,36 @@ public class PathReportEnvelope implements Serializable {
 
     public String appVersion;
     public String reportId;
+    public String deviceId;
     public long modelVersion;
+
+    /** The writer of the model version, "" for the uniform model and for v1 reports. */
+    public String modelWriter = "";
+
     public byte[] coded;
     public RawRecord raw;
 
     /** End (exclusive, ms) of the window the report was assigned to; 0 until assigned. */
     public long windowEnd;
 
+    /** Wall-clock time (ms) until which it may wait for its branch table or model; 0 if not. */
+    public long waitUntil;
+
     public PathReportEnvelope() {}
 
     public PathReportEnvelope(
-            String appVersion, String reportId, long modelVersion, byte[] coded, RawRecord raw) {
+            String appVersion,
+            String reportId,
+            String deviceId,
+            long modelVersion,
+            String modelWriter,
+            byte[] coded,
+            RawRecord raw) {
         this.appVersion = appVersion;
         this.reportId = reportId;
+        this.deviceId = deviceId;
         this.modelVersion = modelVersion;
+        this.modelWriter = modelWriter;
         this.coded = coded;
         this.raw = raw;
     }

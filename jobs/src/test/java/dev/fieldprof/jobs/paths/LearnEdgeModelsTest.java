@@ -1,15 +1,20 @@
 package dev.fieldprof.jobs.paths;
 
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.APP;
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.MODELS;
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.counts;
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.letters;
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.model;
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.published;
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.report;
+import static dev.fieldprof.jobs.paths.PathJobHarnesses.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.EdgeModelRecords;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
-import dev.fieldprof.schemas.DeadLetter;
-import dev.fieldprof.schemas.RecordCodec;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -17,160 +22,129 @@ import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
-/** The learner's own windows: timers, broadcast branch tables, late reports. */
+/** The per-app merge of the path job: shards' counts to model M+1, writers, replaced tables. */
 class LearnEdgeModelsTest {
-    private static final String APP = PathModelJobITCase.APP;
-    private static final long TABLE_WAIT = 60_000;
-    private static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);
-    private static final RecordCodec<dev.fieldprof.schemas.EdgeModel> MODELS =
-            RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
+    private static final EdgeModel UNIFORM = EdgeModel.uniform(PathModelJobITCase.TABLE);
+    private static final long FINGERPRINT = EdgeModel.branchFingerprint(PathModelJobITCase.TABLE);
 
     private static KeyedBroadcastOperatorTestHarness<
-                    String, PathReportEnvelope, ProgramBranches, EncodedRecord>
-            harness(Map<String, String> overrides) throws Exception {
+                    String, ShardEdgeCounts, PathSideInput, EncodedRecord>
+            harness() throws Exception {
         var harness =
                 ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
                         new LearnEdgeModels(
-                                overrides,
-                                Duration.ofMinutes(1),
+                                Map.of(),
                                 false,
                                 4,
                                 ModelUpdater.DEFAULT_TARGET_TOTAL,
-                                Duration.ofMillis(TABLE_WAIT),
+                                "job-a",
+                                "paths",
                                 Map.of()),
-                        new PathModelJob.AppVersionKey(),
+                        new PathModelJob.CountsAppKey(),
                         Types.STRING,
-                        LearnEdgeModels.BRANCHES);
-        // The program models never hold event time back (EventTime.ofReferenceData in the job).
+                        PathReferenceData.BRANCHES,
+                        PathReferenceData.MODELS);
         harness.processBroadcastWatermark(Long.MAX_VALUE);
         return harness;
     }
 
-    private static PathReportEnvelope report(String id, byte[] coded, long offset, long ts) {
-        return new PathReportEnvelope(
-                APP, id, 0, coded, new RawRecord("paths", 0, offset, ts, null, new byte[] {1}));
+    private static ShardEdgeCounts shard(int shard, long windowEnd, EdgeCounter counts, long n) {
+        return new ShardEdgeCounts(APP, shard, windowEnd, FINGERPRINT, n, counts.toBytes());
     }
 
-    private static List<String> letters(KeyedBroadcastOperatorTestHarness<?, ?, ?, ?> harness) {
-        var side = harness.getSideOutput(PathDeadLetters.TAG);
-        if (side == null) {
-            return List.of();
-        }
-        return side.stream()
-                .map(r -> LETTERS.decode(r.getValue().value))
-                .map(l -> l.getOffset() + " " + l.getReasonCode() + " " + l.getReason())
-                .toList();
+    private static dev.fieldprof.schemas.EdgeModel only(List<EncodedRecord> out) {
+        assertThat(out).hasSize(1);
+        return MODELS.decode(out.get(0).value);
     }
 
     @Test
-    void usesTheTableBroadcastBeforeTheWindowClosesAndDeadLettersLateReports() throws Exception {
-        var harness = harness(Map.of());
-        EdgeModel v0 = EdgeModel.uniform(PathModelJobITCase.TABLE);
-        byte[] first = PathModelJobITCase.codedRun(v0, 1);
-        // The report comes before its app version's program model: it waits in its window.
-        harness.processElement(report("a", first, 0, 1_000), 1_000);
-        harness.processBroadcastElement(new ProgramBranches(APP, PathModelJobITCase.BRANCHES), 0);
-        assertThat(harness.extractOutputValues()).isEmpty();
+    void mergesTheShardsOfAWindowIntoTheNextVersionWithItsWriter() throws Exception {
+        var harness = harness();
+        harness.processBroadcastElement(table(), 0);
+        var a = report("a", UNIFORM, "", 1, 1, 1_000);
+        var b = report("b", UNIFORM, "", 2, 2, 2_000);
+        var c = report("c", UNIFORM, "", 3, 3, 3_000);
+        harness.processElement(shard(0, 60_000, counts(UNIFORM, List.of(a, b)), 2), 59_999);
+        harness.processElement(shard(1, 60_000, counts(UNIFORM, List.of(c)), 1), 59_999);
         harness.processWatermark(59_999);
 
-        PathModelAggregator expected =
-                new PathModelAggregator(v0, 4, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
-        expected.add(first);
-        EdgeModel v1 = expected.closeWindow().orElseThrow();
-        List<EncodedRecord> out = harness.extractOutputValues();
-        assertThat(out).hasSize(1);
-        dev.fieldprof.schemas.EdgeModel record = MODELS.decode(out.get(0).value);
+        dev.fieldprof.schemas.EdgeModel record = only(harness.extractOutputValues());
+        EdgeModel expected =
+                EdgeModel.builder(
+                                new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL)
+                                        .next(UNIFORM, counts(UNIFORM, List.of(a, b, c))))
+                        .writer("job-a")
+                        .build();
         assertThat(record.getVersion()).isEqualTo(1L);
-        assertThat(EdgeModelRecords.fromRecord(record, PathModelJobITCase.TABLE)).isEqualTo(v1);
-
-        // Its window has closed: a report of it now is late.
-        harness.processElement(report("late", first, 1, 30_000), 30_000);
-        assertThat(letters(harness))
-                .containsExactly(
-                        "1 LATE late: record time 30000 is in a window that closed at" + " 60000");
-        harness.close();
-    }
-
-    @Test
-    void aClosedWindowWaitsForItsTableAndIsLearnedWhenItComes() throws Exception {
-        var harness = harness(Map.of());
-        EdgeModel v0 = EdgeModel.uniform(PathModelJobITCase.TABLE);
-        byte[] first = PathModelJobITCase.codedRun(v0, 2);
-        harness.setProcessingTime(1_000);
-        harness.processElement(report("a", first, 7, 1_000), 1_000);
-        // The window closes before the program model is read (a job's start, a backlog).
-        harness.processWatermark(59_999);
-        assertThat(harness.extractOutputValues()).isEmpty();
-        assertThat(letters(harness)).isEmpty();
-
-        harness.setProcessingTime(1_000 + TABLE_WAIT - 1);
-        harness.processBroadcastElement(new ProgramBranches(APP, PathModelJobITCase.BRANCHES), 0);
-        PathModelAggregator expected =
-                new PathModelAggregator(v0, 4, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
-        expected.add(first);
-        EdgeModel v1 = expected.closeWindow().orElseThrow();
-        List<EncodedRecord> out = harness.extractOutputValues();
-        assertThat(out).hasSize(1);
-        dev.fieldprof.schemas.EdgeModel record = MODELS.decode(out.get(0).value);
-        assertThat(record.getVersion()).isEqualTo(1L);
+        assertThat(record.getWriter()).isEqualTo("job-a");
+        assertThat(record.getWindowReports()).isEqualTo(3L);
         assertThat(record.getCreatedAtMillis().toEpochMilli()).isEqualTo(60_000L);
-        assertThat(EdgeModelRecords.fromRecord(record, PathModelJobITCase.TABLE)).isEqualTo(v1);
-
-        // The wait's timer still fires, and finds nothing left to expire.
-        harness.setProcessingTime(1_000 + TABLE_WAIT);
-        assertThat(letters(harness)).isEmpty();
+        assertThat(EdgeModelRecords.fromRecord(record, PathModelJobITCase.TABLE))
+                .isEqualTo(expected);
         harness.close();
     }
 
     @Test
-    void deadLettersTheWindowsWhoseTableDoesNotComeWithinTheWait() throws Exception {
-        var harness = harness(Map.of());
-        byte[] coded = PathModelJobITCase.codedRun(EdgeModel.uniform(PathModelJobITCase.TABLE), 2);
-        harness.setProcessingTime(1_000);
-        harness.processElement(report("a", coded, 7, 1_000), 1_000);
-        harness.processElement(report("b", coded, 8, 61_000), 61_000);
+    void continuesAfterANewerModelOfAnotherWriterInsteadOfPublishingItsVersionAgain()
+            throws Exception {
+        var harness = harness();
+        harness.processBroadcastElement(table(), 0);
+        EdgeModel theirs = model(5, "job-b", 7);
+        harness.processBroadcastElement(published(theirs), 0);
+        var r = report("r", theirs, "job-b", 1, 1, 1_000);
+        EdgeCounter counted = counts(theirs, List.of(r));
+        harness.processElement(shard(0, 60_000, counted, 1), 59_999);
         harness.processWatermark(59_999);
-        harness.setProcessingTime(1_000 + TABLE_WAIT - 1);
-        assertThat(letters(harness)).isEmpty();
-        harness.setProcessingTime(1_000 + TABLE_WAIT);
-        assertThat(letters(harness))
-                .containsExactly(
-                        "7 UNKNOWN_APP_VERSION no branch table for app version paths:1 within PT1M"
-                                + " of its window's end: no program model with CFGs and no"
-                                + " --branches");
-        // A table arriving later serves the windows still open.
-        harness.processBroadcastElement(new ProgramBranches(APP, PathModelJobITCase.BRANCHES), 0);
-        harness.processWatermark(119_999);
-        assertThat(harness.extractOutputValues()).hasSize(1);
-        assertThat(letters(harness)).hasSize(1);
+
+        dev.fieldprof.schemas.EdgeModel record = only(harness.extractOutputValues());
+        assertThat(record.getVersion()).isEqualTo(6L);
+        assertThat(EdgeModelRecords.fromRecord(record, PathModelJobITCase.TABLE))
+                .isEqualTo(
+                        EdgeModel.builder(
+                                        new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL)
+                                                .next(theirs, counted))
+                                .writer("job-a")
+                                .build());
         harness.close();
     }
 
     @Test
-    void deadLettersWhatStillWaitsForATableWhenTheInputEnds() throws Exception {
-        var harness = harness(Map.of());
-        byte[] coded = PathModelJobITCase.codedRun(EdgeModel.uniform(PathModelJobITCase.TABLE), 2);
-        harness.processElement(report("a", coded, 7, 1_000), 1_000);
+    void countsThatReachAPublishedWindowGoIntoTheNextModel() throws Exception {
+        var harness = harness();
+        harness.processBroadcastElement(table(), 0);
+        var a = report("a", UNIFORM, "", 1, 1, 1_000);
+        harness.processElement(shard(0, 60_000, counts(UNIFORM, List.of(a)), 1), 59_999);
         harness.processWatermark(59_999);
+        assertThat(only(harness.extractOutputValues()).getVersion()).isEqualTo(1L);
+
+        var waited = report("waited", UNIFORM, "", 2, 2, 2_000);
+        harness.processElement(shard(1, 60_000, counts(UNIFORM, List.of(waited)), 1), 70_000);
+        harness.processWatermark(70_001);
+        List<EncodedRecord> out = harness.extractOutputValues();
+        assertThat(out).hasSize(2);
+        dev.fieldprof.schemas.EdgeModel second = MODELS.decode(out.get(1).value);
+        assertThat(second.getVersion()).isEqualTo(2L);
+        assertThat(second.getWindowReports()).isEqualTo(1L);
         assertThat(letters(harness)).isEmpty();
-        harness.processWatermark(Long.MAX_VALUE);
-        assertThat(letters(harness))
-                .containsExactly(
-                        "7 UNKNOWN_APP_VERSION no branch table for app version paths:1 before the"
-                                + " input ended: no program model with CFGs and no --branches");
         harness.close();
     }
 
     @Test
-    void theBranchesOverrideWinsOverTheProgramModel() throws Exception {
-        var harness = harness(Map.of(APP, PathModelJobITCase.BRANCHES));
-        byte[] coded = PathModelJobITCase.codedRun(EdgeModel.uniform(PathModelJobITCase.TABLE), 3);
+    void deadLettersCountsForABranchTableThatWasReplaced() throws Exception {
+        var harness = harness();
         harness.processBroadcastElement(
-                new ProgramBranches(APP, "fieldprof-branches 1\nmethods 3\n2 0:2\n"), 0);
-        harness.processElement(report("a", coded, 0, 1_000), 1_000);
+                PathSideInput.branches(APP, "fieldprof-branches 1\nmethods 3\n2 0:2\n"), 0);
+        harness.processElement(
+                shard(3, 60_000, counts(UNIFORM, List.of(report("a", UNIFORM, "", 1, 1, 1))), 1),
+                59_999);
         harness.processWatermark(59_999);
-        assertThat(letters(harness)).isEmpty();
-        assertThat(harness.extractOutputValues()).hasSize(1);
+        assertThat(harness.extractOutputValues()).isEmpty();
+        assertThat(letters(harness))
+                .containsExactly(
+                        "-1 WINDOW_DROPPED the edge counts of 1 path reports of paths:1 (shard 3,"
+                                + " window ending 1970-01-01T00:01:00Z) are for branch table "
+                                + Long.toHexString(FINGERPRINT)
+                                + ", which its program model no longer has");
         harness.close();
     }
 }

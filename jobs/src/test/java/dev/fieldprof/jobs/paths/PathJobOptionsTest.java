@@ -64,6 +64,6 @@ class PathJobOptionsTest {
     @Test
     void envelopeAndProgramBranchesAreFlinkPojos() {
         assertThat(TypeInformation.of(PathReportEnvelope.class)).isInstanceOf(PojoTypeInfo.class);
-        assertThat(TypeInformation.of(ProgramBranches.class)).isInstanceOf(PojoTypeInfo.class);
+        assertThat(TypeInformation.of(PathSideInput.class)).isInstanceOf(PojoTypeInfo.class);
     }
 }

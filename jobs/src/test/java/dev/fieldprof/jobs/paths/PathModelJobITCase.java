@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.client.paths.ArrayBranchTable;
 import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.EdgeModelRecords;
 import dev.fieldprof.client.paths.ModelUpdater;
@@ -48,6 +49,10 @@ class PathModelJobITCase {
                             .build());
 
     static final String APP = "paths:1";
+
+    /** The job's default transactional-id prefix: the writer of every model it publishes. */
+    static final String WRITER = "fieldprof-path-model";
+
     static final String BRANCHES = "fieldprof-branches 1\nmethods 3\n0 0:2 4:3\n1 1:2\n";
     static final ArrayBranchTable TABLE = BranchTableText.parse(BRANCHES);
     static final RecordCodec<PathReport> REPORTS = RecordCodec.of(PathReport.class);
@@ -174,9 +179,16 @@ class PathModelJobITCase {
     void learnsModelVersionsPerWindowFromTheProgramModelsCfgsAndDeadLettersWhatItCannotDecode()
             throws Exception {
         EdgeModel v0 = EdgeModel.uniform(TABLE);
+        // An earlier run of this job published v1 (the feed holds it, the job has no state):
+        // devices code with it, and the job continues after it.
+        EdgeModel v1 =
+                EdgeModel.builder(new ModelUpdater(64).next(v0, new EdgeCounter(TABLE)))
+                        .writer(WRITER)
+                        .build();
         // What the job must compute, with the Flink-free aggregator.
         PathModelAggregator expected =
                 new PathModelAggregator(v0, 4, new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL));
+        expected.adopt(v1);
         List<RawRecord> records = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             byte[] coded = codedRun(v0, i);
@@ -191,7 +203,7 @@ class PathModelJobITCase {
         corrupt[corrupt.length - 1] ^= 0x5A;
         corrupt[corrupt.length - 2] ^= 0x33;
         records.add(report("corrupt", APP, 0, events(corrupt), corrupt, 5_000));
-        EdgeModel v1 = expected.closeWindow().orElseThrow();
+        EdgeModel v2 = expected.closeWindow().orElseThrow();
 
         for (int i = 0; i < 2; i++) {
             byte[] coded = codedRun(v1, 10 + i);
@@ -203,7 +215,13 @@ class PathModelJobITCase {
         records.add(report("w2-v0", APP, 0, events(late), late, 62_000));
         byte[] future = codedRun(EdgeModel.builder(v0).version(7).build(), 21);
         records.add(report("w2-v7", APP, 7, events(future), future, 63_000));
-        EdgeModel v2 = expected.closeWindow().orElseThrow();
+        EdgeModel v3 = expected.closeWindow().orElseThrow();
+        // (The feed's record takes program offset 100, the programs 101 and 102.)
+        List<RawRecord> feed =
+                List.of(
+                        program(
+                                MODELS.encode(EdgeModelRecords.toRecord(v1, APP, Instant.EPOCH, 0)),
+                                0));
 
         PathJobOptions options =
                 PathJobOptions.parse(
@@ -224,6 +242,7 @@ class PathModelJobITCase {
                         options,
                         PathJobTestIo.source(records),
                         PathJobTestIo.source(programs),
+                        PathJobTestIo.source(feed),
                         models,
                         letters)
                 .buildInto(env);
@@ -235,10 +254,12 @@ class PathModelJobITCase {
             published.add(MODELS.decode(r.value));
         }
         assertThat(published).hasSize(2);
-        assertThat(EdgeModelRecords.fromRecord(published.get(0), TABLE)).isEqualTo(v1);
+        assertThat(published.get(0).getVersion()).isEqualTo(2L);
+        assertThat(EdgeModelRecords.fromRecord(published.get(0), TABLE)).isEqualTo(v2);
         assertThat(published.get(0).getWindowReports()).isEqualTo(3L);
         assertThat(published.get(0).getCreatedAtMillis()).isEqualTo(Instant.ofEpochMilli(60_000));
-        assertThat(EdgeModelRecords.fromRecord(published.get(1), TABLE)).isEqualTo(v2);
+        assertThat(published.get(1).getVersion()).isEqualTo(3L);
+        assertThat(EdgeModelRecords.fromRecord(published.get(1), TABLE)).isEqualTo(v3);
         assertThat(published.get(1).getWindowReports()).isEqualTo(3L);
 
         Map<Long, String> reasons = new TreeMap<>();
@@ -247,7 +268,7 @@ class PathModelJobITCase {
             assertThat(letter.getJob().toString()).isEqualTo(PathDeadLetters.JOB);
             reasons.put(letter.getOffset(), letter.getReasonCode() + " " + letter.getReason());
         }
-        assertThat(reasons.keySet()).containsExactly(3L, 4L, 5L, 6L, 10L, 101L);
+        assertThat(reasons.keySet()).containsExactly(3L, 4L, 5L, 6L, 10L, 102L);
         assertThat(reasons.get(3L)).startsWith("UNDECODABLE ");
         assertThat(reasons.get(4L))
                 .isEqualTo(
@@ -258,9 +279,9 @@ class PathModelJobITCase {
                 .startsWith("UNDECODABLE path report corrupt does not decode with edge model 0: ");
         assertThat(reasons.get(10L))
                 .isEqualTo(
-                        "UNKNOWN_MODEL_VERSION edge model version 7 of paths:1 is not kept (kept:"
-                                + " [0, 1])");
-        assertThat(reasons.get(101L)).startsWith("UNDECODABLE ");
+                        "UNKNOWN_MODEL_VERSION edge model version 7 of paths:1 did not reach the"
+                                + " job before the input ended");
+        assertThat(reasons.get(102L)).startsWith("UNDECODABLE ");
     }
 
     @Test
@@ -311,6 +332,7 @@ class PathModelJobITCase {
                         options,
                         PathJobTestIo.source(records),
                         PathJobTestIo.source(List.of(program(PROGRAMS.encode(other), 0))),
+                        PathJobTestIo.source(List.of(program(published, 0))),
                         models,
                         letters,
                         Map.of(APP, published))
@@ -321,6 +343,7 @@ class PathModelJobITCase {
         assertThat(models.received()).hasSize(1);
         dev.fieldprof.schemas.EdgeModel next = MODELS.decode(models.received().get(0).value);
         assertThat(next.getVersion()).isEqualTo(2L);
-        assertThat(EdgeModelRecords.fromRecord(next, TABLE)).isEqualTo(v2);
+        assertThat(EdgeModelRecords.fromRecord(next, TABLE))
+                .isEqualTo(EdgeModel.builder(v2).writer(WRITER).build());
     }
 }
