@@ -56,7 +56,9 @@ class DiffCommandTest {
                 .contains("Only in A, by cost")
                 .contains("java.io.File.exists")
                 .contains("java.net.Socket.connect");
-        assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>").contains("report");
+        assertThat(Files.readString(html))
+                .startsWith("<!DOCTYPE html>")
+                .contains("\"method\":\"java.util.HashMap.get\"");
     }
 
     @Test

@@ -31,19 +31,21 @@ public final class TextReport {
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "A = %s: total %d, %d nodes, %d tasks%n",
+                        "A = %s: total %d, %d nodes, %d tasks covering %.1f%%%n",
                         nameA,
                         totalA,
                         diff.a().size(),
-                        diff.matched().size() + diff.onlyInA().size()));
+                        diff.matched().size() + diff.onlyInA().size(),
+                        percent(covered(diff.a(), tasksOf(diff, true)), totalA)));
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "B = %s: total %d, %d nodes, %d tasks%n",
+                        "B = %s: total %d, %d nodes, %d tasks covering %.1f%%%n",
                         nameB,
                         totalB,
                         diff.b().size(),
-                        diff.matched().size() + diff.onlyInB().size()));
+                        diff.matched().size() + diff.onlyInB().size(),
+                        percent(covered(diff.b(), tasksOf(diff, false)), totalB)));
         out.append(
                 String.format(
                         Locale.ROOT,
@@ -106,6 +108,36 @@ public final class TextReport {
                             describe(task)));
         }
         more(out, tasks.size(), top);
+    }
+
+    private static java.util.Set<dev.fieldprof.diff.cct.CctNode> tasksOf(
+            ProfileDiff diff, boolean first) {
+        java.util.Set<dev.fieldprof.diff.cct.CctNode> entries =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (ProfileDiff.TaskMatch m : diff.matched()) {
+            entries.add(first ? m.a().entry() : m.b().entry());
+        }
+        for (Task task : first ? diff.onlyInA() : diff.onlyInB()) {
+            entries.add(task.entry());
+        }
+        return entries;
+    }
+
+    /** Cost under outermost tasks (nested tasks are inside their parent task's cost). */
+    private static long covered(
+            dev.fieldprof.diff.cct.CallingContextTree tree,
+            java.util.Set<dev.fieldprof.diff.cct.CctNode> entries) {
+        long sum = 0;
+        for (dev.fieldprof.diff.cct.CctNode entry : entries) {
+            boolean nested = false;
+            for (var n = entry.parent(); n != null && !nested; n = n.parent()) {
+                nested = entries.contains(n);
+            }
+            if (!nested) {
+                sum += entry.inclusive();
+            }
+        }
+        return sum;
     }
 
     private static void more(StringBuilder out, int size, int top) {

@@ -38,8 +38,8 @@ class ReportsTest {
 
         assertThat(table)
                 .contains("alpha = 2: 5 matched nodes, 2 matched tasks")
-                .contains("A = before.txt: total 58, 6 nodes, 3 tasks")
-                .contains("B = after.txt: total 112, 6 nodes, 3 tasks")
+                .contains("A = before.txt: total 58, 6 nodes, 3 tasks covering 94.8%")
+                .contains("B = after.txt: total 112, 6 nodes, 3 tasks covering 97.3%")
                 .contains(
                         "   1         40         90        +50  +44.6%  Thread.run > [app].run >"
                                 + " com.fasterxml.jackson.databind.ObjectMapper.readValue")
