@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.privacy.PrivacyCommand.class,
             dev.fieldprof.cli.estimation.ProjectCommand.class,
             dev.fieldprof.cli.estimation.EvaluateCommand.class,
+            dev.fieldprof.cli.diff.DiffCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class FieldprofCommand implements Runnable {

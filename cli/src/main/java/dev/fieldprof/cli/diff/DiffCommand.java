@@ -1,0 +1,188 @@
+package dev.fieldprof.cli.diff;
+
+import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.diff.cct.CallingContextTree;
+import dev.fieldprof.diff.match.ProfileDiff;
+import dev.fieldprof.diff.match.ProfileDiffer;
+import dev.fieldprof.diff.normalize.ApplicationPackages;
+import dev.fieldprof.diff.normalize.ClassHierarchy;
+import dev.fieldprof.diff.normalize.PreprocessingOptions;
+import dev.fieldprof.diff.normalize.Preprocessor;
+import dev.fieldprof.diff.read.JfrReader;
+import dev.fieldprof.diff.read.ProfileReader;
+import dev.fieldprof.diff.read.ProfileReaders;
+import dev.fieldprof.diff.report.HtmlReport;
+import dev.fieldprof.diff.report.TextReport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fieldprof diff A B}: differential profiling of two profiles (a JFR file or async-profiler
+ * collapsed stacks each, told apart by extension and content) at the level of tasks, matched
+ * approximately as in the DiffProf paper; prints a table and optionally writes an HTML report.
+ *
+ * <p>The two positional operands are profile files today. A release diff of field estimates ({@code
+ * --estimates APP:V1 APP:V2}) is meant to come in as another mode of this command: an option that
+ * makes the operands app versions and chooses another input and report, sharing {@code --alpha},
+ * {@code --top} and {@code --html}.
+ */
+@Command(
+        name = "diff",
+        mixinStandardHelpOptions = true,
+        description =
+                "Compare two profiles (JFR .jfr files or async-profiler collapsed stacks) task by"
+                        + " task: framework calls made by application code, matched across the"
+                        + " versions even when call paths differ by up to --alpha frames.")
+public final class DiffCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "A", description = "The baseline profile.")
+    Path first;
+
+    @Parameters(index = "1", paramLabel = "B", description = "The profile compared with A.")
+    Path second;
+
+    @Option(
+            names = "--alpha",
+            defaultValue = "2",
+            paramLabel = "N",
+            description =
+                    "Call paths of matched tasks may differ by up to N frames (0 = exact paths;"
+                            + " default: ${DEFAULT-VALUE}).")
+    int alpha;
+
+    @Option(
+            names = "--app-packages",
+            paramLabel = "p,q",
+            split = ",",
+            description =
+                    "Package prefixes of the application; their internal calls are merged into"
+                            + " the callback the framework called (default: everything outside"
+                            + " the JDK).")
+    List<String> appPackages;
+
+    @Option(
+            names = "--top",
+            defaultValue = "20",
+            paramLabel = "N",
+            description = "Rows per table (default: ${DEFAULT-VALUE}).")
+    int top;
+
+    @Option(
+            names = "--html",
+            paramLabel = "FILE",
+            description = "Also write a self-contained HTML report with both trees.")
+    Path html;
+
+    @Option(
+            names = "--jfr-cost",
+            defaultValue = "cpu",
+            paramLabel = "cpu|alloc",
+            description =
+                    "Cost in JFR files: execution samples (cpu) or allocated bytes of allocation"
+                            + " samples (alloc) (default: ${DEFAULT-VALUE}).")
+    String jfrCost;
+
+    @Option(
+            names = "--hierarchy",
+            paramLabel = "FILE",
+            description =
+                    "Lines 'subclass superclass': a call of an overridden method from its override"
+                            + " is merged, and the two match at no cost.")
+    Path hierarchy;
+
+    @Option(
+            names = "--keep-callback-classes",
+            description =
+                    "Keep the class names of application callbacks (by default a callback is"
+                            + " named by its method only, so renamed classes still match).")
+    boolean keepCallbackClasses;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (alpha < 0 || alpha > 100) {
+            throw bad("--alpha must be in [0, 100], was " + alpha);
+        }
+        if (top < 1) {
+            throw bad("--top must be >= 1, was " + top);
+        }
+        JfrReader.Cost cost =
+                switch (jfrCost.trim().toLowerCase(Locale.ROOT)) {
+                    case "cpu" -> JfrReader.Cost.EXECUTION_SAMPLES;
+                    case "alloc" -> JfrReader.Cost.ALLOCATION_WEIGHT;
+                    default -> throw bad("--jfr-cost must be cpu or alloc, was '" + jfrCost + "'");
+                };
+        ApplicationPackages packages = ApplicationPackages.outsideJdk();
+        if (appPackages != null) {
+            List<String> names = new ArrayList<>();
+            for (String p : appPackages) {
+                if (!p.isBlank()) {
+                    names.add(p.strip());
+                }
+            }
+            if (names.isEmpty()) {
+                throw bad("--app-packages must name at least one package");
+            }
+            packages = ApplicationPackages.of(names);
+        }
+        PreprocessingOptions options =
+                PreprocessingOptions.defaults()
+                        .withApplicationPackages(packages)
+                        .withDropCallbackClass(!keepCallbackClasses);
+        try {
+            if (hierarchy != null) {
+                options = options.withHierarchy(ClassHierarchy.read(hierarchy));
+            }
+            ProfileReaders readers =
+                    new ProfileReaders(
+                            List.of(
+                                    new JfrReader(cost),
+                                    new dev.fieldprof.diff.read.CollapsedStacksReader()));
+            CallingContextTree a = read(readers, first);
+            CallingContextTree b = read(readers, second);
+            ProfileDiff diff = new ProfileDiffer(new Preprocessor(options), alpha).diff(a, b);
+            String nameA = first.getFileName().toString();
+            String nameB = second.getFileName().toString();
+            spec.commandLine().getOut().print(TextReport.render(diff, nameA, nameB, top));
+            if (html != null) {
+                Files.writeString(
+                        html, HtmlReport.render(diff, nameA, nameB, top), StandardCharsets.UTF_8);
+                spec.commandLine().getOut().println("\nHTML report written to " + html);
+            }
+        } catch (NoSuchFileException e) {
+            throw new CliFailure("no such file: " + e.getFile());
+        } catch (IOException e) {
+            throw new CliFailure(e.getMessage(), e);
+        }
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    private static CallingContextTree read(ProfileReaders readers, Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new CliFailure("no such file: " + file);
+        }
+        ProfileReader reader = readers.forFile(file);
+        CallingContextTree tree = reader.read(file);
+        if (tree.totalCost() == 0) {
+            throw new CliFailure(file + ": no samples found (read as " + reader.format() + ")");
+        }
+        return tree;
+    }
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

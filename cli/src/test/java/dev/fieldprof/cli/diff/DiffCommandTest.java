@@ -1,0 +1,80 @@
+package dev.fieldprof.cli.diff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.cli.CliCapture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DiffCommandTest {
+    @TempDir Path dir;
+
+    private Path write(String name, String text) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    private Path before() throws IOException {
+        return write(
+                "before.collapsed",
+                "java/lang/Thread.run;com/acme/W.run;com/acme/W.parse;java/util/HashMap.get 10\n"
+                        + "java/lang/Thread.run;com/acme/W.run;java/io/File.exists 4\n");
+    }
+
+    private Path after() throws IOException {
+        return write(
+                "after.collapsed",
+                "java/lang/Thread.run;com/acme/W.run;com/acme/W.decode;java/util/HashMap.get 30\n"
+                        + "java/lang/Thread.run;com/acme/W.run;java/net/Socket.connect 2\n");
+    }
+
+    @Test
+    void printsMatchedAndUnmatchedTasksAndWritesHtml() throws IOException {
+        Path html = dir.resolve("report.html");
+        CliCapture cli = new CliCapture();
+        int exit =
+                cli.run(
+                        "diff",
+                        before().toString(),
+                        after().toString(),
+                        "--alpha",
+                        "1",
+                        "--app-packages",
+                        "com.acme",
+                        "--html",
+                        html.toString());
+
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.out())
+                .contains(
+                        "   1         10         30        +20  +62.5%  Thread.run > [app].run >"
+                                + " java.util.HashMap.get")
+                .contains("Only in A, by cost")
+                .contains("java.io.File.exists")
+                .contains("java.net.Socket.connect");
+        assertThat(Files.readString(html))
+                .startsWith("<!DOCTYPE html>")
+                .contains("\"method\":\"java.util.HashMap.get\"");
+    }
+
+    @Test
+    void rejectsNegativeAlphaWithUsageExitNamingIt() throws IOException {
+        CliCapture cli = new CliCapture();
+        int exit = cli.run("diff", before().toString(), after().toString(), "--alpha", "-1");
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err()).contains("--alpha must be in [0, 100], was -1");
+    }
+
+    @Test
+    void failsWithOneLineOnAMissingFile() throws IOException {
+        CliCapture cli = new CliCapture();
+        int exit = cli.run("diff", before().toString(), dir.resolve("nope.jfr").toString());
+        assertThat(exit).isEqualTo(1);
+        assertThat(cli.err().strip())
+                .isEqualTo("fieldprof: no such file: " + dir.resolve("nope.jfr"));
+    }
+}
