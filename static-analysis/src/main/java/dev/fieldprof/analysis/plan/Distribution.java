@@ -42,6 +42,9 @@ final class Distribution {
     private final int[] placedCount;
     private final int[][] position;
 
+    // Set ids by ascending length (ties by id), to find the sets that surely fit a variant.
+    private final int[] byLength;
+
     Distribution(ProbeSets sets, MethodCosts costs, int variants, long hBound) {
         if (costs.size() != sets.methodCount()) {
             throw new IllegalArgumentException(
@@ -75,6 +78,38 @@ final class Distribution {
         for (int[] row : position) {
             Arrays.fill(row, -1);
         }
+        byLength =
+                java.util.stream.IntStream.range(0, setCount)
+                        .boxed()
+                        .sorted(
+                                java.util.Comparator.<Integer>comparingLong(e -> length[e])
+                                        .thenComparingInt(e -> e))
+                        .mapToInt(Integer::intValue)
+                        .toArray();
+    }
+
+    /**
+     * Places, shortest first, every set not yet in the variant whose whole length still fits, so
+     * that afterwards no set fits by its length alone (one may still fit thanks to probes it shares
+     * with the variant). O(sets placed in the variant + sets added): a skipped set is one already
+     * placed, any other set short enough is added.
+     *
+     * @param added receives the sets added, in order
+     * @return how many were added
+     */
+    int completeShortestFirst(int variant, java.util.function.IntConsumer added) {
+        int count = 0;
+        for (int set : byLength) {
+            if (length[set] > remaining(variant)) {
+                break;
+            }
+            if (!holds(variant, set)) {
+                add(variant, set);
+                added.accept(set);
+                count++;
+            }
+        }
+        return count;
     }
 
     ProbeSets sets() {

@@ -6,12 +6,16 @@ import java.util.SplittableRandom;
  * Algorithm 2 of the probe-distribution paper (Section 4.3): from a distribution, repeatedly pick a
  * random variant, remove a random number of its sets (1 to all of them, chosen at random), and add
  * random sets back while they fit its h-bound; keep the move if {@code α·BALANCE + β·PACKING +
- * γ·ALLUSED} fell, else undo it and count a bad move. Stops at cost 0, after {@code maxBadMoves}
+ * γ·ALLUSED} fell, else undo it and count a bad move. Two additions to the paper's loop: a move
+ * that leaves the cost unchanged is kept (still counted as bad), so plateaus can be crossed; and
+ * after the random refill every set that fits by its whole length is added shortest first, so
+ * variants stay full as Section 4.1 requires. Stops at cost 0, after {@code maxBadMoves}
  * consecutive bad moves ("frozen"), or after {@code maxMoves} moves in all.
  *
  * <p>Refilling draws sets uniformly from all |E| and gives up after {@code 16 + 4·removed}
- * consecutive draws that do not fit, so a move costs O(Σ sizes of the sets it touches + n) with the
- * incremental {@link Distribution}, never O(|E|).
+ * consecutive draws that do not fit, and the completion looks only at the variant's own sets and
+ * the ones it adds, so a move costs O(Σ sizes of the sets it touches + sets in the variant + n)
+ * with the incremental {@link Distribution}, never O(|E|).
  */
 final class HillClimb {
 
@@ -40,8 +44,8 @@ final class HillClimb {
         long moves = 0;
         long accepted = 0;
         long bad = 0;
-        int[] removed = new int[16];
-        int[] added = new int[16];
+        IntList removed = new IntList();
+        IntList added = new IntList();
         while (true) {
             if (cost <= 0) {
                 return new Outcome(moves, accepted, cost, "cost 0");
@@ -53,49 +57,77 @@ final class HillClimb {
                 return new Outcome(moves, accepted, cost, "move limit");
             }
             moves++;
+            removed.clear();
+            added.clear();
             int variant = random.nextInt(distribution.variants());
             int held = distribution.placedCount(variant);
             int toRemove = held == 0 ? 0 : 1 + random.nextInt(held);
-            if (removed.length < toRemove) {
-                removed = new int[Math.max(toRemove, 2 * removed.length)];
-            }
             for (int i = 0; i < toRemove; i++) {
                 int set =
                         distribution.placedAt(
                                 variant, random.nextInt(distribution.placedCount(variant)));
                 distribution.remove(variant, set);
-                removed[i] = set;
+                removed.add(set);
             }
-            int addedCount = 0;
             int misses = 0;
             int patience = 16 + 4 * toRemove;
             while (distribution.remaining(variant) > 0 && misses < patience) {
                 int set = random.nextInt(setCount);
                 if (distribution.fits(variant, set)) {
                     distribution.add(variant, set);
-                    if (addedCount == added.length) {
-                        added = java.util.Arrays.copyOf(added, 2 * added.length);
-                    }
-                    added[addedCount++] = set;
+                    added.add(set);
                     misses = 0;
                 } else {
                     misses++;
                 }
             }
+            // The paper's variants are full (Section 4.1: h_bound probes each); random draws
+            // alone may leave room, and an emptier variant can look cheaper (BALANCE is 0 when
+            // nothing is used), so whatever still fits by its length goes in.
+            distribution.completeShortestFirst(variant, added::add);
             double moved = distribution.terms().cost(weights);
             if (moved < cost) {
                 cost = moved;
                 accepted++;
                 bad = 0;
+            } else if (moved == cost) {
+                // A sideways move: kept, so the climb can cross plateaus, yet counted as bad so
+                // that a plateau still freezes it.
+                bad++;
             } else {
-                for (int i = addedCount - 1; i >= 0; i--) {
-                    distribution.remove(variant, added[i]);
+                for (int i = added.size() - 1; i >= 0; i--) {
+                    distribution.remove(variant, added.get(i));
                 }
-                for (int i = toRemove - 1; i >= 0; i--) {
-                    distribution.add(variant, removed[i]);
+                for (int i = removed.size() - 1; i >= 0; i--) {
+                    distribution.add(variant, removed.get(i));
                 }
                 bad++;
             }
+        }
+    }
+
+    /** A growable int list, reused across moves. */
+    private static final class IntList {
+        private int[] values = new int[16];
+        private int size;
+
+        void add(int value) {
+            if (size == values.length) {
+                values = java.util.Arrays.copyOf(values, 2 * size);
+            }
+            values[size++] = value;
+        }
+
+        int get(int index) {
+            return values[index];
+        }
+
+        int size() {
+            return size;
+        }
+
+        void clear() {
+            size = 0;
         }
     }
 }
