@@ -2,6 +2,10 @@ package dev.fieldprof.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaNormalization;
@@ -11,11 +15,6 @@ import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.avro.util.RandomData;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.nio.ByteBuffer;
-import java.util.Iterator;
-import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Fails when a schema change would break reading records written with an earlier published version.

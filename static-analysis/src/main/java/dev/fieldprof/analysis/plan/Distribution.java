@@ -172,7 +172,21 @@ final class Distribution {
 
     /** Whether the set is not yet in the variant and fits its remaining budget. */
     boolean fits(int variant, int set) {
-        return !holds(variant, set) && addedCost(variant, set) <= remaining(variant);
+        if (holds(variant, set)) {
+            return false;
+        }
+        // addedCost with an early exit: most draws of a nearly full variant do not fit.
+        int[] use = uses[variant];
+        long room = remaining(variant);
+        for (int m : sets.membersView(set)) {
+            if (use[m] == 0) {
+                room -= costs.cost(m);
+                if (room < 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     void add(int variant, int set) {

@@ -4,15 +4,15 @@ import java.util.SplittableRandom;
 
 /**
  * Algorithm 2 of the probe-distribution paper (Section 4.3): from a distribution, repeatedly pick a
- * random variant, remove a random number of its sets (1 to all of them, chosen at random), and add
- * random sets back while they fit its h-bound; keep the move if {@code α·BALANCE + β·PACKING +
- * γ·ALLUSED} fell, else undo it and count a bad move. Two additions to the paper's loop: a move
- * that leaves the cost unchanged is kept (still counted as bad), so plateaus can be crossed; and
- * after the random refill every set that fits by its whole length is added shortest first, so
- * variants stay full as Section 4.1 requires. Stops at cost 0, after {@code maxBadMoves}
+ * random variant, remove a random number of its sets (1 to {@link #MAX_REMOVED}, chosen at random),
+ * and add random sets back while they fit its h-bound; keep the move if {@code α·BALANCE +
+ * β·PACKING + γ·ALLUSED} fell, else undo it and count a bad move. Two additions to the paper's
+ * loop: a move that leaves the cost unchanged is kept (still counted as bad), so plateaus can be
+ * crossed; and after the random refill every set that fits by its whole length is added shortest
+ * first, so variants stay full as Section 4.1 requires. Stops at cost 0, after {@code maxBadMoves}
  * consecutive bad moves ("frozen"), or after {@code maxMoves} moves in all.
  *
- * <p>Refilling draws sets uniformly from all |E| and gives up after {@code 16 + 4·removed}
+ * <p>Refilling draws sets uniformly from all |E| and gives up after {@code 8 + 2·removed}
  * consecutive draws that do not fit, and the completion looks only at the variant's own sets and
  * the ones it adds, so a move costs O(Σ sizes of the sets it touches + sets in the variant + n)
  * with the incremental {@link Distribution}, never O(|E|).
@@ -21,6 +21,12 @@ final class HillClimb {
 
     /** Table 1 of the paper: FROZEN = 500,000 consecutive bad moves. */
     static final long PAPER_FROZEN = 500_000;
+
+    /**
+     * Most sets one move removes. The paper leaves the number open; small moves keep a move cheap
+     * on variants holding hundreds of sets and are the ones that still gain late in a climb.
+     */
+    static final int MAX_REMOVED = 8;
 
     private final CostWeights weights;
     private final long maxBadMoves;
@@ -61,7 +67,7 @@ final class HillClimb {
             added.clear();
             int variant = random.nextInt(distribution.variants());
             int held = distribution.placedCount(variant);
-            int toRemove = held == 0 ? 0 : 1 + random.nextInt(held);
+            int toRemove = held == 0 ? 0 : 1 + random.nextInt(Math.min(held, MAX_REMOVED));
             for (int i = 0; i < toRemove; i++) {
                 int set =
                         distribution.placedAt(
@@ -70,7 +76,7 @@ final class HillClimb {
                 removed.add(set);
             }
             int misses = 0;
-            int patience = 16 + 4 * toRemove;
+            int patience = 8 + 2 * toRemove;
             while (distribution.remaining(variant) > 0 && misses < patience) {
                 int set = random.nextInt(setCount);
                 if (distribution.fits(variant, set)) {

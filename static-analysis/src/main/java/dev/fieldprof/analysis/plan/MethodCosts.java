@@ -2,7 +2,6 @@ package dev.fieldprof.analysis.plan;
 
 import dev.fieldprof.schemas.MethodCfg;
 import dev.fieldprof.schemas.ProgramModel;
-
 import java.util.Arrays;
 
 /**

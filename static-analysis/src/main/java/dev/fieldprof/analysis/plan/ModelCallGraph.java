@@ -3,7 +3,6 @@ package dev.fieldprof.analysis.plan;
 import dev.fieldprof.schemas.CallEdges;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

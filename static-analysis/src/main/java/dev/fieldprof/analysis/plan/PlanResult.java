@@ -2,7 +2,6 @@ package dev.fieldprof.analysis.plan;
 
 import dev.fieldprof.schemas.ProbePlan;
 import dev.fieldprof.schemas.ProgramModel;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,6 @@
 package dev.fieldprof.analysis.plan;
 
 import dev.fieldprof.schemas.ProgramModel;
-
 import java.util.SplittableRandom;
 
 /**

@@ -2,10 +2,9 @@ package dev.fieldprof.analysis.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Roots, call-chain events and root clusters of a small call graph. */
 class CallGraphSetsTest {

@@ -2,10 +2,9 @@ package dev.fieldprof.analysis.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.util.Arrays;
 
 class DeterminismTest {
 
