@@ -86,6 +86,52 @@ class SchemaEvolutionTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void programModelHistoryEndsWithTheProbePlanVersion() {
+        List<Schema> history = RecordCodec.historyOf("ProgramModel");
+        assertThat(history).hasSize(3);
+        assertThat(history.get(1).getField("probePlan")).isNull();
+        assertThat(history.get(2).getField("probePlan")).isNotNull();
+    }
+
+    @org.junit.jupiter.api.Test
+    void modelWrittenBeforeProbePlansReadsWithoutAPlan() {
+        Schema v2 = RecordCodec.historyOf("ProgramModel").get(1);
+        BinaryMessageEncoder<Object> v2Encoder = new BinaryMessageEncoder<>(GenericData.get(), v2);
+        Object written = new RandomData(v2, 1, 7L).iterator().next();
+        ProgramModel read = RecordCodec.of(ProgramModel.class).decode(toBytes(v2Encoder, written));
+        assertThat(read.getProbePlan()).isNull();
+    }
+
+    @org.junit.jupiter.api.Test
+    void probePlanRoundTripsInTheCurrentVersion() {
+        ProbePlan plan =
+                ProbePlan.newBuilder()
+                        .setSalt(-42L)
+                        .setVariantCount(2)
+                        .setVariants(List.of(List.of(0, 2), List.of(1)))
+                        .setStrategy("balanced-clusters")
+                        .setHBound(5L)
+                        .setCostUnit("branch-probes")
+                        .setMethodCosts(List.of(1L, 3L, 2L))
+                        .setAlpha(0.5)
+                        .setBeta(0.0)
+                        .setGamma(0.5)
+                        .setSeed(11L)
+                        .build();
+        ProgramModel model =
+                ProgramModel.newBuilder()
+                        .setAppVersion("app:1")
+                        .setCreatedAtMillis(java.time.Instant.ofEpochMilli(1_000L))
+                        .setMethods(List.of())
+                        .setPairs(List.of())
+                        .setPrivacyConfigs(List.of())
+                        .setProbePlan(plan)
+                        .build();
+        RecordCodec<ProgramModel> codec = RecordCodec.of(ProgramModel.class);
+        assertThat(codec.decode(codec.encode(model)).getProbePlan()).isEqualTo(plan);
+    }
+
     /**
      * Logical timestamps come back as Instants where the old writer wrote epoch millis, and map
      * order is not part of a record's value.

@@ -1,0 +1,132 @@
+package dev.fieldprof.cli.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.analysis.plan.Strategy;
+import dev.fieldprof.cli.CliCapture;
+import dev.fieldprof.schemas.CallEdges;
+import dev.fieldprof.schemas.ProbePlan;
+import dev.fieldprof.schemas.ProgramModel;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlanCommandTest {
+
+    @TempDir Path work;
+
+    private final CliCapture cli = new CliCapture();
+
+    /** main -> a, b; a -> c; b -> c: events [main, a, c] and [main, b, c], one cluster. */
+    private Path model() {
+        ProgramModel model =
+                ProgramModels.build(
+                        "tiny:1",
+                        Instant.ofEpochMilli(0),
+                        List.of(
+                                "<t: void a()>",
+                                "<t: void b()>",
+                                "<t: void c()>",
+                                "<t: void main()>"),
+                        List.of(),
+                        ProgramModels.privacyConfig("default", 1.0, 1, 20, 4),
+                        Map.of());
+        model.setCallGraph(
+                List.of(
+                        new CallEdges(0, List.of(2)),
+                        new CallEdges(1, List.of(2)),
+                        new CallEdges(3, List.of(0, 1))));
+        Path file = work.resolve("tiny.model");
+        ProgramModels.write(model, file);
+        return file;
+    }
+
+    @Test
+    void writesTheModelWithItsPlanAndPrintsASummary() {
+        Path out = work.resolve("planned.model");
+        int exit =
+                cli.run(
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--variants",
+                        "2",
+                        "--h-bound",
+                        "3",
+                        "--strategy",
+                        "balanced-events",
+                        "--seed",
+                        "7",
+                        "--out",
+                        out.toString());
+
+        assertThat(exit).as(cli.err()).isZero();
+        ProbePlan plan = ProgramModels.read(out).getProbePlan();
+        assertThat(plan.getVariantCount()).isEqualTo(2);
+        assertThat(plan.getStrategy()).isEqualTo("balanced-events");
+        assertThat(plan.getHBound()).isEqualTo(3);
+        assertThat(plan.getSeed()).isEqualTo(7);
+        assertThat(plan.getCostUnit()).isEqualTo("branch-probes");
+        assertThat(plan.getAlpha()).isEqualTo(0.5);
+        assertThat(plan.getBeta()).isEqualTo(0.0);
+        // Each variant holds one of the two chains whole; together they trace everything.
+        assertThat(plan.getVariants())
+                .containsExactlyInAnyOrder(List.of(0, 2, 3), List.of(1, 2, 3));
+        assertThat(cli.out())
+                .contains("balanced-events: 2 variants, h-bound 3 branch-probes")
+                .contains("events covered by some variant: 2 of 2")
+                .contains("model with plan written to " + out);
+    }
+
+    @Test
+    void helpExplainsEveryStrategyAndTheHBoundUnit() {
+        assertThat(cli.run("plan", "--help")).isZero();
+        for (Strategy strategy : Strategy.values()) {
+            assertThat(cli.out()).contains(strategy.cliName() + " ");
+        }
+        assertThat(cli.out()).contains("branch probes");
+    }
+
+    @Test
+    void anUnknownStrategyIsAUsageError() {
+        int exit =
+                cli.run(
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--variants",
+                        "2",
+                        "--h-bound",
+                        "3",
+                        "--strategy",
+                        "greedy",
+                        "--out",
+                        work.resolve("x").toString());
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err()).contains("unknown strategy 'greedy'");
+    }
+
+    @Test
+    void aMissingModelFailsWithOneLine() {
+        int exit =
+                cli.run(
+                        "plan",
+                        "--model",
+                        work.resolve("absent.model").toString(),
+                        "--variants",
+                        "2",
+                        "--h-bound",
+                        "3",
+                        "--strategy",
+                        "random-probes",
+                        "--out",
+                        work.resolve("x").toString());
+        assertThat(exit).isEqualTo(1);
+        assertThat(cli.err().strip().lines()).hasSize(1);
+        assertThat(cli.err()).contains("cannot read model file");
+    }
+}

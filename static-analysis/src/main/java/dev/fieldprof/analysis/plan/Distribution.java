@@ -1,0 +1,295 @@
+package dev.fieldprof.analysis.plan;
+
+import java.util.Arrays;
+
+/**
+ * A distribution of probe sets over {@code n} variants of at most {@code h_bound} cost units each,
+ * with the cost terms of Section 4.3 of the probe-distribution paper kept up to date as sets are
+ * placed and removed.
+ *
+ * <p>The paper recomputes BALANCE in O(|E|) after each move (and reports runs of days). Here a move
+ * costs O(size of the move) plus O(n) to read the cost: per variant and method it keeps how many
+ * placed sets use the method (so a variant's used cost and its overlap change only where a count
+ * crosses 0↔1 or 1↔2); per set its TimesUsed; per TimesUsed value {@code t} the summed length of
+ * the sets used {@code t} times, and {@code S = Σ TimesUsed}. Since {@code 0 ≤ TimesUsed ≤ n},
+ * {@code BALANCE = Σ_t W[t]·|t·|E| − S| / |E|} takes O(n), PACKING O(n), ALLUSED O(1).
+ *
+ * <p>Terms, in cost units (each probe weighs its method's cost; with unit costs these are the
+ * paper's counts): length(e) is the summed cost of the set's probes; TimesUsed(e) the number of
+ * variants the set was placed in; {@code ov_i} the summed cost of the probes that two or more sets
+ * placed in variant {@code i} share; ALLUSED the summed length of the sets placed nowhere.
+ *
+ * <p>Memory: an int per (variant, method) and per (variant, set). Not thread-safe.
+ */
+final class Distribution {
+
+    private final ProbeSets sets;
+    private final MethodCosts costs;
+    private final int variants;
+    private final long hBound;
+
+    private final long[] length;
+    private final int[][] uses;
+    private final long[] used;
+    private final long[] overlap;
+    private final int[] timesUsed;
+    private final long[] lengthByTimesUsed;
+    private long timesUsedSum;
+    private long allUsed;
+
+    // Sets placed per variant, as a list with positions for O(1) removal (-1 = not placed).
+    private final int[][] placed;
+    private final int[] placedCount;
+    private final int[][] position;
+
+    // Set ids by ascending length (ties by id), to find the sets that surely fit a variant.
+    private final int[] byLength;
+
+    Distribution(ProbeSets sets, MethodCosts costs, int variants, long hBound) {
+        if (costs.size() != sets.methodCount()) {
+            throw new IllegalArgumentException(
+                    "need one cost per method: " + sets.methodCount() + ", got " + costs.size());
+        }
+        if (variants < 1) {
+            throw new IllegalArgumentException("variants must be >= 1, was " + variants);
+        }
+        if (hBound < 0) {
+            throw new IllegalArgumentException("h-bound must be >= 0, was " + hBound);
+        }
+        this.sets = sets;
+        this.costs = costs;
+        this.variants = variants;
+        this.hBound = hBound;
+        int setCount = sets.size();
+        length = new long[setCount];
+        for (int e = 0; e < setCount; e++) {
+            length[e] = sets.length(e, costs);
+            allUsed += length[e];
+        }
+        uses = new int[variants][sets.methodCount()];
+        used = new long[variants];
+        overlap = new long[variants];
+        timesUsed = new int[setCount];
+        lengthByTimesUsed = new long[variants + 1];
+        lengthByTimesUsed[0] = allUsed;
+        placed = new int[variants][8];
+        placedCount = new int[variants];
+        position = new int[variants][setCount];
+        for (int[] row : position) {
+            Arrays.fill(row, -1);
+        }
+        byLength =
+                java.util.stream.IntStream.range(0, setCount)
+                        .boxed()
+                        .sorted(
+                                java.util.Comparator.<Integer>comparingLong(e -> length[e])
+                                        .thenComparingInt(e -> e))
+                        .mapToInt(Integer::intValue)
+                        .toArray();
+    }
+
+    /**
+     * Places, shortest first, every set not yet in the variant whose whole length still fits, so
+     * that afterwards no set fits by its length alone (one may still fit thanks to probes it shares
+     * with the variant). O(sets placed in the variant + sets added): a skipped set is one already
+     * placed, any other set short enough is added.
+     *
+     * @param added receives the sets added, in order
+     * @return how many were added
+     */
+    int completeShortestFirst(int variant, java.util.function.IntConsumer added) {
+        int count = 0;
+        for (int set : byLength) {
+            if (length[set] > remaining(variant)) {
+                break;
+            }
+            if (!holds(variant, set)) {
+                add(variant, set);
+                added.accept(set);
+                count++;
+            }
+        }
+        return count;
+    }
+
+    ProbeSets sets() {
+        return sets;
+    }
+
+    MethodCosts costs() {
+        return costs;
+    }
+
+    int variants() {
+        return variants;
+    }
+
+    long hBound() {
+        return hBound;
+    }
+
+    boolean holds(int variant, int set) {
+        return position[variant][set] >= 0;
+    }
+
+    int placedCount(int variant) {
+        return placedCount[variant];
+    }
+
+    /** The {@code index}-th set placed in the variant (the order changes as sets are removed). */
+    int placedAt(int variant, int index) {
+        return placed[variant][index];
+    }
+
+    /** Cost units the variant's distinct probes take. */
+    long used(int variant) {
+        return used[variant];
+    }
+
+    long remaining(int variant) {
+        return hBound - used[variant];
+    }
+
+    long overlap(int variant) {
+        return overlap[variant];
+    }
+
+    int timesUsed(int set) {
+        return timesUsed[set];
+    }
+
+    /** Cost units placing the set would add to the variant (its probes not yet there). */
+    long addedCost(int variant, int set) {
+        int[] use = uses[variant];
+        long added = 0;
+        for (int m : sets.membersView(set)) {
+            if (use[m] == 0) {
+                added += costs.cost(m);
+            }
+        }
+        return added;
+    }
+
+    /** Whether the set is not yet in the variant and fits its remaining budget. */
+    boolean fits(int variant, int set) {
+        if (holds(variant, set)) {
+            return false;
+        }
+        // addedCost with an early exit: most draws of a nearly full variant do not fit.
+        int[] use = uses[variant];
+        long room = remaining(variant);
+        for (int m : sets.membersView(set)) {
+            if (use[m] == 0) {
+                room -= costs.cost(m);
+                if (room < 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    void add(int variant, int set) {
+        if (holds(variant, set)) {
+            throw new IllegalStateException("set " + set + " already in variant " + variant);
+        }
+        int[] use = uses[variant];
+        for (int m : sets.membersView(set)) {
+            int before = use[m]++;
+            if (before == 0) {
+                used[variant] += costs.cost(m);
+            } else if (before == 1) {
+                overlap[variant] += costs.cost(m);
+            }
+        }
+        if (used[variant] > hBound) {
+            throw new IllegalStateException("variant " + variant + " exceeds the h-bound");
+        }
+        int t = timesUsed[set]++;
+        lengthByTimesUsed[t] -= length[set];
+        lengthByTimesUsed[t + 1] += length[set];
+        timesUsedSum++;
+        if (t == 0) {
+            allUsed -= length[set];
+        }
+        if (placedCount[variant] == placed[variant].length) {
+            placed[variant] = Arrays.copyOf(placed[variant], 2 * placed[variant].length);
+        }
+        position[variant][set] = placedCount[variant];
+        placed[variant][placedCount[variant]++] = set;
+    }
+
+    void remove(int variant, int set) {
+        int at = position[variant][set];
+        if (at < 0) {
+            throw new IllegalStateException("set " + set + " not in variant " + variant);
+        }
+        int[] use = uses[variant];
+        for (int m : sets.membersView(set)) {
+            int after = --use[m];
+            if (after == 0) {
+                used[variant] -= costs.cost(m);
+            } else if (after == 1) {
+                overlap[variant] -= costs.cost(m);
+            }
+        }
+        int t = timesUsed[set]--;
+        lengthByTimesUsed[t] -= length[set];
+        lengthByTimesUsed[t - 1] += length[set];
+        timesUsedSum--;
+        if (t == 1) {
+            allUsed += length[set];
+        }
+        int last = placed[variant][--placedCount[variant]];
+        placed[variant][at] = last;
+        position[variant][last] = at;
+        position[variant][set] = -1;
+    }
+
+    /** BALANCE, PACKING and ALLUSED of the current distribution, in O(n). */
+    CostTerms terms() {
+        long setCount = sets.size();
+        long scaled = 0;
+        for (int t = 0; t <= variants; t++) {
+            scaled += lengthByTimesUsed[t] * Math.abs(t * setCount - timesUsedSum);
+        }
+        return new CostTerms(CostTerms.balance(scaled, sets.size()), packing(), allUsed);
+    }
+
+    private double packing() {
+        return CostTerms.packing(overlap);
+    }
+
+    /** The sets placed in each variant, ascending. */
+    int[][] placements() {
+        int[][] result = new int[variants][];
+        for (int v = 0; v < variants; v++) {
+            result[v] = Arrays.copyOf(placed[v], placedCount[v]);
+            Arrays.sort(result[v]);
+        }
+        return result;
+    }
+
+    /** The methods each variant traces, ascending. */
+    int[][] methods() {
+        int[][] result = new int[variants][];
+        for (int v = 0; v < variants; v++) {
+            int[] use = uses[v];
+            int count = 0;
+            for (int u : use) {
+                if (u > 0) {
+                    count++;
+                }
+            }
+            int[] methods = new int[count];
+            int i = 0;
+            for (int m = 0; m < use.length; m++) {
+                if (use[m] > 0) {
+                    methods[i++] = m;
+                }
+            }
+            result[v] = methods;
+        }
+        return result;
+    }
+}

@@ -1,0 +1,139 @@
+package dev.fieldprof.analysis.plan;
+
+import java.util.SplittableRandom;
+
+/**
+ * Algorithm 2 of the probe-distribution paper (Section 4.3): from a distribution, repeatedly pick a
+ * random variant, remove a random number of its sets (1 to {@link #MAX_REMOVED}, chosen at random),
+ * and add random sets back while they fit its h-bound; keep the move if {@code α·BALANCE +
+ * β·PACKING + γ·ALLUSED} fell, else undo it and count a bad move. Two additions to the paper's
+ * loop: a move that leaves the cost unchanged is kept (still counted as bad), so plateaus can be
+ * crossed; and after the random refill every set that fits by its whole length is added shortest
+ * first, so variants stay full as Section 4.1 requires. Stops at cost 0, after {@code maxBadMoves}
+ * consecutive bad moves ("frozen"), or after {@code maxMoves} moves in all.
+ *
+ * <p>Refilling draws sets uniformly from all |E| and gives up after {@code 8 + 2·removed}
+ * consecutive draws that do not fit, and the completion looks only at the variant's own sets and
+ * the ones it adds, so a move costs O(Σ sizes of the sets it touches + sets in the variant + n)
+ * with the incremental {@link Distribution}, never O(|E|).
+ */
+final class HillClimb {
+
+    /** Table 1 of the paper: FROZEN = 500,000 consecutive bad moves. */
+    static final long PAPER_FROZEN = 500_000;
+
+    /**
+     * Most sets one move removes. The paper leaves the number open; small moves keep a move cheap
+     * on variants holding hundreds of sets and are the ones that still gain late in a climb.
+     */
+    static final int MAX_REMOVED = 8;
+
+    private final CostWeights weights;
+    private final long maxBadMoves;
+    private final long maxMoves;
+
+    HillClimb(CostWeights weights, long maxBadMoves, long maxMoves) {
+        if (maxBadMoves < 1 || maxMoves < 0) {
+            throw new IllegalArgumentException("maxBadMoves must be >= 1 and maxMoves >= 0");
+        }
+        this.weights = weights;
+        this.maxBadMoves = maxBadMoves;
+        this.maxMoves = maxMoves;
+    }
+
+    /** How a climb ended. */
+    record Outcome(long moves, long accepted, double cost, String stoppedBecause) {}
+
+    Outcome climb(Distribution distribution, SplittableRandom random) {
+        double cost = distribution.terms().cost(weights);
+        int setCount = distribution.sets().size();
+        long moves = 0;
+        long accepted = 0;
+        long bad = 0;
+        IntList removed = new IntList();
+        IntList added = new IntList();
+        while (true) {
+            if (cost <= 0) {
+                return new Outcome(moves, accepted, cost, "cost 0");
+            }
+            if (bad >= maxBadMoves) {
+                return new Outcome(moves, accepted, cost, "frozen");
+            }
+            if (moves >= maxMoves || setCount == 0) {
+                return new Outcome(moves, accepted, cost, "move limit");
+            }
+            moves++;
+            removed.clear();
+            added.clear();
+            int variant = random.nextInt(distribution.variants());
+            int held = distribution.placedCount(variant);
+            int toRemove = held == 0 ? 0 : 1 + random.nextInt(Math.min(held, MAX_REMOVED));
+            for (int i = 0; i < toRemove; i++) {
+                int set =
+                        distribution.placedAt(
+                                variant, random.nextInt(distribution.placedCount(variant)));
+                distribution.remove(variant, set);
+                removed.add(set);
+            }
+            int misses = 0;
+            int patience = 8 + 2 * toRemove;
+            while (distribution.remaining(variant) > 0 && misses < patience) {
+                int set = random.nextInt(setCount);
+                if (distribution.fits(variant, set)) {
+                    distribution.add(variant, set);
+                    added.add(set);
+                    misses = 0;
+                } else {
+                    misses++;
+                }
+            }
+            // The paper's variants are full (Section 4.1: h_bound probes each); random draws
+            // alone may leave room, and an emptier variant can look cheaper (BALANCE is 0 when
+            // nothing is used), so whatever still fits by its length goes in.
+            distribution.completeShortestFirst(variant, added::add);
+            double moved = distribution.terms().cost(weights);
+            if (moved < cost) {
+                cost = moved;
+                accepted++;
+                bad = 0;
+            } else if (moved == cost) {
+                // A sideways move: kept, so the climb can cross plateaus, yet counted as bad so
+                // that a plateau still freezes it.
+                bad++;
+            } else {
+                for (int i = added.size() - 1; i >= 0; i--) {
+                    distribution.remove(variant, added.get(i));
+                }
+                for (int i = removed.size() - 1; i >= 0; i--) {
+                    distribution.add(variant, removed.get(i));
+                }
+                bad++;
+            }
+        }
+    }
+
+    /** A growable int list, reused across moves. */
+    private static final class IntList {
+        private int[] values = new int[16];
+        private int size;
+
+        void add(int value) {
+            if (size == values.length) {
+                values = java.util.Arrays.copyOf(values, 2 * size);
+            }
+            values[size++] = value;
+        }
+
+        int get(int index) {
+            return values[index];
+        }
+
+        int size() {
+            return size;
+        }
+
+        void clear() {
+            size = 0;
+        }
+    }
+}

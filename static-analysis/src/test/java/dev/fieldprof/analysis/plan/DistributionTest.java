@@ -1,0 +1,81 @@
+package dev.fieldprof.analysis.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The incrementally kept cost terms equal the ones recomputed from their definitions. */
+class DistributionTest {
+
+    static ProbeSets randomSets(SplittableRandom random, int methods, int count, int maxSize) {
+        List<int[]> sets = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int[] members = new int[1 + random.nextInt(maxSize)];
+            for (int j = 0; j < members.length; j++) {
+                members[j] = random.nextInt(methods);
+            }
+            sets.add(members);
+        }
+        return ProbeSets.of(methods, sets);
+    }
+
+    static MethodCosts randomCosts(SplittableRandom random, int methods) {
+        long[] costs = new long[methods];
+        for (int m = 0; m < methods; m++) {
+            costs[m] = 1 + random.nextInt(5);
+        }
+        return MethodCosts.of(costs, MethodCosts.BRANCH_PROBES);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+    void incrementalTermsEqualTermsRecomputedFromScratchAfterEveryMove(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int methods = 5 + random.nextInt(30);
+        ProbeSets sets = randomSets(random, methods, 1 + random.nextInt(40), 6);
+        MethodCosts costs = randomCosts(random, methods);
+        Distribution distribution =
+                new Distribution(sets, costs, 1 + random.nextInt(6), 5 + random.nextInt(40));
+        for (int move = 0; move < 2_000; move++) {
+            int variant = random.nextInt(distribution.variants());
+            int set = random.nextInt(sets.size());
+            if (distribution.holds(variant, set)) {
+                distribution.remove(variant, set);
+            } else if (distribution.fits(variant, set)) {
+                distribution.add(variant, set);
+            }
+            assertThat(distribution.terms())
+                    .as("seed %d, move %d", seed, move)
+                    .isEqualTo(DistributionCost.of(sets, costs, distribution.placements()));
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {11, 12, 13, 14, 15})
+    void hillClimbLeavesTermsEqualToTermsRecomputedFromScratch(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int methods = 40;
+        ProbeSets sets = randomSets(random, methods, 60, 5);
+        MethodCosts costs = randomCosts(random, methods);
+        for (CostWeights weights :
+                List.of(
+                        CostWeights.BALANCED,
+                        CostWeights.PACKED,
+                        CostWeights.BALANCED_PACKED,
+                        new CostWeights(1, 1, 0))) {
+            Distribution distribution = new Distribution(sets, costs, 4, 25);
+            RandomFill.fill(distribution, random);
+            new HillClimb(weights, 2_000, 50_000).climb(distribution, random);
+            assertThat(distribution.terms())
+                    .as("seed %d, weights %s", seed, weights)
+                    .isEqualTo(DistributionCost.of(sets, costs, distribution.placements()));
+            for (int v = 0; v < 4; v++) {
+                assertThat(distribution.used(v)).isLessThanOrEqualTo(25);
+            }
+        }
+    }
+}
