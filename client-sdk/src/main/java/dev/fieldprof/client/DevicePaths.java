@@ -3,6 +3,7 @@ package dev.fieldprof.client;
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.paths.BranchTable;
 import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
 import dev.fieldprof.client.tracing.KafkaPathReportSink;
@@ -39,6 +40,8 @@ final class DevicePaths implements AutoCloseable {
      * gives a sink). Records in the ledger whether it is on.
      *
      * @param table the program's branch table, or null if it has none
+     * @param plan the program's probe plan, or null: with one, the device traces only the methods
+     *     of its variant (a stable hash of its id), and its reports name the variant
      * @param givenSink where reports go instead of Kafka (tests, simulations), or null
      */
     static DevicePaths start(
@@ -46,6 +49,7 @@ final class DevicePaths implements AutoCloseable {
             String deviceId,
             PrivacyLedger ledger,
             BranchTable table,
+            ProbePlanText plan,
             PathReportSink givenSink)
             throws IOException {
         boolean kafka = config.transport() == ClientConfig.TransportKind.KAFKA;
@@ -53,6 +57,14 @@ final class DevicePaths implements AutoCloseable {
             ledger.recordPathTracing(false);
             return null;
         }
+        if (plan != null && plan.methodCount() != table.methodCount()) {
+            throw new IllegalArgumentException(
+                    "the probe plan is for "
+                            + plan.methodCount()
+                            + " methods, the branch description for "
+                            + table.methodCount());
+        }
+        int variant = plan == null ? 0 : plan.variantOf(deviceId);
         EdgeModelStore models = new EdgeModelStore(config.appVersion(), table);
         PathReportSink out =
                 givenSink != null
@@ -70,13 +82,13 @@ final class DevicePaths implements AutoCloseable {
                 new PathTracer(
                         deviceId,
                         config.appVersion(),
-                        0,
+                        variant,
                         models,
                         new LedgerCountingSink(out, ledger),
                         config.pathMaxReportBytes(),
                         config.pathsDebug());
         ledger.recordPathTracing(true);
-        PathProbes.install(tracer);
+        PathProbes.install(tracer, plan == null ? null : plan.traced(variant));
         return new DevicePaths(tracer, out, feed, ledger);
     }
 

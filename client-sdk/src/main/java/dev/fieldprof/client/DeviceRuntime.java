@@ -2,6 +2,7 @@ package dev.fieldprof.client;
 
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.paths.BranchTable;
+import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.privacy.HypergeometricSampler;
 import dev.fieldprof.client.privacy.LocalRandomizer;
@@ -232,11 +233,11 @@ public final class DeviceRuntime implements AutoCloseable {
     /** Path tracing if the configuration opts in; a failure leaves it off, never the host down. */
     private void startPaths(PathReportSink pathSink) throws IOException {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        BranchTable table =
-                DevicePaths.tableOnClasspath(
-                        loader != null ? loader : DeviceRuntime.class.getClassLoader());
+        ClassLoader from = loader != null ? loader : DeviceRuntime.class.getClassLoader();
+        BranchTable table = DevicePaths.tableOnClasspath(from);
         try {
-            paths = DevicePaths.start(config, deviceId, ledger, table, pathSink);
+            ProbePlanText plan = ProbePlanText.fromClasspath(from);
+            paths = DevicePaths.start(config, deviceId, ledger, table, plan, pathSink);
             pathsOff = paths == null ? DevicePaths.whyOff(config, table, pathSink) : null;
         } catch (RuntimeException e) {
             paths = null;

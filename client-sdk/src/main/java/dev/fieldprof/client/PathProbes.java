@@ -8,31 +8,61 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code exitExceptionally} from a catch-all handler. Path tracing is opt-in: until a {@link
  * PathProbeHandler} is {@link #install installed} every probe returns at once. A probe never throws
  * into the host and does not allocate per event (beyond the encoder's own growth).
+ *
+ * <p>With a probe plan, a device traces only the methods of its variant (DESIGN.md "Probes spread
+ * over variants"): the probe of any other method returns after one array load, before the tracer is
+ * called, so an untraced method costs its entry counter and that check.
  */
 public final class PathProbes {
-    private static volatile PathProbeHandler tracer;
+    /** The handler and the methods it traces (null: all), read with one volatile load. */
+    private record Installed(PathProbeHandler tracer, boolean[] traced) {}
+
+    private static volatile Installed installed;
     private static final AtomicLong FAILURES = new AtomicLong();
 
     private PathProbes() {}
 
     /**
-     * Starts tracing into {@code t} (replacing any handler installed before), usually a {@link
-     * dev.fieldprof.client.tracing.PathTracer}.
+     * Starts tracing every method into {@code t} (replacing any handler installed before), usually
+     * a {@link dev.fieldprof.client.tracing.PathTracer}.
      */
     public static void install(PathProbeHandler t) {
-        tracer = t;
+        install(t, null);
+    }
+
+    /**
+     * Starts tracing into {@code t} the methods whose {@code traced[methodId]} is true (the
+     * device's variant of a probe plan); null traces every method. The array is not copied: do not
+     * change it afterwards.
+     */
+    public static void install(PathProbeHandler t, boolean[] traced) {
+        installed = t == null ? null : new Installed(t, traced);
     }
 
     /** Stops tracing; returns the handler that was installed, or null. */
     public static PathProbeHandler uninstall() {
-        PathProbeHandler t = tracer;
-        tracer = null;
-        return t;
+        Installed i = installed;
+        installed = null;
+        return i == null ? null : i.tracer;
     }
 
     /** The installed handler, or null when path tracing is off. */
     public static PathProbeHandler tracer() {
-        return tracer;
+        Installed i = installed;
+        return i == null ? null : i.tracer;
+    }
+
+    /** The handler if it traces {@code methodId}, else null. */
+    private static PathProbeHandler tracerOf(int methodId) {
+        Installed i = installed;
+        if (i == null) {
+            return null;
+        }
+        boolean[] traced = i.traced;
+        if (traced != null && (methodId < 0 || methodId >= traced.length || !traced[methodId])) {
+            return null;
+        }
+        return i.tracer;
     }
 
     /** Probe calls that failed inside the tracer (swallowed so the host never sees them). */
@@ -41,7 +71,7 @@ public final class PathProbes {
     }
 
     public static void enter(int methodId) {
-        PathProbeHandler t = tracer;
+        PathProbeHandler t = tracerOf(methodId);
         if (t != null) {
             try {
                 t.enter(methodId);
@@ -52,7 +82,7 @@ public final class PathProbes {
     }
 
     public static void branch(int methodId, int blockId, int edgeIndex) {
-        PathProbeHandler t = tracer;
+        PathProbeHandler t = tracerOf(methodId);
         if (t != null) {
             try {
                 t.branch(methodId, blockId, edgeIndex);
@@ -63,7 +93,7 @@ public final class PathProbes {
     }
 
     public static void exit(int methodId) {
-        PathProbeHandler t = tracer;
+        PathProbeHandler t = tracerOf(methodId);
         if (t != null) {
             try {
                 t.exit(methodId);
@@ -74,7 +104,7 @@ public final class PathProbes {
     }
 
     public static void exitExceptionally(int methodId) {
-        PathProbeHandler t = tracer;
+        PathProbeHandler t = tracerOf(methodId);
         if (t != null) {
             try {
                 t.exitExceptionally(methodId);

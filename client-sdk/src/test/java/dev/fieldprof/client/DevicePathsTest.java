@@ -8,6 +8,7 @@ import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.PathDecoder;
 import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.client.tracing.PathReportSink;
 import dev.fieldprof.client.transport.CallbackReportTransport;
@@ -144,6 +145,50 @@ class DevicePathsTest {
         new PathDecoder(EdgeModel.uniform(BranchTableText.parse(BRANCHES)))
                 .decode(bytes(paths.get(0).getCoded()), decoded);
         assertThat(decoded.size()).isEqualTo(30);
+    }
+
+    @Test
+    void withAProbePlanTracesOnlyTheMethodsOfItsVariantAndNamesIt() throws Exception {
+        // The device's variant by the plan's hash; its variant traces method 1, the other method 0.
+        int variant = new ProbePlanText(99, 2, new int[][] {{0}, {1}}).variantOf("device-7");
+        int[][] variants = new int[2][];
+        variants[variant] = new int[] {1};
+        variants[1 - variant] = new int[] {0};
+        ProbePlanText plan = new ProbePlanText(99, 2, variants);
+        Path resource = program.resolve(ProbePlanText.RESOURCE);
+        Files.writeString(resource, plan.toText());
+        try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
+            runProgram(); // method 0: not this variant's, never reaches the tracer
+            for (int i = 0; i < 5; i++) {
+                PathProbes.enter(1);
+                PathProbes.exit(1);
+            }
+            runtime.endEpoch();
+        }
+        assertThat(paths).hasSize(1);
+        PathReport report = paths.get(0);
+        assertThat(report.getVariant()).isEqualTo(variant);
+        assertThat(report.getEvents()).isEqualTo(10L);
+        PathRecording decoded = new PathRecording();
+        new PathDecoder(EdgeModel.uniform(BranchTableText.parse(BRANCHES)))
+                .decode(bytes(report.getCoded()), decoded);
+        for (int i = 0; i < decoded.size(); i++) {
+            assertThat(decoded.methodId(i)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anUnreadableProbePlanLeavesPathTracingOff() throws Exception {
+        Files.writeString(program.resolve(ProbePlanText.RESOURCE), "fieldprof-plan 1\nsalt x\n");
+        try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
+            assertThat(runtime.pathTracer()).isEmpty();
+            assertThat(runtime.pathTracingOffReason().orElseThrow())
+                    .startsWith(
+                            "could not start: java.lang.IllegalArgumentException: not a probe"
+                                    + " plan");
+            runProgram();
+        }
+        assertThat(paths).isEmpty();
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.fieldprof.analysis.jar.InvalidJarException;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;
@@ -113,9 +114,22 @@ public final class InstrumentCommand implements Callable<Integer> {
                 Path dir = out.toAbsolutePath().getParent();
                 Files.createDirectories(dir);
                 pathJar = Files.createTempFile(dir, ".fieldprof-paths-", ".jar");
+                ProbePlanText plan = ProbePlanText.of(programModel);
                 pathResult =
                         new PathProbeInstrumenter(traced)
-                                .instrumentJar(jar, pathJar, programModel.getMethods().size());
+                                .instrumentJar(
+                                        jar,
+                                        pathJar,
+                                        programModel.getMethods().size(),
+                                        plan == null
+                                                ? Map.of()
+                                                : Map.of(
+                                                        ProbePlanText.RESOURCE,
+                                                        plan.toText()
+                                                                .getBytes(
+                                                                        java.nio.charset
+                                                                                .StandardCharsets
+                                                                                .UTF_8)));
                 input = pathJar;
             }
             result = new JarInstrumenter(stripSignatures).instrument(input, programModel, out);
@@ -158,6 +172,17 @@ public final class InstrumentCommand implements Callable<Integer> {
                                 result.classesPerSecond()));
         if (pathResult != null) {
             printPaths(pathResult, traced.size());
+            ProbePlanText plan = ProbePlanText.of(programModel);
+            if (plan != null) {
+                spec.commandLine()
+                        .getOut()
+                        .println(
+                                "probe plan: "
+                                        + plan.variantCount()
+                                        + " variants in "
+                                        + ProbePlanText.RESOURCE
+                                        + "; each device path-traces only its variant's methods");
+            }
         }
         if (!result.modelMethodsNotFound().isEmpty()) {
             spec.commandLine()

@@ -135,6 +135,7 @@ public final class CountPathEdges
                 attempt(
                         report,
                         ctx.getBroadcastState(PathReferenceData.BRANCHES),
+                        ctx.getBroadcastState(PathReferenceData.PLANS),
                         ctx.getBroadcastState(PathReferenceData.MODELS),
                         ctx.getCurrentKey(),
                         ctx.timerService().currentWatermark(),
@@ -174,6 +175,7 @@ public final class CountPathEdges
         reference.apply(
                 input,
                 ctx.getBroadcastState(PathReferenceData.BRANCHES),
+                ctx.getBroadcastState(PathReferenceData.PLANS),
                 ctx.getBroadcastState(PathReferenceData.MODELS));
         // Reports that waited for this table or model: try them again.
         String prefix = input.appVersion + "\n";
@@ -190,6 +192,7 @@ public final class CountPathEdges
                                 attempt(
                                         r,
                                         ctx.getBroadcastState(PathReferenceData.BRANCHES),
+                                        ctx.getBroadcastState(PathReferenceData.PLANS),
                                         ctx.getBroadcastState(PathReferenceData.MODELS),
                                         key,
                                         watermark,
@@ -216,6 +219,7 @@ public final class CountPathEdges
     private Attempt attempt(
             PathReportEnvelope report,
             ReadOnlyBroadcastState<String, String> branches,
+            ReadOnlyBroadcastState<String, String> plans,
             ReadOnlyBroadcastState<String, byte[]> models,
             String key,
             long watermark,
@@ -261,6 +265,15 @@ public final class CountPathEdges
                                     + report.modelVersion
                                     + ": "
                                     + e.getMessage()));
+            return Attempt.REJECTED;
+        }
+        String outside = reference.outsideVariant(app, report.variant, scratch, plans);
+        if (outside != null) {
+            deadLetters.accept(
+                    PathDeadLetters.of(
+                            report.raw,
+                            DeadLetterReason.INVALID,
+                            "path report " + report.reportId + ": " + outside));
             return Attempt.REJECTED;
         }
         decoded.inc();

@@ -66,7 +66,7 @@ public final class DecodePathReports extends ProcessFunction<RawRecord, PathRepo
                                     + " events"));
             return;
         }
-        out.collect(
+        PathReportEnvelope envelope =
                 new PathReportEnvelope(
                         app,
                         report.getReportId().toString(),
@@ -74,7 +74,9 @@ public final class DecodePathReports extends ProcessFunction<RawRecord, PathRepo
                         report.getModelVersion(),
                         report.getModelWriter().toString(),
                         coded,
-                        raw));
+                        raw);
+        envelope.variant = report.getVariant();
+        out.collect(envelope);
     }
 
     static byte[] bytes(ByteBuffer buffer) {

@@ -1,6 +1,7 @@
 package dev.fieldprof.jobs.paths;
 
 import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.client.paths.ProgramModelBranches;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
@@ -18,6 +19,11 @@ import org.apache.flink.util.Collector;
 public final class DecodeProgramBranches extends ProcessFunction<RawRecord, PathSideInput> {
     private static final long serialVersionUID = 1L;
     private static final RecordCodec<ProgramModel> CODEC = RecordCodec.of(ProgramModel.class);
+
+    private static String planText(ProgramModel model) {
+        ProbePlanText plan = ProbePlanText.of(model);
+        return plan == null ? null : plan.toText();
+    }
 
     @Override
     public void processElement(RawRecord raw, Context ctx, Collector<PathSideInput> out) {
@@ -38,9 +44,10 @@ public final class DecodeProgramBranches extends ProcessFunction<RawRecord, Path
         }
         try {
             out.collect(
-                    PathSideInput.branches(
+                    PathSideInput.program(
                             model.getAppVersion().toString(),
-                            BranchTableText.toText(ProgramModelBranches.table(model))));
+                            BranchTableText.toText(ProgramModelBranches.table(model)),
+                            planText(model)));
         } catch (IllegalArgumentException e) {
             ctx.output(
                     PathDeadLetters.TAG,

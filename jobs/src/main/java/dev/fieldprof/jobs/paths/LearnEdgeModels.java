@@ -174,6 +174,7 @@ public final class LearnEdgeModels
         reference.apply(
                 input,
                 ctx.getBroadcastState(PathReferenceData.BRANCHES),
+                ctx.getBroadcastState(PathReferenceData.PLANS),
                 ctx.getBroadcastState(PathReferenceData.MODELS));
         if (input.model == null) {
             return;

@@ -185,7 +185,10 @@ public final class PathModelJob {
                         .uid("decode-edge-models");
         BroadcastStream<PathSideInput> reference =
                 branches.union(publishedModels)
-                        .broadcast(PathReferenceData.BRANCHES, PathReferenceData.MODELS);
+                        .broadcast(
+                                PathReferenceData.BRANCHES,
+                                PathReferenceData.PLANS,
+                                PathReferenceData.MODELS);
         SingleOutputStreamOperator<PathReportEnvelope> decoded =
                 env.fromSource(reports, recordTime, "path-reports-source")
                         .uid("path-reports-source")

@@ -40,11 +40,17 @@ final class PathReferenceData {
                     Types.STRING,
                     PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
 
+    /** App version → its program model's probe plan text; absent without a plan. */
+    static final MapStateDescriptor<String, String> PLANS =
+            new MapStateDescriptor<>("probe-plans", Types.STRING, Types.STRING);
+
     private final Map<String, String> overrides;
     private final int keepVersions;
     private final Map<String, String> tableTexts = new HashMap<>();
     private final Map<String, ArrayBranchTable> tables = new HashMap<>();
     private final Map<String, PathDecoder> decoders = new HashMap<>();
+    private final Map<String, String> planTexts = new HashMap<>();
+    private final Map<String, boolean[][]> variantMethods = new HashMap<>();
 
     PathReferenceData(Map<String, String> overrides, int keepVersions) {
         this.overrides = overrides;
@@ -63,10 +69,16 @@ final class PathReferenceData {
     void apply(
             PathSideInput input,
             BroadcastState<String, String> branches,
+            BroadcastState<String, String> plans,
             BroadcastState<String, byte[]> models)
             throws Exception {
         if (input.branches != null) {
             branches.put(input.appVersion, input.branches);
+            if (input.plan == null) {
+                plans.remove(input.appVersion);
+            } else {
+                plans.put(input.appVersion, input.plan);
+            }
             return;
         }
         dev.fieldprof.schemas.EdgeModel record = CODEC.decode(input.model);
@@ -87,6 +99,45 @@ final class PathReferenceData {
                 decoders.remove(key);
             }
         }
+    }
+
+    /**
+     * Why a decoded report of {@code variant} holds events of a method its variant does not trace
+     * (a device may only report the methods of its variant: the job learns each method only from
+     * the devices that trace it), or null if it does not, or the app version has no plan.
+     */
+    String outsideVariant(
+            String app,
+            int variant,
+            dev.fieldprof.client.paths.PathRecording events,
+            ReadOnlyBroadcastState<String, String> plans)
+            throws Exception {
+        String text = plans.get(app);
+        if (text == null) {
+            return null;
+        }
+        if (!text.equals(planTexts.get(app))) {
+            dev.fieldprof.client.paths.ProbePlanText plan =
+                    dev.fieldprof.client.paths.ProbePlanText.parse(text);
+            boolean[][] masks = new boolean[plan.variantCount()][];
+            for (int v = 0; v < masks.length; v++) {
+                masks[v] = plan.traced(v);
+            }
+            variantMethods.put(app, masks);
+            planTexts.put(app, text);
+        }
+        boolean[][] masks = variantMethods.get(app);
+        if (variant < 0 || variant >= masks.length) {
+            return "variant " + variant + " is not one of the probe plan's " + masks.length;
+        }
+        boolean[] traced = masks[variant];
+        for (int i = 0; i < events.size(); i++) {
+            int m = events.methodId(i);
+            if (m < 0 || m >= traced.length || !traced[m]) {
+                return "variant " + variant + " does not trace method " + m;
+            }
+        }
+        return null;
     }
 
     /** The override, else the broadcast program model's table; null if neither is known. */

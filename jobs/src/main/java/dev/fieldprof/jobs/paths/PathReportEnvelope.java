@@ -14,6 +14,10 @@ public class PathReportEnvelope implements Serializable {
     public String appVersion;
     public String reportId;
     public String deviceId;
+
+    /** The probe-plan variant the device traces (0 without a plan). */
+    public int variant;
+
     public long modelVersion;
 
     /** The writer of the model version, "" for the uniform model and for v1 reports. */

@@ -18,6 +18,12 @@ public class PathSideInput implements Serializable {
     /** An EdgeModel record's bytes as published, or null. */
     public byte[] model;
 
+    /**
+     * With {@link #branches}: the program model's probe plan ({@code fieldprof-plan 1} text), or
+     * null if it has none.
+     */
+    public String plan;
+
     public PathSideInput() {}
 
     private PathSideInput(String appVersion, String branches, byte[] model) {
@@ -28,6 +34,13 @@ public class PathSideInput implements Serializable {
 
     public static PathSideInput branches(String appVersion, String branches) {
         return new PathSideInput(appVersion, branches, null);
+    }
+
+    /** A program model's branch table and probe plan (null if it has none). */
+    public static PathSideInput program(String appVersion, String branches, String plan) {
+        PathSideInput input = new PathSideInput(appVersion, branches, null);
+        input.plan = plan;
+        return input;
     }
 
     public static PathSideInput model(String appVersion, byte[] model) {

@@ -37,6 +37,7 @@ class CountPathEdgesTest {
                         new PathModelJob.AppShardKey(1),
                         Types.STRING,
                         PathReferenceData.BRANCHES,
+                        PathReferenceData.PLANS,
                         PathReferenceData.MODELS);
         harness.processBroadcastWatermark(Long.MAX_VALUE);
         return harness;
@@ -135,6 +136,36 @@ class CountPathEdgesTest {
                 .endsWith(
                         "2 UNKNOWN_MODEL_VERSION edge model version 9 of paths:1 did not reach"
                                 + " the job within PT1M (--table-wait)");
+        harness.close();
+    }
+
+    @Test
+    void learnsAMethodOnlyFromTheDevicesWhoseVariantTracesIt() throws Exception {
+        var harness = harness(4, 100);
+        String plan =
+                new dev.fieldprof.client.paths.ProbePlanText(7, 3, new int[][] {{0, 1}, {2}})
+                        .toText();
+        harness.processBroadcastElement(
+                PathSideInput.program(PathJobHarnesses.APP, PathModelJobITCase.BRANCHES, plan), 0);
+        // codedRun enters methods 0 and 1: variant 0 traces both, variant 1 neither.
+        var traced = report("traced", UNIFORM, "", 1, 1, 1_000);
+        var foreign = report("foreign", UNIFORM, "", 2, 2, 1_000);
+        foreign.variant = 1;
+        var unknown = report("unknown", UNIFORM, "", 3, 3, 1_000);
+        unknown.variant = 7;
+        harness.processElement(traced, 1_000);
+        harness.processElement(foreign, 1_000);
+        harness.processElement(unknown, 1_000);
+        harness.processWatermark(59_999);
+
+        assertThat(harness.extractOutputValues().get(0).reports).isEqualTo(1L);
+        assertThat(harness.extractOutputValues().get(0).counts)
+                .isEqualTo(counts(UNIFORM, List.of(traced)).toBytes());
+        assertThat(letters(harness))
+                .containsExactly(
+                        "2 INVALID path report foreign: variant 1 does not trace method 0",
+                        "3 INVALID path report unknown: variant 7 is not one of the probe plan's"
+                                + " 2");
         harness.close();
     }
 

@@ -43,6 +43,7 @@ class LearnEdgeModelsTest {
                         new PathModelJob.CountsAppKey(),
                         Types.STRING,
                         PathReferenceData.BRANCHES,
+                        PathReferenceData.PLANS,
                         PathReferenceData.MODELS);
         harness.processBroadcastWatermark(Long.MAX_VALUE);
         return harness;

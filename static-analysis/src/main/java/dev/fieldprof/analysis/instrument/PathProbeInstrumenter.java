@@ -88,6 +88,16 @@ public final class PathProbeInstrumenter {
      * @param methodCount number of method ids (|V| of the program model)
      */
     public Result instrumentJar(Path inputJar, Path outputJar, int methodCount) {
+        return instrumentJar(inputJar, outputJar, methodCount, Map.of());
+    }
+
+    /**
+     * As above, also writing {@code resources} (jar entry name → bytes) into the jar, replacing
+     * entries of the same name; the probe plan travels this way ({@code
+     * META-INF/fieldprof/plan.txt}).
+     */
+    public Result instrumentJar(
+            Path inputJar, Path outputJar, int methodCount, Map<String, byte[]> resources) {
         JarContents jar = JarContents.read(inputJar);
         int classes = 0;
         try {
@@ -97,7 +107,9 @@ public final class PathProbeInstrumenter {
                 Set<String> written = new HashSet<>();
                 for (JarContents.Entry entry : jar.entries()) {
                     String name = entry.name();
-                    if (name.equals(BranchDescription.RESOURCE) || !written.add(name)) {
+                    if (name.equals(BranchDescription.RESOURCE)
+                            || resources.containsKey(name)
+                            || !written.add(name)) {
                         continue;
                     }
                     byte[] bytes = entry.bytes();
@@ -119,6 +131,12 @@ public final class PathProbeInstrumenter {
                 out.putNextEntry(new ZipEntry(BranchDescription.RESOURCE));
                 out.write(branches(methodCount).toText().getBytes(StandardCharsets.UTF_8));
                 out.closeEntry();
+                for (Map.Entry<String, byte[]> resource :
+                        new java.util.TreeMap<>(resources).entrySet()) {
+                    out.putNextEntry(new ZipEntry(resource.getKey()));
+                    out.write(resource.getValue());
+                    out.closeEntry();
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + outputJar + ": " + e.getMessage(), e);
