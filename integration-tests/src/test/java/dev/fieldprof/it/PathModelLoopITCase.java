@@ -14,7 +14,9 @@ import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.EdgeModelRecords;
 import dev.fieldprof.client.paths.PathDecoder;
+import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
 import dev.fieldprof.client.tracing.KafkaPathReportSink;
@@ -22,6 +24,8 @@ import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.jobs.paths.PathJobOptions;
 import dev.fieldprof.jobs.paths.PathModelJob;
 import dev.fieldprof.samples.notes.UserSession;
+import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.ProgramModel;
@@ -31,6 +35,7 @@ import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -304,6 +309,184 @@ class PathModelLoopITCase {
         assertThat(RUNTIME.drain(deadLetters, new ByteArrayDeserializer())).isEmpty();
     }
 
+    /**
+     * Issue 10 item 2: a probe plan of two variants that split the notes program's methods in two.
+     * Two devices whose ids hash to different variants run the same sessions: each traces only its
+     * variant's methods (their decoded reports never share a method), the paths job learns models
+     * from both, and a report that claims one variant but holds a method of the other is an INVALID
+     * dead letter, so the job learns each method only from the devices whose variant traces it.
+     */
+    @Test
+    void devicesOfTwoVariantsTraceDisjointMethodsAndTheJobLearnsEachFromItsOwn() throws Exception {
+        String reports = RUNTIME.createRandomReportTopic(2);
+        String models = RUNTIME.createRandomTopic(1, true);
+        String deadLetters = RUNTIME.createRandomTopic(1, false);
+        String programs = RUNTIME.createRandomTopic(1, true);
+        Path programJar = SampleProgram.jar(work);
+        ProgramModel analysed =
+                ProgramAnalyzer.analyze(
+                                AnalysisRequest.of(programJar, APP)
+                                        .withAppPackages(
+                                                AppPackages.parse("dev.fieldprof.samples")))
+                        .model();
+        int methodCount = analysed.getMethods().size();
+        List<List<Integer>> halves = List.of(new ArrayList<>(), new ArrayList<>());
+        List<Long> costs = new ArrayList<>();
+        for (int m = 0; m < methodCount; m++) {
+            halves.get(m % 2).add(m);
+            costs.add(1L);
+        }
+        ProgramModel program =
+                ProgramModel.newBuilder(analysed)
+                        .setProbePlan(
+                                dev.fieldprof.schemas.ProbePlan.newBuilder()
+                                        .setSalt(20261124L)
+                                        .setVariantCount(2)
+                                        .setVariants(halves)
+                                        .setStrategy("balanced-probes")
+                                        .setHBound((methodCount + 1) / 2)
+                                        .setCostUnit("methods")
+                                        .setMethodCosts(costs)
+                                        .setAlpha(1)
+                                        .setBeta(0)
+                                        .setGamma(1)
+                                        .setSeed(1)
+                                        .build())
+                        .build();
+        ProbePlanText plan = ProbePlanText.of(program);
+        RUNTIME.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                programs, APP, RecordCodec.of(ProgramModel.class).encode(program))),
+                new StringSerializer(),
+                new ByteArraySerializer());
+        Map<String, Integer> ids = new HashMap<>();
+        for (MethodInfo method : program.getMethods()) {
+            ids.put(method.getSignature().toString(), method.getId());
+        }
+        Path instrumented = work.resolve("notes-plan.jar");
+        BranchDescription branches =
+                new PathProbeInstrumenter(ids)
+                        .instrumentJar(
+                                programJar,
+                                instrumented,
+                                methodCount,
+                                Map.of(
+                                        ProbePlanText.RESOURCE,
+                                        plan.toText().getBytes(StandardCharsets.UTF_8)))
+                        .branches();
+        ArrayBranchTable table = BranchTableText.parse(branches.toText());
+        assertThat(JarContents.read(instrumented).entries())
+                .anyMatch(e -> e.name().equals(ProbePlanText.RESOURCE));
+
+        String group = "paths-plan-" + reports;
+        StreamExecutionEnvironment env = RUNTIME.environment();
+        PathModelJob.onKafka(
+                        PathJobOptions.parse(
+                                "--bootstrap", RUNTIME.bootstrapServers(),
+                                "--reports-topic", reports,
+                                "--programs-topic", programs,
+                                "--models-topic", models,
+                                "--dead-letter-topic", deadLetters,
+                                "--window", "2 s",
+                                "--time", "processing",
+                                "--checkpoint-interval", "1 s",
+                                "--group-id", group,
+                                "--transactional-id-prefix", group))
+                .buildInto(env);
+        JobClient job = env.executeAsync(PathModelJob.NAME);
+        Map<Integer, Set<Integer>> methodsByVariant = new HashMap<>();
+        List<Device> devices = new ArrayList<>();
+        try {
+            // One device per variant: ids found by the plan's own hash.
+            for (int i = 0; devices.size() < 2; i++) {
+                String id = "plan-device-" + i;
+                int variant = plan.variantOf(id);
+                if (devices.stream().noneMatch(d -> d.variant == variant)) {
+                    devices.add(new Device(id, table, reports, models, true, plan));
+                }
+            }
+            for (Device device : devices) {
+                device.run(instrumented, 3);
+            }
+            for (Device device : devices) {
+                assertThat(device.store.awaitVersion(1, Duration.ofSeconds(120)))
+                        .as("%s adopts a learned model", device.id)
+                        .isTrue();
+            }
+            // A forged report: variant 1's claim with the events of variant 0's device.
+            Device forger = devices.stream().filter(d -> d.variant == 1).findFirst().orElseThrow();
+            PathEncoder encoder = new PathEncoder(EdgeModel.uniform(table));
+            encoder.enterMethod(halves.get(0).get(0));
+            encoder.exitMethod(halves.get(0).get(0));
+            long events = encoder.eventsInReport();
+            byte[] coded = encoder.finishReport();
+            forger.sink.send(
+                    PathReport.newBuilder()
+                            .setReportId("forged")
+                            .setDeviceId(forger.id)
+                            .setAppVersion(APP)
+                            .setVariant(1)
+                            .setThread(9)
+                            .setSequence(0)
+                            .setModelVersion(0)
+                            .setEvents(events)
+                            .setCreatedAtMillis(java.time.Instant.now())
+                            .setCoded(ByteBuffer.wrap(coded))
+                            .build());
+        } finally {
+            for (Device device : devices) {
+                device.close();
+            }
+        }
+        List<byte[]> letters =
+                RUNTIME.awaitRecords(
+                        deadLetters, new ByteArrayDeserializer(), 1, Duration.ofSeconds(60));
+        job.cancel().get();
+
+        RecordCodec<PathReport> reportCodec = RecordCodec.of(PathReport.class);
+        RecordCodec<dev.fieldprof.schemas.EdgeModel> modelCodec =
+                RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
+        Map<String, EdgeModel> byVersionAndWriter = new HashMap<>();
+        byVersionAndWriter.put("0/", EdgeModel.uniform(table));
+        for (byte[] bytes : RUNTIME.drain(models, new ByteArrayDeserializer())) {
+            EdgeModel m = EdgeModelRecords.fromRecord(modelCodec.decode(bytes), table);
+            byVersionAndWriter.put(m.version() + "/" + m.writer(), m);
+        }
+        for (byte[] bytes : RUNTIME.drain(reports, new ByteArrayDeserializer())) {
+            PathReport report = reportCodec.decode(bytes);
+            if (report.getReportId().toString().equals("forged")) {
+                continue;
+            }
+            EdgeModel model =
+                    byVersionAndWriter.get(
+                            report.getModelVersion() + "/" + report.getModelWriter());
+            PathRecording decoded = new PathRecording();
+            new PathDecoder(model).decode(array(report.getCoded()), decoded);
+            for (int i = 0; i < decoded.size(); i++) {
+                methodsByVariant
+                        .computeIfAbsent(report.getVariant(), v -> new HashSet<>())
+                        .add(decoded.methodId(i));
+            }
+        }
+        System.out.printf(
+                "methods traced: variant 0 %d, variant 1 %d%n",
+                methodsByVariant.get(0).size(), methodsByVariant.get(1).size());
+        assertThat(halves.get(0)).containsAll(methodsByVariant.get(0));
+        assertThat(halves.get(1)).containsAll(methodsByVariant.get(1));
+        assertThat(methodsByVariant.get(0))
+                .isNotEmpty()
+                .doesNotContainAnyElementsOf(methodsByVariant.get(1));
+        RecordCodec<DeadLetter> letterCodec = RecordCodec.of(DeadLetter.class);
+        assertThat(letters).hasSize(1);
+        DeadLetter letter = letterCodec.decode(letters.get(0));
+        assertThat(letter.getReasonCode()).isEqualTo(DeadLetterReason.INVALID);
+        assertThat(letter.getReason().toString())
+                .isEqualTo(
+                        "path report forged: variant 1 does not trace method "
+                                + halves.get(0).get(0));
+    }
+
     /** Waits until the job's consumer group has committed every report's offset. */
     private static void awaitConsumed(String group, String topic, long records) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
@@ -357,6 +540,8 @@ class PathModelLoopITCase {
         final KafkaEdgeModelFeed feed;
         final KafkaPathReportSink sink;
         final PathTracer tracer;
+        final int variant;
+        final boolean[] traced;
         long eventsPerRun;
 
         Device(String id, ArrayBranchTable table, String reports, String models) {
@@ -364,7 +549,19 @@ class PathModelLoopITCase {
         }
 
         Device(String id, ArrayBranchTable table, String reports, String models, boolean debug) {
+            this(id, table, reports, models, debug, null);
+        }
+
+        Device(
+                String id,
+                ArrayBranchTable table,
+                String reports,
+                String models,
+                boolean debug,
+                ProbePlanText plan) {
             this.id = id;
+            this.variant = plan == null ? 0 : plan.variantOf(id);
+            this.traced = plan == null ? null : plan.traced(variant);
             this.store = new EdgeModelStore(APP, table);
             this.feed = new KafkaEdgeModelFeed(RUNTIME.bootstrapServers(), models, store);
             this.sink =
@@ -372,7 +569,13 @@ class PathModelLoopITCase {
                             RUNTIME.bootstrapServers(), reports, Duration.ofSeconds(30));
             this.tracer =
                     new PathTracer(
-                            id, APP, 0, store, sink, PathTracer.DEFAULT_MAX_REPORT_BYTES, debug);
+                            id,
+                            APP,
+                            variant,
+                            store,
+                            sink,
+                            PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                            debug);
         }
 
         /** One session of the instrumented program; returns the coded bytes it produced. */
@@ -388,7 +591,7 @@ class PathModelLoopITCase {
                 Class<?> session = Class.forName(UserSession.class.getName(), true, loader);
                 Object s = session.getConstructor(long.class, long.class).newInstance(userSeed, 7L);
                 Method run = session.getMethod("run", int.class);
-                PathProbes.install(tracer);
+                PathProbes.install(tracer, traced);
                 try {
                     run.invoke(s, commands);
                 } finally {
