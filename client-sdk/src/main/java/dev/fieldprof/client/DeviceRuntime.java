@@ -303,12 +303,15 @@ public final class DeviceRuntime implements AutoCloseable {
         }
         ScheduledExecutorService executor = scheduler();
         synchronized (this) {
+            // The epoch began when its first event was kept, maybe in an earlier run of the
+            // program: it ends a span after that, not a span after this start (else a program that
+            // always runs less than a span would never report).
             span.ifPresent(
                     s ->
                             tasks.add(
                                     executor.scheduleAtFixedRate(
                                             this::endEpochQuietly,
-                                            s.toMillis(),
+                                            firstEpochEndDelayMillis(s),
                                             s.toMillis(),
                                             TimeUnit.MILLISECONDS)));
             checkpoint.ifPresent(
@@ -320,6 +323,12 @@ public final class DeviceRuntime implements AutoCloseable {
                                             c.toMillis(),
                                             TimeUnit.MILLISECONDS)));
         }
+    }
+
+    /** Milliseconds from now to the end of the epoch carried over (0 if it is already over). */
+    long firstEpochEndDelayMillis(Duration span) {
+        long end = epochStartMillis + span.toMillis();
+        return Math.max(0, Math.min(span.toMillis(), end - clock.millis()));
     }
 
     private static ScheduledExecutorService scheduler() {

@@ -206,6 +206,66 @@ class DeviceRuntimeTest {
     }
 
     @Test
+    void settingTheClockBackNeverFreesTheDailyCapAndTheCapHoldsAcrossRestarts() throws Exception {
+        Instant noon = Instant.parse("2026-11-22T12:00:00Z");
+        try (DeviceRuntime runtime =
+                start(config().reportsPerDayCap(2).build(), Clock.fixed(noon, ZoneOffset.UTC))) {
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 10; i++) {
+                    runtime.record(i % 6);
+                }
+                assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+            }
+        }
+        // Same day, new process: the cap holds.
+        Clock evening = Clock.fixed(noon.plus(Duration.ofHours(6)), ZoneOffset.UTC);
+        try (DeviceRuntime runtime = start(config().reportsPerDayCap(2).build(), evening)) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.SKIPPED_BY_CAP);
+        }
+        // The clock set back a day: still the 22nd's cap, not a fresh day.
+        Clock yesterday = Clock.fixed(noon.minus(Duration.ofDays(1)), ZoneOffset.UTC);
+        try (DeviceRuntime runtime = start(config().reportsPerDayCap(2).build(), yesterday)) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.SKIPPED_BY_CAP);
+            assertThat(runtime.ledger().reports()).isEqualTo(2);
+            assertThat(runtime.ledger().reportsOnDay()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aTimeBasedEpochSpansRestartsFromItsPersistedStart() throws Exception {
+        Instant start = Instant.parse("2026-11-22T12:00:00Z");
+        ClientConfig hourly = config().epochSpan(Duration.ofHours(1)).build();
+        try (DeviceRuntime runtime = start(hourly, Clock.fixed(start, ZoneOffset.UTC))) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.firstEpochEndDelayMillis(Duration.ofHours(1))).isEqualTo(3_600_000L);
+        }
+        Clock later = Clock.fixed(start.plus(Duration.ofMinutes(59)), ZoneOffset.UTC);
+        try (DeviceRuntime runtime = start(hourly, later)) {
+            assertThat(runtime.firstEpochEndDelayMillis(Duration.ofHours(1))).isEqualTo(60_000L);
+        }
+        // Started again two hours in: the epoch that began in the first run is over at once.
+        CountDownLatch reported = new CountDownLatch(1);
+        Clock twoHours = Clock.fixed(start.plus(Duration.ofHours(2)), ZoneOffset.UTC);
+        try (CallbackReportTransport signalling =
+                        new CallbackReportTransport(r -> reported.countDown(), 4);
+                DeviceRuntime runtime =
+                        DeviceRuntime.start(
+                                hourly, signalling, new SeededRandomSource(SEED), twoHours)) {
+            assertThat(runtime.firstEpochEndDelayMillis(Duration.ofHours(1))).isZero();
+            assertThat(reported.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(runtime.ledger().reports()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void createsAndKeepsADeviceIdInTheStateDirectory() throws Exception {
         String first;
         try (DeviceRuntime runtime = start(config().deviceId(null).build(), Clock.systemUTC())) {

@@ -28,7 +28,8 @@ import java.util.Properties;
  * ε·(events reported)/t for a fixed configuration. Sampling k of an epoch's events can only lower
  * the loss; the ledger ignores that gain and stays an upper bound. A report is entered before it is
  * handed to the transport, so a crash can only over-count. A per-day cap (UTC days of the device
- * clock) stops reporting when reached. Stored as a versioned properties file, written atomically.
+ * clock; a clock set back to an earlier day stays on the latest day seen) stops reporting when
+ * reached. Stored as a versioned properties file, written atomically.
  *
  * <p>The ledger also shows whether path tracing is on and how many path reports (and bytes of path
  * data) the device has handed over for sending. <b>Path reports are not randomized</b>: they carry
@@ -215,17 +216,23 @@ public final class PrivacyLedger {
         return p;
     }
 
-    /** Whether another report fits under today's cap. */
+    /**
+     * Whether another report fits under the cap. The cap's day only moves forward: a clock set back
+     * to an earlier day counts against the latest day the ledger has seen, so setting the clock
+     * back never frees the cap.
+     */
     public synchronized boolean mayReport(Instant now) {
-        LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
-        return !today.equals(day) || reportsOnDay < reportsPerDayCap;
+        return startsNewDay(now) || reportsOnDay < reportsPerDayCap;
+    }
+
+    private boolean startsNewDay(Instant now) {
+        return day == null || LocalDate.ofInstant(now, ZoneOffset.UTC).isAfter(day);
     }
 
     /** Enters one report of k events and persists the ledger before the report may leave. */
     public synchronized Entry recordReport(Instant now) throws IOException {
-        LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
-        if (!today.equals(day)) {
-            day = today;
+        if (startsNewDay(now)) {
+            day = LocalDate.ofInstant(now, ZoneOffset.UTC);
             reportsOnDay = 0;
         }
         reportsOnDay++;
