@@ -44,12 +44,36 @@ public final class PrivacyParameters implements Serializable {
         if (t < 1 || t > k) {
             throw new IllegalArgumentException("t must be in [1, k=" + k + "], got " + t);
         }
+        double half = epsilon / (2.0 * t);
+        if (half < MIN_EPSILON_PER_2T || half > MAX_EPSILON_PER_2T) {
+            // Outside, a = e^(epsilon/2t) is 1 or p = a/(1+a) is 1 in doubles: the estimator
+            // divides by a - 1 = 0, or the randomizer reports the counts unchanged.
+            throw new IllegalArgumentException(
+                    "epsilon/(2t) must be in ["
+                            + MIN_EPSILON_PER_2T
+                            + ", "
+                            + MAX_EPSILON_PER_2T
+                            + "] so that a = e^(epsilon/(2t)) > 1 and p = a/(1+a) < 1 hold in"
+                            + " doubles, got epsilon="
+                            + epsilon
+                            + ", t="
+                            + t);
+        }
         this.epsilon = epsilon;
         this.t = t;
         this.k = k;
-        this.a = Math.exp(epsilon / (2.0 * t));
+        this.a = Math.exp(half);
         this.p = a / (1 + a);
     }
+
+    /**
+     * Smallest ε/(2t): a - 1 = e^(ε/2t) - 1 still carries 7 significant digits, and the standard
+     * error √(a/(nk))/(a−1) stays finite.
+     */
+    public static final double MIN_EPSILON_PER_2T = 1e-9;
+
+    /** Largest ε/(2t): 1 − p = 1/(1 + e^30) ≈ 9.4e-14 is still a positive double. */
+    public static final double MAX_EPSILON_PER_2T = 30;
 
     /** The parameters of a privacy configuration published in a program model. */
     public static PrivacyParameters of(PrivacyConfig config) {

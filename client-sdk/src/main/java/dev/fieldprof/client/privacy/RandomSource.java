@@ -16,6 +16,12 @@ public interface RandomSource {
      * that logarithms and divisions in the rejection samplers are always defined.
      */
     default double nextOpenUnit() {
-        return ((nextLong() >>> 11) + 0.5) * 0x1.0p-53;
+        // j / 2^53 for a uniform 53-bit j != 0: exact, in [2^-53, 1 - 2^-53]. The former
+        // ((x >>> 11) + 0.5) * 2^-53 rounded 1 - 2^-54 to 1.0 for the largest x.
+        long j;
+        do {
+            j = nextLong() >>> 11;
+        } while (j == 0);
+        return j * 0x1.0p-53;
     }
 }

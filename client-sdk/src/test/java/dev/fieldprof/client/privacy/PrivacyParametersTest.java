@@ -37,6 +37,24 @@ class PrivacyParametersTest {
     }
 
     @Test
+    void rejectsParametersWhereAOrPDegenerateInDoubles() {
+        // e^(1e-17) == 1.0 and 1e3/(1+e^1000) is NaN: the estimator would divide by a - 1 = 0,
+        // or the randomizer would report counts unchanged.
+        assertThat(Math.exp(1e-17 / 2)).isEqualTo(1.0);
+        assertThatThrownBy(() -> new PrivacyParameters(1e-17, 1, 5))
+                .hasMessage(
+                        "epsilon/(2t) must be in [1.0E-9, 30.0] so that a = e^(epsilon/(2t)) > 1"
+                                + " and p = a/(1+a) < 1 hold in doubles, got epsilon=1.0E-17, t=1");
+        assertThatThrownBy(() -> new PrivacyParameters(80, 1, 5))
+                .hasMessageStartingWith("epsilon/(2t) must be in [1.0E-9, 30.0]");
+        // The bounds themselves are usable.
+        PrivacyParameters largest = new PrivacyParameters(60, 1, 5);
+        assertThat(largest.p()).isLessThan(1.0);
+        assertThat(1 - largest.p()).isPositive();
+        assertThat(new PrivacyParameters(2e-9, 1, 5).a()).isGreaterThan(1.0);
+    }
+
+    @Test
     void readsAPublishedPrivacyConfigAsAValue() {
         PrivacyParameters published =
                 PrivacyParameters.of(new PrivacyConfig("default", Math.log(9), 1, 100));
