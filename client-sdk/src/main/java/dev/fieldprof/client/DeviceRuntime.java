@@ -127,7 +127,7 @@ public final class DeviceRuntime implements AutoCloseable {
         this.random = random;
         this.transport = transport;
         this.ownsTransport = ownsTransport;
-        Files.createDirectories(config.stateDir());
+        AtomicFiles.createPrivateDirectories(config.stateDir());
         this.deviceId =
                 config.deviceId().orElse(null) != null
                         ? config.deviceId().get()

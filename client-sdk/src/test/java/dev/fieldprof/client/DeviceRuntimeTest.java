@@ -266,6 +266,40 @@ class DeviceRuntimeTest {
     }
 
     @Test
+    void stateFilesAreReadableByTheDevicesUserOnly() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                java.nio.file.FileSystems.getDefault()
+                        .supportedFileAttributeViews()
+                        .contains("posix"),
+                "POSIX permissions");
+        Path state = dir.resolve("app-data/fieldprof");
+        try (DeviceRuntime runtime = start(config().stateDir(state).build(), Clock.systemUTC())) {
+            for (int i = 0; i < 13; i++) {
+                runtime.record(i % 6);
+            }
+            runtime.endEpoch(); // a report: the ledger and the epoch state are written
+            for (int i = 0; i < 3; i++) {
+                runtime.record(i);
+            }
+        }
+        List<String> seen = new java.util.ArrayList<>();
+        try (var files = java.nio.file.Files.walk(dir.resolve("app-data"))) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String perms =
+                        java.nio.file.attribute.PosixFilePermissions.toString(
+                                java.nio.file.Files.getPosixFilePermissions(p));
+                seen.add(dir.relativize(p) + " " + perms);
+            }
+        }
+        assertThat(seen)
+                .containsExactlyInAnyOrder(
+                        "app-data rwx------",
+                        "app-data/fieldprof rwx------",
+                        "app-data/fieldprof/epoch-demo_1.0-33026f9c.state rw-------",
+                        "app-data/fieldprof/ledger-demo_1.0-33026f9c.properties rw-------");
+    }
+
+    @Test
     void createsAndKeepsADeviceIdInTheStateDirectory() throws Exception {
         String first;
         try (DeviceRuntime runtime = start(config().deviceId(null).build(), Clock.systemUTC())) {
