@@ -96,21 +96,21 @@ public final class DeviceRuntime implements AutoCloseable {
     }
 
     /**
-     * The result of ending one epoch.
+     * The result of ending one epoch. It holds no event count: raw counts never leave the runtime,
+     * not even in its results, counters or messages (a host may log or export them).
      *
-     * @param eventsCounted events counted since the previous epoch end
-     * @param pendingEvents events carried forward after this end (0 after a report)
      * @param reportId the report's id when one was made
      */
-    public record EpochResult(
-            Outcome outcome, long eventsCounted, long pendingEvents, Optional<String> reportId) {}
+    public record EpochResult(Outcome outcome, Optional<String> reportId) {}
 
-    /** Counters of the runtime itself (the transport has its own). */
+    /**
+     * Counters of the runtime itself (the transport has its own): what happened to epochs and
+     * reports, never how many events the program ran.
+     */
     public record RuntimeCounters(
             long reportsMade,
             long epochsCarried,
             long droppedEvents,
-            long pendingEvents,
             long stateWriteFailures,
             long epochFailures,
             Optional<String> stateDiscarded) {}
@@ -261,6 +261,21 @@ public final class DeviceRuntime implements AutoCloseable {
         return id;
     }
 
+    /** Events of the open epoch: for the SDK's own tests, never for output. */
+    synchronized long openEpochEvents() {
+        absorb();
+        return pendingTotal;
+    }
+
+    /**
+     * Where a runtime of {@code config} keeps its open epoch's counts (readable by the device's
+     * user only): for tools that inspect a device's state, with {@link
+     * dev.fieldprof.client.state.EpochState#readFrom}.
+     */
+    public static Path epochStateFile(ClientConfig config) {
+        return config.stateDir().resolve(stateFileName(config.appVersion()));
+    }
+
     static String stateFileName(String appVersion) {
         return "epoch-"
                 + appVersion.replaceAll("[^A-Za-z0-9._-]", "_")
@@ -404,20 +419,19 @@ public final class DeviceRuntime implements AutoCloseable {
      */
     public synchronized EpochResult endEpoch() {
         if (closed) {
-            return new EpochResult(Outcome.CLOSED, 0, pendingTotal, Optional.empty());
+            return new EpochResult(Outcome.CLOSED, Optional.empty());
         }
         DevicePaths p = paths;
         if (p != null) {
             p.endEpoch(); // path reports end with the epoch too (they are not randomized)
         }
-        long counted = absorb();
+        absorb();
         int k = config.privacy().k();
         try {
             if (pendingTotal < k) {
                 epochsCarried++;
                 persistPending();
-                return new EpochResult(
-                        Outcome.CARRIED_FORWARD, counted, pendingTotal, Optional.empty());
+                return new EpochResult(Outcome.CARRIED_FORWARD, Optional.empty());
             }
             Instant now = clock.instant();
             if (!ledger.mayReport(now)) {
@@ -428,7 +442,7 @@ public final class DeviceRuntime implements AutoCloseable {
                 } catch (IOException e) {
                     stateWriteFailures++;
                 }
-                return new EpochResult(Outcome.SKIPPED_BY_CAP, counted, 0, Optional.empty());
+                return new EpochResult(Outcome.SKIPPED_BY_CAP, Optional.empty());
             }
             int[] sample = HypergeometricSampler.sampleMultivariate(random, pending, k);
             int[] randomized = randomizer.randomize(sample);
@@ -444,7 +458,7 @@ public final class DeviceRuntime implements AutoCloseable {
                 sequence = ledger.recordReport(now).reports();
             } catch (IOException e) {
                 stateWriteFailures++;
-                return new EpochResult(Outcome.FAILED, counted, pendingTotal, Optional.empty());
+                return new EpochResult(Outcome.FAILED, Optional.empty());
             }
             String reportId = UUID.randomUUID().toString();
             FrequencyReport report =
@@ -462,10 +476,10 @@ public final class DeviceRuntime implements AutoCloseable {
             persistPending();
             reportsMade++;
             transport.submit(report);
-            return new EpochResult(Outcome.REPORTED, counted, 0, Optional.of(reportId));
+            return new EpochResult(Outcome.REPORTED, Optional.of(reportId));
         } catch (RuntimeException e) {
             epochFailures++;
-            return new EpochResult(Outcome.FAILED, counted, pendingTotal, Optional.empty());
+            return new EpochResult(Outcome.FAILED, Optional.empty());
         }
     }
 
@@ -566,7 +580,6 @@ public final class DeviceRuntime implements AutoCloseable {
                 reportsMade,
                 epochsCarried,
                 droppedEvents,
-                pendingTotal,
                 stateWriteFailures,
                 epochFailures,
                 Optional.ofNullable(stateDiscarded));

@@ -56,13 +56,13 @@ class DeviceRuntimeTest {
             }
             EpochResult result = runtime.endEpoch();
             assertThat(result.outcome()).isEqualTo(Outcome.CARRIED_FORWARD);
-            assertThat(result.pendingEvents()).isEqualTo(6);
+            assertThat(runtime.openEpochEvents()).isEqualTo(6);
         }
         assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
         assertThat(reports).isEmpty();
         // A new process: the 6 events are still there, 4 more complete the epoch.
         try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
-            assertThat(runtime.counters(false).pendingEvents()).isEqualTo(6);
+            assertThat(runtime.openEpochEvents()).isEqualTo(6);
             for (int i = 0; i < 3; i++) {
                 runtime.record(5);
             }
@@ -70,7 +70,7 @@ class DeviceRuntimeTest {
             runtime.record(4);
             EpochResult result = runtime.endEpoch();
             assertThat(result.outcome()).isEqualTo(Outcome.REPORTED);
-            assertThat(result.pendingEvents()).isZero();
+            assertThat(runtime.openEpochEvents()).isZero();
         }
         assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
         assertThat(reports).hasSize(1);
@@ -117,7 +117,7 @@ class DeviceRuntimeTest {
             }
             EpochResult refused = runtime.endEpoch();
             assertThat(refused.outcome()).isEqualTo(Outcome.FAILED);
-            assertThat(refused.pendingEvents())
+            assertThat(runtime.openEpochEvents())
                     .as("the events wait for a later report")
                     .isEqualTo(10);
         }
@@ -134,7 +134,7 @@ class DeviceRuntimeTest {
         try (DeviceRuntime runtime =
                 start(config().privacy("other", 1.0, 1, 10).build(), Clock.systemUTC())) {
             DeviceRuntime.RuntimeCounters counters = runtime.counters(false);
-            assertThat(counters.pendingEvents()).isZero();
+            assertThat(runtime.openEpochEvents()).isZero();
             assertThat(counters.stateDiscarded())
                     .hasValueSatisfying(s -> assertThat(s).contains("configuration changed"));
         }
@@ -337,7 +337,7 @@ class DeviceRuntimeTest {
             }
         }
         try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
-            assertThat(runtime.counters(false).pendingEvents()).isEqualTo(50);
+            assertThat(runtime.openEpochEvents()).isEqualTo(50);
             assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
         }
     }

@@ -75,11 +75,15 @@ public final class PathsFixtureMain {
                     .invoke(null, (Object) new String[0]);
             PathProbes.uninstall();
             System.out.println("linked=" + linked);
-            System.out.println("entries=" + runtime.counters(true).pendingEvents());
-            System.out.println("path.enter=" + paths.enter);
-            System.out.println("path.branch=" + paths.branch);
-            System.out.println("path.exit=" + paths.exit);
-            System.out.println("path.exitExceptionally=" + paths.exitExceptionally);
         }
+        // The runtime reports no counts; the fixture reads the open epoch it persisted at close.
+        long entries =
+                dev.fieldprof.client.state.EpochState.readFrom(DeviceRuntime.epochStateFile(config))
+                        .total();
+        System.out.println("entries=" + entries);
+        System.out.println("path.enter=" + paths.enter);
+        System.out.println("path.branch=" + paths.branch);
+        System.out.println("path.exit=" + paths.exit);
+        System.out.println("path.exitExceptionally=" + paths.exitExceptionally);
     }
 }

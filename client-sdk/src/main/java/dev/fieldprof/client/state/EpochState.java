@@ -179,8 +179,6 @@ public final class EpochState {
                 + configId
                 + ", k="
                 + k
-                + ", pending="
-                + total()
                 + ", methods="
                 + counts.length
                 + ")";
