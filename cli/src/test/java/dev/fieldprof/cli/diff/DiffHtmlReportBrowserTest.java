@@ -120,11 +120,11 @@ class DiffHtmlReportBrowserTest {
             assertThat(cells.get(4).getText()).endsWith("ObjectMapper.readTree");
 
             first.click();
-            assertThat(first.getAttribute("class")).contains("selected");
+            assertThat(first.getDomAttribute("class")).contains("selected");
             WebElement focusA = driver.findElement(By.cssSelector("#paneA .node.focus"));
             WebElement focusB = driver.findElement(By.cssSelector("#paneB .node.focus"));
             for (WebElement focus : List.of(focusA, focusB)) {
-                assertThat(focus.getAttribute("class")).contains("task");
+                assertThat(focus.getDomAttribute("class")).contains("task");
                 assertThat(focus.findElement(By.className("name")).getText())
                         .isEqualTo("com.fasterxml.jackson.databind.ObjectMapper.readTree");
                 assertThat(focus.isDisplayed()).isTrue();
