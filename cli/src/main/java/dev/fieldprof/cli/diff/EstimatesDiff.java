@@ -27,6 +27,9 @@ final class EstimatesDiff {
         if (!(options.fdr > 0 && options.fdr < 1)) {
             throw options.bad("--fdr must be in (0, 1), was " + options.fdr);
         }
+        if (options.html != null) {
+            throw options.bad("--html is for profiles; --estimates prints a table");
+        }
         List<String> operands = List.of(options.first, options.second);
         String bootstrap = options.kafka == null ? null : options.kafka.servers();
         List<EstimateWindow> windows = new ArrayList<>();
