@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.diff;
 
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.diff.cct.CallingContextTree;
 import dev.fieldprof.diff.match.ProfileDiff;
 import dev.fieldprof.diff.match.ProfileDiffer;
@@ -32,10 +33,12 @@ import picocli.CommandLine.Parameters;
  * collapsed stacks each, told apart by extension and content) at the level of tasks, matched
  * approximately as in the DiffProf paper; prints a table and optionally writes an HTML report.
  *
- * <p>The two positional operands are profile files today. A release diff of field estimates ({@code
- * --estimates APP:V1 APP:V2}) is meant to come in as another mode of this command: an option that
- * makes the operands app versions and chooses another input and report, sharing {@code --alpha},
- * {@code --top} and {@code --html}.
+ * <p>{@code fieldprof diff --estimates V1 V2}: the release diff of field estimates. Each operand is
+ * an app version ({@code app:version}, read as its newest cumulative estimate from the estimates
+ * topic at {@code --bootstrap}) or a saved estimate file ({@code --save DIR} writes them). Methods
+ * are paired by signature, and with both program models (from {@code --models M1 M2}, or from the
+ * programs topic) across renames and moves by aligning the two call graphs; per method the
+ * difference of shares with its 95% interval and p-value, Benjamini–Hochberg at {@code --fdr}.
  */
 @Command(
         name = "diff",
@@ -46,11 +49,63 @@ import picocli.CommandLine.Parameters;
                         + " versions even when call paths differ by up to --alpha frames.")
 public final class DiffCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "A", description = "The baseline profile.")
-    Path first;
+    @Parameters(
+            index = "0",
+            paramLabel = "A",
+            description = "The baseline profile (with --estimates: APP:VERSION or estimate file).")
+    String first;
 
-    @Parameters(index = "1", paramLabel = "B", description = "The profile compared with A.")
-    Path second;
+    @Parameters(
+            index = "1",
+            paramLabel = "B",
+            description = "The profile compared with A (with --estimates: the newer release).")
+    String second;
+
+    @Option(
+            names = "--estimates",
+            description =
+                    "Compare the field estimates of two releases instead: A and B are APP:VERSION"
+                            + " (newest cumulative estimate on the estimates topic, needs"
+                            + " --bootstrap) or estimate files written by --save.")
+    boolean estimates;
+
+    @CommandLine.ArgGroup(exclusive = false, multiplicity = "0..1")
+    KafkaBootstrap kafka;
+
+    @Option(
+            names = "--config",
+            paramLabel = "ID",
+            description =
+                    "With --estimates: the privacy configuration to compare (needed when a"
+                            + " version has estimates of several).")
+    String configId;
+
+    @Option(
+            names = "--fdr",
+            defaultValue = "0.05",
+            paramLabel = "Q",
+            description =
+                    "With --estimates: false discovery rate of the Benjamini-Hochberg procedure"
+                            + " over the compared methods (default: ${DEFAULT-VALUE}).")
+    double fdr;
+
+    @Option(
+            names = "--models",
+            arity = "2",
+            paramLabel = "MODEL",
+            description =
+                    "With --estimates: the program model files of A and B (default: from the"
+                            + " programs topic with --bootstrap); their signatures name the"
+                            + " methods and their call graphs pair renamed and moved methods.")
+    List<Path> models;
+
+    @Option(
+            names = "--save",
+            paramLabel = "DIR",
+            description =
+                    "With --estimates: also save the two estimates as files APP_VERSION.estimate"
+                            + " in DIR, to compare them later without the broker.")
+    Path save;
 
     @Option(
             names = "--alpha",
@@ -118,6 +173,12 @@ public final class DiffCommand implements Callable<Integer> {
         if (top < 1) {
             throw bad("--top must be >= 1, was " + top);
         }
+        if (estimates) {
+            return new EstimatesDiff(this).run();
+        }
+        if (kafka != null || configId != null || models != null || save != null) {
+            throw bad("--bootstrap, --config, --models and --save need --estimates");
+        }
         JfrReader.Cost cost =
                 switch (jfrCost.trim().toLowerCase(Locale.ROOT)) {
                     case "cpu" -> JfrReader.Cost.EXECUTION_SAMPLES;
@@ -150,11 +211,11 @@ public final class DiffCommand implements Callable<Integer> {
                             List.of(
                                     new JfrReader(cost),
                                     new dev.fieldprof.diff.read.CollapsedStacksReader()));
-            CallingContextTree a = read(readers, first);
-            CallingContextTree b = read(readers, second);
+            CallingContextTree a = read(readers, Path.of(first));
+            CallingContextTree b = read(readers, Path.of(second));
             ProfileDiff diff = new ProfileDiffer(new Preprocessor(options), alpha).diff(a, b);
-            String nameA = first.getFileName().toString();
-            String nameB = second.getFileName().toString();
+            String nameA = Path.of(first).getFileName().toString();
+            String nameB = Path.of(second).getFileName().toString();
             spec.commandLine().getOut().print(TextReport.render(diff, nameA, nameB, top));
             if (html != null) {
                 Files.writeString(
@@ -182,7 +243,7 @@ public final class DiffCommand implements Callable<Integer> {
         return tree;
     }
 
-    private CommandLine.ParameterException bad(String message) {
+    CommandLine.ParameterException bad(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 }

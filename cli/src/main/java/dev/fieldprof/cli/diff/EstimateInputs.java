@@ -1,0 +1,190 @@
+package dev.fieldprof.cli.diff;
+
+import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.RecordDecodingException;
+import dev.fieldprof.schemas.Topics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Where {@code fieldprof diff --estimates} gets its inputs: the newest cumulative EstimateWindow of
+ * an app version from the estimates topic, or a saved estimate file; program models from files or
+ * from the programs topic.
+ *
+ * <p>An estimate file holds exactly the bytes of one EstimateWindow record as it travels on the
+ * topic (Avro single-object encoding: marker, schema fingerprint, body; {@link RecordCodec}), so
+ * any later version of fieldprof reads it as it reads old records. {@code --save DIR} writes them.
+ */
+final class EstimateInputs {
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+    private static final RecordCodec<EstimateWindow> ESTIMATES =
+            RecordCodec.of(EstimateWindow.class);
+    private static final RecordCodec<ProgramModel> MODELS = RecordCodec.of(ProgramModel.class);
+
+    private EstimateInputs() {}
+
+    /** An app version ({@code app:version}) or an estimate file. */
+    static boolean isFile(String operand) {
+        return Files.isRegularFile(Path.of(operand));
+    }
+
+    /** Reads a saved estimate file. */
+    static EstimateWindow readFile(Path file) {
+        try {
+            return ESTIMATES.decode(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new CliFailure("cannot read " + file + ": " + e.getMessage(), e);
+        } catch (RecordDecodingException | org.apache.avro.AvroRuntimeException e) {
+            throw new CliFailure(
+                    "not a fieldprof estimate file: " + file + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Writes the estimate as a file that {@link #readFile} reads. */
+    static Path save(EstimateWindow window, Path dir) {
+        String name = window.getAppVersion().replaceAll("[^A-Za-z0-9._-]", "_") + ".estimate";
+        Path file = dir.resolve(name);
+        try {
+            Files.createDirectories(dir);
+            Files.write(file, ESTIMATES.encode(window));
+        } catch (IOException e) {
+            throw new CliFailure("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    /** Reads a program model file. */
+    static ProgramModel readModel(Path file) {
+        try {
+            return MODELS.decode(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new CliFailure("cannot read " + file + ": " + e.getMessage(), e);
+        } catch (RecordDecodingException | org.apache.avro.AvroRuntimeException e) {
+            throw new CliFailure(
+                    "not a fieldprof program model: " + file + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * The newest cumulative estimate of each requested app version on the estimates topic (the last
+     * one in offset order: estimates are keyed by app version, so one version's are in one
+     * partition, in the order the job wrote them), of the given configuration or of the only one.
+     *
+     * @param configId the privacy configuration, or {@code null} when each version has one
+     */
+    static List<EstimateWindow> newestCumulative(
+            String bootstrap, List<String> appVersions, String configId) {
+        // appVersion -> configId -> newest window
+        Map<String, Map<String, EstimateWindow>> newest = new TreeMap<>();
+        long[] undecodable = {0};
+        LatestRecords.drain(
+                bootstrap,
+                Topics.ESTIMATES,
+                8 * 1024 * 1024,
+                READ_TIMEOUT,
+                record -> {
+                    if (record.key() == null || record.value() == null) {
+                        return;
+                    }
+                    String key = new String(record.key(), StandardCharsets.UTF_8);
+                    if (!appVersions.contains(key)) {
+                        return;
+                    }
+                    EstimateWindow window;
+                    try {
+                        window = ESTIMATES.decode(record.value());
+                    } catch (RuntimeException e) {
+                        undecodable[0]++;
+                        return;
+                    }
+                    if (window.getCumulative() && window.getAppVersion().equals(key)) {
+                        newest.computeIfAbsent(key, k -> new TreeMap<>())
+                                .put(window.getConfigId(), window);
+                    }
+                });
+        List<EstimateWindow> out = new ArrayList<>();
+        for (String appVersion : appVersions) {
+            Map<String, EstimateWindow> byConfig = newest.getOrDefault(appVersion, Map.of());
+            if (byConfig.isEmpty()) {
+                throw new CliFailure(
+                        "no cumulative estimate of "
+                                + appVersion
+                                + " on "
+                                + Topics.ESTIMATES
+                                + " at "
+                                + bootstrap
+                                + (undecodable[0] > 0
+                                        ? " (" + undecodable[0] + " records not decodable)"
+                                        : ""));
+            }
+            if (configId != null) {
+                EstimateWindow window = byConfig.get(configId);
+                if (window == null) {
+                    throw new CliFailure(
+                            appVersion
+                                    + " has no estimate of config "
+                                    + configId
+                                    + "; it has "
+                                    + new TreeSet<>(byConfig.keySet()));
+                }
+                out.add(window);
+            } else if (byConfig.size() > 1) {
+                throw new CliFailure(
+                        appVersion
+                                + " has estimates of several privacy configurations "
+                                + new TreeSet<>(byConfig.keySet())
+                                + ": choose one with --config");
+            } else {
+                out.add(byConfig.values().iterator().next());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The newest program model of each app version on the programs topic (compacted, keyed by app
+     * version), {@code null} for a version that has none.
+     */
+    static List<ProgramModel> newestModels(String bootstrap, List<String> appVersions) {
+        Map<String, byte[]> newest = new TreeMap<>();
+        LatestRecords.drain(
+                bootstrap,
+                Topics.PROGRAMS,
+                Topics.MAX_MODEL_BYTES + 1024 * 1024,
+                READ_TIMEOUT,
+                record -> {
+                    if (record.key() == null) {
+                        return;
+                    }
+                    String key = new String(record.key(), StandardCharsets.UTF_8);
+                    if (appVersions.contains(key)) {
+                        newest.put(key, record.value()); // a tombstone (null) removes it
+                    }
+                });
+        List<ProgramModel> out = new ArrayList<>();
+        for (String appVersion : appVersions) {
+            byte[] bytes = newest.get(appVersion);
+            ProgramModel model = null;
+            if (bytes != null) {
+                try {
+                    model = MODELS.decode(bytes);
+                } catch (RuntimeException e) {
+                    model = null;
+                }
+            }
+            out.add(model);
+        }
+        return out;
+    }
+}
