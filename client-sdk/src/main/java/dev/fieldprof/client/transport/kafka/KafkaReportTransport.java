@@ -170,19 +170,31 @@ public final class KafkaReportTransport extends AsyncReportTransport {
 
     @Override
     protected void deliver(FrequencyReport report) {
+        // In flight from the moment the publisher holds it until its outcome: if the program
+        // exits meanwhile (creating the producer can take seconds on a loaded machine), the
+        // exiting thread spools it. Whoever removes it from inFlight owns its outcome; a report
+        // both sent and spooled is sent again by the next run and counted once (numbered).
+        inFlight.add(report);
         spoolFailures();
         if (persisting) {
             spoolInFlight();
-            spool.add(report);
             return;
         }
         if (offline() || !spool.isEmpty()) {
             // Keep order and never wait on a dead broker per report: queue behind the spool.
-            spool.add(report);
+            spoolIfOwned(report);
             retrySpool();
             return;
         }
         send(report);
+    }
+
+    /** Spools the report unless the exit path already did. */
+    private void spoolIfOwned(FrequencyReport report) {
+        if (inFlight.remove(report)) {
+            spool.add(report);
+            outcomesChanged();
+        }
     }
 
     private void send(FrequencyReport report) {
@@ -190,15 +202,17 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         try {
             value = CODEC.encode(report);
         } catch (RuntimeException e) {
-            stats.dropped(DropReason.ENCODE_FAILED);
+            if (inFlight.remove(report)) {
+                stats.dropped(DropReason.ENCODE_FAILED);
+                outcomesChanged();
+            }
             return;
         }
         Optional<Producer<String, byte[]>> p = producer();
         if (p.isEmpty()) {
-            spool.add(report);
+            spoolIfOwned(report);
             return;
         }
-        inFlight.add(report);
         try {
             p.get()
                     .send(
@@ -215,11 +229,13 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                                 outcomesChanged();
                             });
         } catch (RuntimeException e) {
-            inFlight.remove(report);
             if (permanent(e)) {
-                stats.dropped(DropReason.REJECTED);
+                if (inFlight.remove(report)) {
+                    stats.dropped(DropReason.REJECTED);
+                    outcomesChanged();
+                }
             } else {
-                spool.add(report);
+                spoolIfOwned(report);
                 goOffline();
             }
         }
@@ -270,13 +286,24 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     @Override
     public boolean persistUndelivered(Duration timeout) {
         persisting = true;
-        // On this (exiting) thread: the publisher thread may be stuck in a send waiting for
-        // metadata from a broker it has not reached yet.
+        // On this (exiting) thread: the publisher thread may be stuck creating its producer or in
+        // a send waiting for metadata from a broker it has not reached yet.
         spoolInFlight();
+        spoolFailedSends();
         drainQueued(spool::add);
         boolean settled = flush(timeout);
         spoolInFlight(); // what the publisher thread sent meanwhile
+        spoolFailedSends();
         return settled || !awaitingOutcomes();
+    }
+
+    /** Moves sends the broker failed, not yet spooled by the publisher, into the spool. */
+    private void spoolFailedSends() {
+        FrequencyReport report;
+        while ((report = failed.poll()) != null) {
+            spool.add(report);
+        }
+        outcomesChanged();
     }
 
     /** Moves every send in flight into the spool (the spool is thread-safe). */

@@ -228,6 +228,53 @@ class KafkaReportTransportTest {
     /**
      * A transport on {@code producer} (a MockProducer standing in for the broker), spool in dir.
      */
+    /**
+     * The second walkthrough's loss: 10 device JVMs exiting at once on a loaded machine (load 12)
+     * while their publisher thread was still creating its KafkaProducer: the report was in no
+     * queue, no send and no spool, so the exit path saved nothing, and 5 of 10 counted reports
+     * vanished. From the moment the publisher takes a report until its outcome it is in flight, and
+     * the exit path spools it.
+     */
+    @Test
+    void persistsAReportWhoseProducerIsStillBeingCreatedAtExit() throws Exception {
+        java.util.concurrent.CountDownLatch created = new java.util.concurrent.CountDownLatch(1);
+        MockProducer<String, byte[]> broker =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        KafkaReportTransport exiting =
+                new KafkaReportTransport(
+                        "localhost:9092",
+                        "reports",
+                        Duration.ofSeconds(5),
+                        dir,
+                        1 << 20,
+                        64,
+                        (Properties p) -> {
+                            try {
+                                created.await(); // class loading and setup on a loaded machine
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return broker;
+                        });
+        exiting.submit(Reports.report(7, 5));
+        assertThat(exiting.flush(Duration.ofMillis(300))).isFalse();
+        exiting.persistUndelivered(Duration.ofMillis(300));
+        assertThat(exiting.spooled()).isEqualTo(1);
+        created.countDown(); // the JVM would halt here; let the test's thread go
+        exiting.close(Duration.ofMillis(500));
+
+        MockProducer<String, byte[]> next =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaReportTransport nextRun = onProducer(next)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (nextRun.spooled() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20); // polling interval of a real condition: the spool drains
+            }
+            assertThat(nextRun.spooled()).isZero();
+            assertThat(next.history()).hasSize(1);
+        }
+    }
+
     private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
         return new KafkaReportTransport(
                 "localhost:9092",
