@@ -86,22 +86,9 @@ class PathModelLoopITCase {
 
         // The program model (with its CFGs) is all the job learns the branch nodes from.
         Path programJar = SampleProgram.jar(work);
-        ProgramModel program =
-                ProgramAnalyzer.analyze(
-                                AnalysisRequest.of(programJar, APP)
-                                        .withAppPackages(
-                                                AppPackages.parse("dev.fieldprof.samples")))
-                        .model();
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                programs, APP, RecordCodec.of(ProgramModel.class).encode(program))),
-                new StringSerializer(),
-                new ByteArraySerializer());
-        Map<String, Integer> ids = new HashMap<>();
-        for (MethodInfo method : program.getMethods()) {
-            ids.put(method.getSignature().toString(), method.getId());
-        }
+        ProgramModel program = analyzeNotes(programJar);
+        publish(programs, program);
+        Map<String, Integer> ids = methodIds(program);
         Path instrumented = work.resolve("notes-paths.jar");
         PathProbeInstrumenter.Result instrumentation =
                 new PathProbeInstrumenter(ids).instrumentJar(programJar, instrumented, ids.size());
@@ -221,22 +208,9 @@ class PathModelLoopITCase {
         String deadLetters = RUNTIME.createRandomTopic(1, false);
         String programs = RUNTIME.createRandomTopic(1, true);
         Path programJar = SampleProgram.jar(work);
-        ProgramModel program =
-                ProgramAnalyzer.analyze(
-                                AnalysisRequest.of(programJar, APP)
-                                        .withAppPackages(
-                                                AppPackages.parse("dev.fieldprof.samples")))
-                        .model();
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                programs, APP, RecordCodec.of(ProgramModel.class).encode(program))),
-                new StringSerializer(),
-                new ByteArraySerializer());
-        Map<String, Integer> ids = new HashMap<>();
-        for (MethodInfo method : program.getMethods()) {
-            ids.put(method.getSignature().toString(), method.getId());
-        }
+        ProgramModel program = analyzeNotes(programJar);
+        publish(programs, program);
+        Map<String, Integer> ids = methodIds(program);
         Path instrumented = work.resolve("notes-paths.jar");
         BranchDescription branches =
                 new PathProbeInstrumenter(ids)
@@ -323,12 +297,7 @@ class PathModelLoopITCase {
         String deadLetters = RUNTIME.createRandomTopic(1, false);
         String programs = RUNTIME.createRandomTopic(1, true);
         Path programJar = SampleProgram.jar(work);
-        ProgramModel analysed =
-                ProgramAnalyzer.analyze(
-                                AnalysisRequest.of(programJar, APP)
-                                        .withAppPackages(
-                                                AppPackages.parse("dev.fieldprof.samples")))
-                        .model();
+        ProgramModel analysed = analyzeNotes(programJar);
         int methodCount = analysed.getMethods().size();
         List<List<Integer>> halves = List.of(new ArrayList<>(), new ArrayList<>());
         List<Long> costs = new ArrayList<>();
@@ -354,16 +323,8 @@ class PathModelLoopITCase {
                                         .build())
                         .build();
         ProbePlanText plan = ProbePlanText.of(program);
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                programs, APP, RecordCodec.of(ProgramModel.class).encode(program))),
-                new StringSerializer(),
-                new ByteArraySerializer());
-        Map<String, Integer> ids = new HashMap<>();
-        for (MethodInfo method : program.getMethods()) {
-            ids.put(method.getSignature().toString(), method.getId());
-        }
+        publish(programs, program);
+        Map<String, Integer> ids = methodIds(program);
         Path instrumented = work.resolve("notes-plan.jar");
         BranchDescription branches =
                 new PathProbeInstrumenter(ids)
@@ -485,6 +446,35 @@ class PathModelLoopITCase {
                 .isEqualTo(
                         "path report forged: variant 1 does not trace method "
                                 + halves.get(0).get(0));
+    }
+
+    /**
+     * The sample notes program's model (with CFGs), its application being dev.fieldprof.samples.
+     */
+    private static ProgramModel analyzeNotes(Path programJar) {
+        return ProgramAnalyzer.analyze(
+                        AnalysisRequest.of(programJar, APP)
+                                .withAppPackages(AppPackages.parse("dev.fieldprof.samples")))
+                .model();
+    }
+
+    /** Publishes the model on the programs topic, keyed by its app version. */
+    private static void publish(String programs, ProgramModel program) {
+        RUNTIME.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                programs, APP, RecordCodec.of(ProgramModel.class).encode(program))),
+                new StringSerializer(),
+                new ByteArraySerializer());
+    }
+
+    /** Signature → method id, what the path instrumenter selects methods by. */
+    private static Map<String, Integer> methodIds(ProgramModel program) {
+        Map<String, Integer> ids = new HashMap<>();
+        for (MethodInfo method : program.getMethods()) {
+            ids.put(method.getSignature().toString(), method.getId());
+        }
+        return ids;
     }
 
     /** Waits until the job's consumer group has committed every report's offset. */
