@@ -4,6 +4,7 @@ import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.jobs.io.JobArguments;
 import dev.fieldprof.jobs.io.KafkaJobOptions;
+import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,6 +46,7 @@ public record PathJobOptions(
         Duration tableWait,
         int shards,
         int maxWaiting,
+        String stateBackend,
         Map<String, String> branches)
         implements KafkaJobOptions {
 
@@ -68,6 +70,7 @@ public record PathJobOptions(
     public static final String BRANCHES = "branches";
     public static final String SHARDS = "shards";
     public static final String MAX_WAITING = "max-waiting";
+    public static final String STATE_BACKEND = "state-backend";
 
     private static final Map<String, String> DEFAULTS = defaults();
 
@@ -92,6 +95,7 @@ public record PathJobOptions(
         d.put(TABLE_WAIT, "1 min");
         d.put(SHARDS, "4");
         d.put(MAX_WAITING, "10000");
+        d.put(STATE_BACKEND, StateBackends.CLUSTER);
         // Optional: the program models' CFGs give the tables; a file here overrides them.
         d.put(BRANCHES, "");
         return d;
@@ -110,6 +114,9 @@ public record PathJobOptions(
         require(!tableWait.isNegative(), "--" + TABLE_WAIT + " must be >= 0");
         require(shards >= 1 && shards <= 4096, "--" + SHARDS + " must be in [1, 4096]");
         require(maxWaiting >= 0, "--" + MAX_WAITING + " must be >= 0");
+        require(
+                StateBackends.NAMES.contains(stateBackend),
+                "--" + STATE_BACKEND + " must be one of " + StateBackends.NAMES);
         for (Map.Entry<String, String> e : branches.entrySet()) {
             try {
                 BranchTableText.parse(e.getValue());
@@ -156,6 +163,7 @@ public record PathJobOptions(
                 all.duration(TABLE_WAIT),
                 all.integer(SHARDS),
                 all.integer(MAX_WAITING),
+                all.string(STATE_BACKEND),
                 readBranches(all.string(BRANCHES)));
     }
 
@@ -204,6 +212,7 @@ public record PathJobOptions(
         map.put(TABLE_WAIT, TimeUtils.formatWithHighestUnit(tableWait));
         map.put(SHARDS, Integer.toString(shards));
         map.put(MAX_WAITING, Integer.toString(maxWaiting));
+        map.put(STATE_BACKEND, stateBackend);
         map.put(BRANCHES, String.join(",", new TreeMap<>(branches).keySet()));
         return map;
     }

@@ -5,6 +5,7 @@ import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.io.Checkpoints;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
+import dev.fieldprof.jobs.io.StateBackends;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -168,6 +169,7 @@ public final class PathModelJob {
     public void buildInto(StreamExecutionEnvironment env) {
         env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
         Checkpoints.configure(env, options, NAME);
+        StateBackends.configure(env, options.stateBackend());
         WatermarkStrategy<RawRecord> recordTime =
                 EventTime.ofReports(options.outOfOrderness(), options.idleness());
         WatermarkStrategy<RawRecord> sideInputTime = EventTime.ofSideInput(options.idleness());

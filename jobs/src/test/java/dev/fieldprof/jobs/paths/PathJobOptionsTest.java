@@ -26,6 +26,13 @@ class PathJobOptionsTest {
         assertThat(o.branches()).containsOnlyKeys("app:1");
         assertThat(o.toMap().get("branches")).isEqualTo("app:1");
         assertThat(o.programsTopic()).isEqualTo("fieldprof.programs");
+        assertThat(o.shards()).isEqualTo(4);
+        assertThat(o.maxWaiting()).isEqualTo(10000);
+        assertThat(o.stateBackend()).isEqualTo("cluster");
+        assertThat(
+                        PathJobOptions.parse("--bootstrap", "k:9092", "--state-backend", "rocksdb")
+                                .stateBackend())
+                .isEqualTo("rocksdb");
     }
 
     @Test
@@ -59,6 +66,11 @@ class PathJobOptionsTest {
                 .hasMessage("--time must be event or processing");
         assertThatThrownBy(() -> PathJobOptions.parse("--windows", "1 s"))
                 .hasMessageStartingWith("unknown option --windows; known: --bootstrap,");
+        assertThatThrownBy(() -> PathJobOptions.parse("--bootstrap", "k", "--shards", "0"))
+                .hasMessage("--shards must be in [1, 4096]");
+        assertThatThrownBy(
+                        () -> PathJobOptions.parse("--bootstrap", "k", "--state-backend", "disk"))
+                .hasMessageStartingWith("--state-backend must be one of ");
     }
 
     @Test
