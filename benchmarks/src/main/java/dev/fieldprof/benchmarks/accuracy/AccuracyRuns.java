@@ -120,7 +120,11 @@ public final class AccuracyRuns {
         }
     }
 
-    static Program program(String name, Path demoJar) throws ClassNotFoundException {
+    /**
+     * A program of the studies by short name: lang3, gson, codec, guava (the Maven Central jars on
+     * this module's class path) or demo (the demo app's jar).
+     */
+    public static Program program(String name, Path demoJar) throws ClassNotFoundException {
         return switch (name) {
             case "lang3" ->
                     library(
@@ -133,10 +137,15 @@ public final class AccuracyRuns {
                             "commons-codec",
                             "org.apache.commons.codec.binary.Base64",
                             "org.apache.commons.codec");
+            case "guava" ->
+                    library(
+                            "guava",
+                            "com.google.common.collect.ImmutableList",
+                            "com.google.common");
             case "demo" -> new Program("notes", demoJar.toAbsolutePath(), World.AUTO, null);
             default ->
                     throw new IllegalArgumentException(
-                            "unknown program " + name + " (lang3, gson, codec, demo)");
+                            "unknown program " + name + " (lang3, gson, codec, guava, demo)");
         };
     }
 
@@ -303,7 +312,7 @@ public final class AccuracyRuns {
      * random input can send library code into an endless loop, and no thread can be stopped safely,
      * so the recording fails loudly rather than hang.
      */
-    private static Thread watchdog(
+    public static Thread watchdog(
             Thread driver,
             java.util.concurrent.atomic.AtomicLong runStart,
             java.io.PrintStream stderr,
@@ -339,7 +348,7 @@ public final class AccuracyRuns {
         return watchdog;
     }
 
-    static final int RUN_LIMIT_SECONDS = 60;
+    public static final int RUN_LIMIT_SECONDS = 60;
 
     /** Pairs F(left) ≤ F(right) that {@code counts} violates. */
     static long violatedPairs(List<OrderPair> pairs, long[] counts) {
