@@ -13,9 +13,9 @@ package dev.fieldprof.benchmarks.plan;
  * the trace (its location, which Section 5.3 compares with the full trace's).
  *
  * <p>With all methods probed this yields the site's exercised chains. With some unprobed, an
- * unprobed caller makes its callee look called by the caller's caller, and an unprobed callee
- * makes its caller look like a leaf: the probed subsequence of the real chain is reported, which
- * may be a chain that never occurred there.
+ * unprobed caller makes its callee look called by the caller's caller, and an unprobed callee makes
+ * its caller look like a leaf: the probed subsequence of the real chain is reported, which may be a
+ * chain that never occurred there.
  */
 public final class ChainReplay {
 

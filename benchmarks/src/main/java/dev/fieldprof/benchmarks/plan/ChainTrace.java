@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * One site's full, well-nested trace of method entries and exits, as recorded with probes in every
- * method: event {@code m >= 0} enters method {@code m}, event {@code ~m} (negative) leaves it. Every
- * exit matches the innermost open entry, and the trace ends with no open frame.
+ * method: event {@code m >= 0} enters method {@code m}, event {@code ~m} (negative) leaves it.
+ * Every exit matches the innermost open entry, and the trace ends with no open frame.
  */
 public final class ChainTrace {
     private final int[] events;
@@ -25,8 +25,13 @@ public final class ChainTrace {
             if (e >= 0) {
                 stack[depth++] = e;
             } else if (depth == 0 || stack[--depth] != ~e) {
-                throw new IllegalArgumentException("exit of method " + ~e + " at " + t + " does"
-                        + " not match the innermost open entry");
+                throw new IllegalArgumentException(
+                        "exit of method "
+                                + ~e
+                                + " at "
+                                + t
+                                + " does"
+                                + " not match the innermost open entry");
             }
         }
         if (depth != 0) {

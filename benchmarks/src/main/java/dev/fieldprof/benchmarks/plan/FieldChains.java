@@ -38,7 +38,13 @@ public final class FieldChains {
                 int m = e >= 0 ? e : ~e;
                 if (m >= methodCount) {
                     throw new IllegalArgumentException(
-                            "site " + s + " names method " + m + " outside [0, " + methodCount + ")");
+                            "site "
+                                    + s
+                                    + " names method "
+                                    + m
+                                    + " outside [0, "
+                                    + methodCount
+                                    + ")");
                 }
             }
             int[] at = new int[trace.length()];
@@ -79,7 +85,9 @@ public final class FieldChains {
         return trie;
     }
 
-    /** The chain Full reports at {@code location} of the site's trace, or {@link ChainTrie#ROOT}. */
+    /**
+     * The chain Full reports at {@code location} of the site's trace, or {@link ChainTrie#ROOT}.
+     */
     public int fullReportAt(int site, int location) {
         return fullAt[site][location];
     }

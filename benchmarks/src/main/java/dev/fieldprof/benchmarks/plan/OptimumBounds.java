@@ -14,8 +14,8 @@ import java.util.List;
  * <ul>
  *   <li>{@link #greedy} is a feasible distribution, hence a lower bound: for each variant in turn,
  *       add the uncovered chain (exercised at one of its sites) whose methods not yet probed cost
- *       least while it fits, until none fits; every chain the variant's probes complete counts.
- *       The paper approximates its Opt greedily as well (from the full probe set down).
+ *       least while it fits, until none fits; every chain the variant's probes complete counts. The
+ *       paper approximates its Opt greedily as well (from the full probe set down).
  *   <li>{@link #upperBound}: the exercised chains whose own cost fits h; each could be identified
  *       by a variant probing only it, no distribution identifies any other.
  * </ul>

@@ -33,7 +33,8 @@ public final class PlanStudyChart {
     private PlanStudyChart() {}
 
     /** Writes the chart of {@code rows} to {@code file}. */
-    public static void write(List<ProbeDistributionStudy.Row> rows, int sites, int variants, Path file)
+    public static void write(
+            List<ProbeDistributionStudy.Row> rows, int sites, int variants, Path file)
             throws IOException {
         System.setProperty("java.awt.headless", "true");
         Map<String, List<ProbeDistributionStudy.Row>> byProgram = new LinkedHashMap<>();
@@ -98,7 +99,6 @@ public final class PlanStudyChart {
 
     private static void legend(Graphics2D g, int x, int y) {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        int column = 0;
         for (Strategy strategy : Strategy.values()) {
             int cx = x + (strategy.ordinal() % 4) * 230;
             int cy = y + (strategy.ordinal() / 4) * 14;
@@ -106,7 +106,6 @@ public final class PlanStudyChart {
             g.fillRect(cx, cy - 9, 10, 10);
             g.setColor(Color.BLACK);
             g.drawString(strategy.cliName(), cx + 14, cy);
-            column++;
         }
     }
 
@@ -128,10 +127,10 @@ public final class PlanStudyChart {
                 max = Math.max(max, v);
             }
         }
-        double lo = log ? 0.01 : 0;
+        double lo = log ? 0.1 : 0;
         double hi =
                 log
-                        ? Math.pow(10, Math.max(0, Math.ceil(Math.log10(Math.max(max, 0.01)))))
+                        ? Math.pow(10, Math.max(0, Math.ceil(Math.log10(Math.max(max, 0.1)))))
                         : Math.max(1.0, Math.ceil(max * 4) / 4);
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
@@ -146,7 +145,8 @@ public final class PlanStudyChart {
             g.drawLine(x0 + 1, y, x0 + plotWidth, y);
             g.setColor(Color.BLACK);
             g.drawString(
-                    log ? String.format(Locale.ROOT, "%s", trim(value))
+                    log
+                            ? String.format(Locale.ROOT, "%s", trim(value))
                             : String.format(Locale.ROOT, "%.0f%%", 100 * value),
                     left + 8,
                     y + 4);
@@ -184,12 +184,15 @@ public final class PlanStudyChart {
         g.setColor(Color.BLACK);
         for (int i = 0; i < bounds.size(); i++) {
             g.drawString(
-                    "h = " + bounds.get(i) + "%", x0 + i * groupWidth + groupWidth / 2 - 20, y0 + 14);
+                    "h = " + bounds.get(i) + "%",
+                    x0 + i * groupWidth + groupWidth / 2 - 20,
+                    y0 + 14);
         }
     }
 
     private static String trim(double value) {
-        return value >= 1 ? String.format(Locale.ROOT, "%.0f", value)
+        return value >= 1
+                ? String.format(Locale.ROOT, "%.0f", value)
                 : String.format(Locale.ROOT, "%.2f", value);
     }
 

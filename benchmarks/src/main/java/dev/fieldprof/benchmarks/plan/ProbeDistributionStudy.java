@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * model method, and records the full trace of each simulated site (one seeded run of {@link
  * RandomApiDriver}) with {@link ChainTraceRecorder}. Then, for every strategy of the planner and
  * every h-bound (a share of the program's total probe cost), it plans n variants over the model,
- * deals the sites to the variants (a seeded permutation per repetition, site i gets variant
- * perm(i) mod n), and scores the distribution ({@link VariantScore}): the distinct exercised chains
+ * deals the sites to the variants (a seeded permutation per repetition, site i gets variant perm(i)
+ * mod n), and scores the distribution ({@link VariantScore}): the distinct exercised chains
  * identified, against the a-posteriori optimum bracketed by {@link OptimumBounds}, and the falsely
  * reported chains.
  *
@@ -101,7 +101,8 @@ public final class ProbeDistributionStudy {
     public static void main(String[] args) throws Exception {
         long start = System.nanoTime();
         Map<String, String> o = parse(args);
-        List<String> programs = List.of(o.getOrDefault("--programs", "lang3,gson,guava").split(","));
+        List<String> programs =
+                List.of(o.getOrDefault("--programs", "lang3,gson,guava").split(","));
         int sites = Integer.parseInt(o.getOrDefault("--sites", "36"));
         int variants = Integer.parseInt(o.getOrDefault("--variants", "36"));
         int[] bounds =
@@ -145,8 +146,8 @@ public final class ProbeDistributionStudy {
             long programStart = System.nanoTime();
             AccuracyRuns.Program program = AccuracyRuns.program(name.trim(), Path.of("unused"));
             ProgramModel model = model(program, out);
-            FieldChains field = record(program, model, out, sites, seed, entries, maxCalls, maxTrace,
-                    maxChain);
+            FieldChains field =
+                    record(program, model, out, sites, seed, entries, maxCalls, maxTrace, maxChain);
             System.out.printf(
                     Locale.ROOT,
                     "%s: |V| = %d; %s; recorded in %.1f s%n",
@@ -186,9 +187,13 @@ public final class ProbeDistributionStudy {
         if (Files.exists(file)) {
             return ProgramModels.read(file);
         }
-        String version = program.jar().getFileName().toString().replaceFirst("\\.jar$", "");
-        String appVersion =
-                program.name() + ":" + version.substring(version.lastIndexOf('-') + 1);
+        // guava-33.8.0-jre.jar -> guava:33.8.0-jre
+        String jarName = program.jar().getFileName().toString().replaceFirst("\\.jar$", "");
+        String version =
+                jarName.startsWith(program.name() + "-")
+                        ? jarName.substring(program.name().length() + 1)
+                        : jarName;
+        String appVersion = program.name() + ":" + version;
         ProgramModel model =
                 ProgramAnalyzer.analyze(
                                 AnalysisRequest.of(program.jar(), appVersion)
@@ -269,11 +274,9 @@ public final class ProbeDistributionStudy {
         }
         if (vmErrors > 0 || truncated > 0) {
             System.out.printf(
-                    "  %d runs with VM errors replaced by the next seed, %d traces cut at %d"
+                    "  %s: %d runs with VM errors replaced by the next seed, %d traces cut at %d"
                             + " events%n",
-                    vmErrors,
-                    truncated,
-                    maxTrace);
+                    program.name(), vmErrors, truncated, maxTrace);
         }
         return new FieldChains(model.getMethods().size(), maxChain, traces);
     }
@@ -468,7 +471,9 @@ public final class ProbeDistributionStudy {
         for (int i = 0; i < args.length; i++) {
             if (!known.contains(args[i]) || i + 1 == args.length) {
                 throw new IllegalArgumentException(
-                        "usage: ProbeDistributionStudy [" + String.join(" V] [", known) + " V]; got "
+                        "usage: ProbeDistributionStudy ["
+                                + String.join(" V] [", known)
+                                + " V]; got "
                                 + args[i]);
             }
             options.put(args[i], args[++i]);

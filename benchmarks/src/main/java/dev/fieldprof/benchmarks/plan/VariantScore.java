@@ -25,7 +25,8 @@ public record VariantScore(int identified, int falseChains, long falseReports) {
 
     /** Figure 3's measure: falsely reported chains over correctly identified ones. */
     public double falseRatio() {
-        return identified == 0 ? (falseChains == 0 ? 0 : Double.POSITIVE_INFINITY)
+        return identified == 0
+                ? (falseChains == 0 ? 0 : Double.POSITIVE_INFINITY)
                 : (double) falseChains / identified;
     }
 
