@@ -317,6 +317,19 @@ public final class AccuracyRuns {
             java.util.concurrent.atomic.AtomicLong runStart,
             java.io.PrintStream stderr,
             String program) {
+        return watchdog(driver, runStart, stderr, program, RUN_LIMIT_SECONDS);
+    }
+
+    /**
+     * {@link #watchdog(Thread, java.util.concurrent.atomic.AtomicLong, java.io.PrintStream,
+     * String)} with another limit, in seconds of wall time.
+     */
+    public static Thread watchdog(
+            Thread driver,
+            java.util.concurrent.atomic.AtomicLong runStart,
+            java.io.PrintStream stderr,
+            String program,
+            int limitSeconds) {
         Thread watchdog =
                 new Thread(
                         () -> {
@@ -325,7 +338,7 @@ public final class AccuracyRuns {
                                     Thread.sleep(1_000);
                                     long seconds =
                                             (System.nanoTime() - runStart.get()) / 1_000_000_000L;
-                                    if (seconds > RUN_LIMIT_SECONDS) {
+                                    if (seconds > limitSeconds) {
                                         stderr.println(
                                                 "a run of "
                                                         + program

@@ -96,6 +96,12 @@ public final class ProbeDistributionStudy {
 
     private static final Strategy[] STRATEGIES = Strategy.values();
 
+    /**
+     * Wall time after which a site's run counts as stuck: the accuracy study's 60 s is too short on
+     * a machine busy with other builds, where a long guava run was stopped at 69 s.
+     */
+    static final int RUN_LIMIT_SECONDS = 300;
+
     private ProbeDistributionStudy() {}
 
     public static void main(String[] args) throws Exception {
@@ -228,7 +234,12 @@ public final class ProbeDistributionStudy {
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
         AtomicLong runStart = new AtomicLong(System.nanoTime());
         Thread watchdog =
-                AccuracyRuns.watchdog(Thread.currentThread(), runStart, stderr, program.name());
+                AccuracyRuns.watchdog(
+                        Thread.currentThread(),
+                        runStart,
+                        stderr,
+                        program.name(),
+                        RUN_LIMIT_SECONDS);
         int vmErrors = 0;
         int truncated = 0;
         try (CountingProgramLoader loader =
