@@ -120,7 +120,11 @@ public final class AccuracyRuns {
         }
     }
 
-    static Program program(String name, Path demoJar) throws ClassNotFoundException {
+    /**
+     * A program of the studies by short name: lang3, gson, codec, guava (the Maven Central jars on
+     * this module's class path) or demo (the demo app's jar).
+     */
+    public static Program program(String name, Path demoJar) throws ClassNotFoundException {
         return switch (name) {
             case "lang3" ->
                     library(
@@ -133,10 +137,15 @@ public final class AccuracyRuns {
                             "commons-codec",
                             "org.apache.commons.codec.binary.Base64",
                             "org.apache.commons.codec");
+            case "guava" ->
+                    library(
+                            "guava",
+                            "com.google.common.collect.ImmutableList",
+                            "com.google.common");
             case "demo" -> new Program("notes", demoJar.toAbsolutePath(), World.AUTO, null);
             default ->
                     throw new IllegalArgumentException(
-                            "unknown program " + name + " (lang3, gson, codec, demo)");
+                            "unknown program " + name + " (lang3, gson, codec, guava, demo)");
         };
     }
 
@@ -303,11 +312,24 @@ public final class AccuracyRuns {
      * random input can send library code into an endless loop, and no thread can be stopped safely,
      * so the recording fails loudly rather than hang.
      */
-    private static Thread watchdog(
+    public static Thread watchdog(
             Thread driver,
             java.util.concurrent.atomic.AtomicLong runStart,
             java.io.PrintStream stderr,
             String program) {
+        return watchdog(driver, runStart, stderr, program, RUN_LIMIT_SECONDS);
+    }
+
+    /**
+     * {@link #watchdog(Thread, java.util.concurrent.atomic.AtomicLong, java.io.PrintStream,
+     * String)} with another limit, in seconds of wall time.
+     */
+    public static Thread watchdog(
+            Thread driver,
+            java.util.concurrent.atomic.AtomicLong runStart,
+            java.io.PrintStream stderr,
+            String program,
+            int limitSeconds) {
         Thread watchdog =
                 new Thread(
                         () -> {
@@ -316,7 +338,7 @@ public final class AccuracyRuns {
                                     Thread.sleep(1_000);
                                     long seconds =
                                             (System.nanoTime() - runStart.get()) / 1_000_000_000L;
-                                    if (seconds > RUN_LIMIT_SECONDS) {
+                                    if (seconds > limitSeconds) {
                                         stderr.println(
                                                 "a run of "
                                                         + program
@@ -339,7 +361,7 @@ public final class AccuracyRuns {
         return watchdog;
     }
 
-    static final int RUN_LIMIT_SECONDS = 60;
+    public static final int RUN_LIMIT_SECONDS = 60;
 
     /** Pairs F(left) ≤ F(right) that {@code counts} violates. */
     static long violatedPairs(List<OrderPair> pairs, long[] counts) {
