@@ -40,10 +40,10 @@ import org.apache.flink.util.Collector;
  * models and the model topic, where this job's own models come back as they reach devices. A report
  * whose table is not known yet, or that names a model version newer than any received (a device
  * fetched it before the job's side input did), waits for it at most the table wait of wall-clock
- * time, at most {@code maxWaiting} per shard; if it then decodes after its window closed, its
- * counts go to the merge on their own and count in the next model. What cannot be used becomes a
- * dead letter with its reason: LATE, UNKNOWN_APP_VERSION, UNKNOWN_MODEL_VERSION (evicted, or never
- * came), MODEL_CONFLICT, UNDECODABLE, PENDING_LIMIT.
+ * time, at most {@code maxWaiting} per subtask over all app versions; if it then decodes after its
+ * window closed, its counts go to the merge on their own and count in the next model. What cannot
+ * be used becomes a dead letter with its reason: LATE, UNKNOWN_APP_VERSION, UNKNOWN_MODEL_VERSION
+ * (evicted, or never came), MODEL_CONFLICT, UNDECODABLE, PENDING_LIMIT.
  */
 public final class CountPathEdges
         extends KeyedBroadcastProcessFunction<
@@ -78,12 +78,20 @@ public final class CountPathEdges
     private transient Counter decoded;
 
     /**
+     * Reports waiting in this subtask, over all its keys: the bound that fake app versions cannot
+     * multiply. Not checkpointed: after a restore the restored waits are not counted until they
+     * end, so for at most the table wait a subtask may hold up to twice the bound.
+     */
+    private transient long waitingHere;
+
+    /**
      * @param overrides app version → branch description text that wins over the program model's
      * @param window tumbling window size, > 0
      * @param processingTime windows on processing time instead of the records' event time
      * @param keepVersions model versions kept decodable per app version (besides version 0)
      * @param wait how long (wall clock) a report may wait for its table or model
-     * @param maxWaiting reports that may wait at once per shard; more are PENDING_LIMIT letters
+     * @param maxWaiting reports that may wait at once in one subtask, over all app versions; more
+     *     are PENDING_LIMIT letters
      */
     public CountPathEdges(
             Map<String, String> overrides,
@@ -144,24 +152,20 @@ public final class CountPathEdges
         if (attempt != Attempt.WAIT) {
             return;
         }
-        ListState<PathReportEnvelope> waiting = getRuntimeContext().getListState(WAITING);
-        int held = 0;
-        for (PathReportEnvelope ignored : waiting.get()) {
-            held++;
-        }
-        if (held >= maxWaiting) {
+        if (waitingHere >= maxWaiting) {
             ctx.output(
                     PathDeadLetters.TAG,
                     PathDeadLetters.of(
                             report.raw,
                             DeadLetterReason.PENDING_LIMIT,
-                            held
-                                    + " reports of this shard already wait for a branch table or"
-                                    + " an edge model (--max-waiting)"));
+                            waitingHere
+                                    + " reports already wait for a branch table or an edge model"
+                                    + " in this subtask (--max-waiting)"));
             return;
         }
         report.waitUntil = ctx.timerService().currentProcessingTime() + waitMillis;
-        waiting.add(report);
+        getRuntimeContext().getListState(WAITING).add(report);
+        waitingHere++;
         ctx.timerService().registerProcessingTimeTimer(report.waitUntil);
         if (!processingTime) {
             // A bounded run ends without firing processing-time timers.
@@ -202,8 +206,17 @@ public final class CountPathEdges
                             still.add(r);
                         }
                     }
+                    waitingHere -= countOf(waiting.get()) - still.size();
                     waiting.update(still);
                 });
+    }
+
+    private static int countOf(Iterable<?> items) {
+        int n = 0;
+        for (Object ignored : items) {
+            n++;
+        }
+        return n;
     }
 
     private enum Attempt {
@@ -407,6 +420,7 @@ public final class CountPathEdges
                                             + " did not reach the job"
                                             + when));
         }
+        waitingHere -= countOf(waiting.get()) - still.size();
         waiting.update(still);
     }
 }

@@ -68,7 +68,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *   <li>{@code --table-wait} how long (wall clock) a report waits for its branch table or for the
  *       model version it names [1 min]
  *   <li>{@code --shards} parallel edge counts per app version [4]
- *   <li>{@code --max-waiting} reports that may wait for a table or model at once, per shard [10000]
+ *   <li>{@code --max-waiting} reports that may wait for a table or model at once, per subtask
+ *       [10000]
  *   <li>{@code --branches app:ver=file,...} branch descriptions overriding the program models' []
  * </ul>
  */

@@ -127,8 +127,8 @@ class CountPathEdgesTest {
                 .containsExactly(
                         "1 UNKNOWN_MODEL_VERSION edge model version 1 of writer job-a of paths:1"
                                 + " is not kept (kept: 0, 2/job-a)",
-                        "3 PENDING_LIMIT 1 reports of this shard already wait for a branch table"
-                                + " or an edge model (--max-waiting)",
+                        "3 PENDING_LIMIT 1 reports already wait for a branch table or an edge"
+                                + " model in this subtask (--max-waiting)",
                         "4 LATE late: record time 2000 is in a window that closed at 60000");
 
         harness.setProcessingTime(WAIT);
@@ -166,6 +166,21 @@ class CountPathEdgesTest {
                         "2 INVALID path report foreign: variant 1 does not trace method 0",
                         "3 INVALID path report unknown: variant 7 is not one of the probe plan's"
                                 + " 2");
+        harness.close();
+    }
+
+    @Test
+    void neverPublishedAppVersionsShareOneWaitingBound() throws Exception {
+        var harness = harness(4, 2);
+        for (int i = 0; i < 3; i++) {
+            var fake = report("fake-" + i, UNIFORM, "", i, i, 1_000);
+            fake.appVersion = "fake:" + i;
+            harness.processElement(fake, 1_000);
+        }
+        assertThat(letters(harness))
+                .containsExactly(
+                        "2 PENDING_LIMIT 2 reports already wait for a branch table or an edge"
+                                + " model in this subtask (--max-waiting)");
         harness.close();
     }
 
