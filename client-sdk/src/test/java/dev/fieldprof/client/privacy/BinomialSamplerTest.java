@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * draw beyond them) and compares the statistic with the exact chi-square(cells − 1) quantile at
  * 1e-6 ({@link GoodnessOfFit}); it fails with probability 1e-6 when the sampler is exact. This
  * class runs 24 + 7 = 31 such cases per build: false failure at most 3.1e-5 by the union bound. The
- * tail-mass and hat checks of the BTRD sampler are in BinomialTailMassTest.
+ * tail-mass checks are in BinomialTailMassTest, the BTRD hat checks in BtrdHatTest.
  */
 class BinomialSamplerTest {
     private static final double SIGNIFICANCE = 1e-6;
