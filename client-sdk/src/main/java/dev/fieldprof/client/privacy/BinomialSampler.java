@@ -249,6 +249,14 @@ public final class BinomialSampler {
             return mode;
         }
 
+        /**
+         * The hat's constants (a, b, c, alpha, v_r) for BtrdHatTest, which checks that the hat
+         * dominates the pmf and that the immediate-acceptance box lies under it.
+         */
+        double[] hatConstants() {
+            return new double[] {a, b, c, alpha, vr};
+        }
+
         double npq() {
             return npq;
         }

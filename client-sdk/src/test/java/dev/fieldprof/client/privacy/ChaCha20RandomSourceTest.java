@@ -118,17 +118,53 @@ class ChaCha20RandomSourceTest {
 
     @Test
     void foldsFreshSeedMaterialIntoTheKeyEvery2To20Blocks() {
-        FixedBytes seeder = new FixedBytes(new byte[44]);
+        // Nonzero initial and fresh material: an XOR with zeros would leave the key unchanged, so
+        // a reseed that did nothing would pass. The expected stream is computed from the block
+        // function: after REFILLS_PER_RESEED refills the key (already erased forward to the last
+        // refill's first 256 bits) is XORed with the fresh 32 bytes, and the next refill uses it.
+        byte[] initial = new byte[44];
+        byte[] fresh = new byte[32];
+        for (int i = 0; i < initial.length; i++) {
+            initial[i] = (byte) (7 * i + 5);
+        }
+        for (int i = 0; i < fresh.length; i++) {
+            fresh[i] = (byte) (0xA5 ^ (13 * i + 1));
+        }
+        FixedBytes seeder = new FixedBytes(initial, fresh);
         ChaCha20RandomSource source = new ChaCha20RandomSource(seeder);
         assertThat(seeder.calls).isEqualTo(1);
+
+        int[] key = words(Arrays.copyOfRange(initial, 0, 32));
+        int[] nonce = words(Arrays.copyOfRange(initial, 32, 44));
         long longsPerRefill = ChaCha20RandomSource.BLOCKS_PER_REFILL * 8 - 4;
-        long beforeReseed = longsPerRefill * ChaCha20RandomSource.REFILLS_PER_RESEED;
-        for (long i = 0; i < beforeReseed; i++) {
-            source.nextLong();
+        for (int refill = 0; refill < ChaCha20RandomSource.REFILLS_PER_RESEED; refill++) {
+            long[] block = blocksFrom(key, 0, nonce);
+            key = words(Arrays.copyOfRange(serialize(block), 0, 32));
+            for (int i = 4; i < block.length; i++) {
+                long got = source.nextLong();
+                if (got != block[i]) {
+                    assertThat(got).as("refill %d, long %d", refill, i).isEqualTo(block[i]);
+                }
+            }
         }
-        assertThat(seeder.calls).isEqualTo(2);
+        assertThat(seeder.calls).as("reseeded after 2^20 blocks").isEqualTo(2);
+        assertThat(seeder.lastLength).as("256 fresh bits").isEqualTo(32);
         assertThat(ChaCha20RandomSource.REFILLS_PER_RESEED * ChaCha20RandomSource.BLOCKS_PER_REFILL)
                 .isEqualTo(1 << 20);
+
+        int[] freshWords = words(fresh);
+        int[] reseeded = key.clone();
+        for (int i = 0; i < 8; i++) {
+            reseeded[i] ^= freshWords[i];
+        }
+        long[] expected = blocksFrom(reseeded, 0, nonce);
+        long[] withoutReseed = blocksFrom(key, 0, nonce);
+        long[] got = new long[(int) longsPerRefill];
+        for (int i = 0; i < got.length; i++) {
+            got[i] = source.nextLong();
+        }
+        assertThat(got).isEqualTo(Arrays.copyOfRange(expected, 4, expected.length));
+        assertThat(got).isNotEqualTo(Arrays.copyOfRange(withoutReseed, 4, withoutReseed.length));
     }
 
     @Test
@@ -144,7 +180,8 @@ class ChaCha20RandomSourceTest {
     /**
      * Each of the 64 bit positions over 2^20 longs is set in Binomial(2^20, 1/2) of them: within 6
      * standard deviations with probability 1 − 2e-9 each (1.3e-7 for all 64). The top byte's 256
-     * values pass a chi-square test at significance 1e-7. Together: false failure below 1e-6.
+     * values (4,096 expected each, no pooling) pass a chi-square(255) test at its exact 1e-7
+     * quantile. Together: false failure below 2.3e-7.
      */
     @Test
     void bitsAndBytesLookUniform() {
@@ -163,7 +200,11 @@ class ChaCha20RandomSourceTest {
         for (int j = 0; j < 64; j++) {
             assertThat(Math.abs(ones[j] - n / 2.0)).as("bit %d", j).isLessThan(6 * sd);
         }
-        assertThat(GoodnessOfFit.pValue(topByte, 0, x -> 1 / 256.0)).isGreaterThan(1e-7);
+        double[] uniform = new double[256];
+        Arrays.fill(uniform, 1 / 256.0);
+        GoodnessOfFit.Result result = GoodnessOfFit.test(topByte, uniform, 1e-7);
+        assertThat(result.degrees()).isEqualTo(255);
+        assertThat(result.accepts()).as("%s", result).isTrue();
     }
 
     @Test
@@ -173,19 +214,25 @@ class ChaCha20RandomSourceTest {
                 .hasMessage("seeder must not be null");
     }
 
-    /** A SecureRandom that returns fixed bytes, to pin the key and nonce in a test. */
+    /**
+     * A SecureRandom that returns fixed bytes, to pin the key, the nonce and the reseed material:
+     * call i gets chunk i (the last chunk again once they run out).
+     */
     private static final class FixedBytes extends SecureRandom {
-        private final byte[] bytes;
+        private final byte[][] chunks;
         int calls;
+        int lastLength;
 
-        FixedBytes(byte[] bytes) {
-            this.bytes = bytes;
+        FixedBytes(byte[]... chunks) {
+            this.chunks = chunks;
         }
 
         @Override
         public void nextBytes(byte[] out) {
+            byte[] chunk = chunks[Math.min(calls, chunks.length - 1)];
             calls++;
-            System.arraycopy(bytes, 0, out, 0, out.length);
+            lastLength = out.length;
+            System.arraycopy(chunk, 0, out, 0, out.length);
         }
     }
 }

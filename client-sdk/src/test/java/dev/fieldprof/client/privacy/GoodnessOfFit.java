@@ -1,52 +1,148 @@
 package dev.fieldprof.client.privacy;
 
-import java.util.function.IntToDoubleFunction;
+import java.util.function.LongToDoubleFunction;
 
 /**
  * Pearson's chi-square goodness-of-fit test against an exact pmf, for the statistical tests of the
- * samplers. Cells with expected count below 5 are pooled so that the chi-square approximation of
- * the statistic holds.
+ * samplers.
+ *
+ * <p>Cells are pooled left to right until each holds an expected count of at least {@value
+ * #MIN_EXPECTED}; a remainder below that at the right end joins its left neighbour. The first and
+ * last histogram cells are the tails: they count every draw at or beyond them and expect the whole
+ * tail mass, so nothing lies outside the test. With c cells after pooling the statistic is compared
+ * with the chi-square(c − 1) quantile at the test's significance, computed from the regularized
+ * incomplete gamma function below (tested against closed forms in {@code GoodnessOfFitTest}).
+ *
+ * <p>What the stated false-failure probability means: Pearson's statistic of a multinomial with
+ * every expectation at least 5 follows chi-square(c − 1) up to the asymptotic approximation (the
+ * classical rule for it); the critical value is that law's exact quantile, not a table value or a
+ * df guessed before pooling.
  */
 final class GoodnessOfFit {
+    static final double MIN_EXPECTED = 5;
+
     private GoodnessOfFit() {}
 
+    /** The pooled test's numbers, for assertions and failure messages. */
+    record Result(double statistic, int degrees, double critical, double pValue) {
+        boolean accepts() {
+            return statistic <= critical;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(
+                    "chi2=%.3f df=%d critical=%.3f p=%.3g", statistic, degrees, critical, pValue);
+        }
+    }
+
     /**
-     * Returns the p-value of observing {@code observed} (indexed from {@code low}) under the pmf.
+     * Tests a histogram against a pmf. {@code observed[i]} counts the draws equal to low + i,
+     * except that {@code observed[0]} counts every draw <= low and the last cell every draw >= low
+     * + length − 1 (callers clamp). The pmf must be unimodal with its mode inside the window, so
+     * that the tail sums below converge.
      */
-    static double pValue(long[] observed, int low, IntToDoubleFunction pmf) {
+    static Result test(long[] observed, long low, LongToDoubleFunction pmf, double significance) {
+        int cells = observed.length;
         long total = 0;
         for (long o : observed) {
             total += o;
         }
-        double statistic = 0;
-        int cells = 0;
-        double pooledExpected = 0;
-        long pooledObserved = 0;
-        double covered = 0;
-        for (int i = 0; i < observed.length; i++) {
-            double probability = pmf.applyAsDouble(low + i);
-            covered += probability;
-            pooledExpected += probability * total;
-            pooledObserved += observed[i];
-            if (pooledExpected >= 5) {
-                statistic += square(pooledObserved - pooledExpected) / pooledExpected;
-                cells++;
-                pooledExpected = 0;
-                pooledObserved = 0;
-            }
+        double[] probability = new double[cells];
+        double inside = 0;
+        for (int i = 0; i < cells; i++) {
+            probability[i] = pmf.applyAsDouble(low + i);
+            inside += probability[i];
         }
-        // Mass outside the observed range joins the last cell.
-        pooledExpected += Math.max(0, 1 - covered) * total;
-        if (pooledExpected > 0 || pooledObserved > 0) {
-            statistic += square(pooledObserved - pooledExpected) / Math.max(pooledExpected, 1e-300);
-            cells++;
-        }
-        int degrees = Math.max(1, cells - 1);
-        return upperTail(statistic, degrees);
+        double lowerTail = tailBeyond(pmf, low, -1);
+        double upperTail = tailBeyond(pmf, low + cells - 1, +1);
+        probability[0] += lowerTail;
+        probability[cells - 1] += upperTail;
+        return pooled(observed, probability, total, significance);
     }
 
-    private static double square(double x) {
-        return x * x;
+    /** The same test for a pmf given as the probabilities of each cell (summing to 1). */
+    static Result test(long[] observed, double[] probability, double significance) {
+        long total = 0;
+        for (long o : observed) {
+            total += o;
+        }
+        return pooled(observed, probability.clone(), total, significance);
+    }
+
+    private static Result pooled(
+            long[] observed, double[] probability, long total, double significance) {
+        int n = observed.length;
+        double[] expected = new double[n];
+        long[] counts = new long[n];
+        int cells = 0;
+        double poolE = 0;
+        long poolO = 0;
+        for (int i = 0; i < n; i++) {
+            poolE += probability[i] * total;
+            poolO += observed[i];
+            if (poolE >= MIN_EXPECTED) {
+                expected[cells] = poolE;
+                counts[cells] = poolO;
+                cells++;
+                poolE = 0;
+                poolO = 0;
+            }
+        }
+        if (cells == 0) {
+            throw new IllegalArgumentException("fewer than " + MIN_EXPECTED + " expected draws");
+        }
+        // The right-hand remainder (expectation below 5) joins its neighbour.
+        expected[cells - 1] += poolE;
+        counts[cells - 1] += poolO;
+        if (cells < 2) {
+            throw new IllegalArgumentException("one cell after pooling: no degree of freedom");
+        }
+        double statistic = 0;
+        for (int c = 0; c < cells; c++) {
+            double d = counts[c] - expected[c];
+            statistic += d * d / expected[c];
+        }
+        int degrees = cells - 1;
+        return new Result(
+                statistic, degrees, quantile(significance, degrees), upperTail(statistic, degrees));
+    }
+
+    /** Sum of pmf(x) for x beyond {@code from} in direction {@code step}, down to 1e-30 terms. */
+    private static double tailBeyond(LongToDoubleFunction pmf, long from, int step) {
+        double sum = 0;
+        double previous = Double.POSITIVE_INFINITY;
+        for (long x = from + step; ; x += step) {
+            double term = pmf.applyAsDouble(x);
+            sum += term;
+            // Past the mode a unimodal pmf decreases; stop when the terms no longer matter.
+            if (term <= previous && term < 1e-30) {
+                return sum;
+            }
+            previous = term;
+        }
+    }
+
+    /** The upper quantile: the x with Pr[chi2(df) >= x] = alpha, to 1e-12 relative precision. */
+    static double quantile(double alpha, int degrees) {
+        if (!(alpha > 0 && alpha < 1)) {
+            throw new IllegalArgumentException("alpha must be in (0, 1), got " + alpha);
+        }
+        double lo = 0;
+        double hi = Math.max(1, degrees);
+        while (upperTail(hi, degrees) > alpha) {
+            lo = hi;
+            hi *= 2;
+        }
+        for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (upperTail(mid, degrees) > alpha) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
     }
 
     /** Pr[chi2(df) >= x] = Q(df/2, x/2), the regularized upper incomplete gamma function. */
