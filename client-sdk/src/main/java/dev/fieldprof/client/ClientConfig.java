@@ -37,6 +37,11 @@ public final class ClientConfig {
     public static final String KEY_CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String KEY_STATE_DIR = "state.dir";
     public static final String KEY_REPORTS_PER_DAY = "reports.per.day.max";
+
+    /** User-level ε allowed per {@link #KEY_BUDGET_PERIOD}, or {@code none}. */
+    public static final String KEY_BUDGET = "privacy.budget";
+
+    public static final String KEY_BUDGET_PERIOD = "privacy.budget.period";
     public static final String KEY_TRANSPORT = "transport";
     public static final String KEY_FILE_PATH = "transport.file.path";
     public static final String KEY_KAFKA_BOOTSTRAP = "transport.kafka.bootstrap.servers";
@@ -89,6 +94,8 @@ public final class ClientConfig {
     private final Duration checkpointInterval;
     private final Path stateDir;
     private final int reportsPerDayCap;
+    private final double budget;
+    private final Duration budgetPeriod;
     private final TransportKind transport;
     private final Path reportFile;
     private final String kafkaBootstrapServers;
@@ -139,6 +146,16 @@ public final class ClientConfig {
         }
         this.stateDir = b.stateDir;
         this.reportsPerDayCap = checkRange(b.reportsPerDayCap, KEY_REPORTS_PER_DAY, 1, 1_000_000);
+        if (!(b.budget > 0)) {
+            throw new IllegalArgumentException(
+                    KEY_BUDGET + " must be a number > 0, ln(x) or none, got " + b.budget);
+        }
+        if (b.budgetPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException(
+                    KEY_BUDGET_PERIOD + " must be at least 1 s, got " + b.budgetPeriod);
+        }
+        this.budget = b.budget;
+        this.budgetPeriod = b.budgetPeriod;
         this.transport = b.transport;
         this.reportFile = b.reportFile != null ? b.reportFile : stateDir.resolve("reports.fpr");
         if (transport == TransportKind.KAFKA
@@ -224,6 +241,8 @@ public final class ClientConfig {
         b.checkpointInterval = checkpointInterval;
         b.stateDir = stateDir;
         b.reportsPerDayCap = reportsPerDayCap;
+        b.budget = budget;
+        b.budgetPeriod = budgetPeriod;
         b.transport = transport;
         b.reportFile = reportFile;
         b.kafkaBootstrapServers = kafkaBootstrapServers;
@@ -291,6 +310,8 @@ public final class ClientConfig {
         private Duration checkpointInterval = Duration.ofMinutes(1);
         private Path stateDir = defaultStateDir();
         private Integer reportsPerDayCap = 24;
+        private double budget = Double.POSITIVE_INFINITY;
+        private Duration budgetPeriod = Duration.ofDays(1);
         private TransportKind transport = TransportKind.FILE;
         private Path reportFile;
         private String kafkaBootstrapServers;
@@ -364,6 +385,17 @@ public final class ClientConfig {
 
         public Builder reportsPerDayCap(int reportsPerDayCap) {
             this.reportsPerDayCap = reportsPerDayCap;
+            return this;
+        }
+
+        /**
+         * @param budget user-level ε allowed per period, > 0; {@code Double.POSITIVE_INFINITY} (the
+         *     default) for none
+         * @param period the rolling period, >= 1 s (default one day)
+         */
+        public Builder budget(double budget, Duration period) {
+            this.budget = budget;
+            this.budgetPeriod = period;
             return this;
         }
 
@@ -483,6 +515,24 @@ public final class ClientConfig {
             }
             if ((v = get(p, KEY_REPORTS_PER_DAY)) != null) {
                 reportsPerDayCap = parseInt(KEY_REPORTS_PER_DAY, v);
+            }
+            if ((v = get(p, KEY_BUDGET)) != null) {
+                if ("none".equalsIgnoreCase(v)) {
+                    budget = Double.POSITIVE_INFINITY;
+                } else {
+                    try {
+                        budget = PrivacyParameters.parseEpsilon(v);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(
+                                KEY_BUDGET
+                                        + " must be a number > 0, ln(x) or none, got '"
+                                        + v
+                                        + "'");
+                    }
+                }
+            }
+            if ((v = get(p, KEY_BUDGET_PERIOD)) != null) {
+                budgetPeriod = parseDuration(KEY_BUDGET_PERIOD, v);
             }
             if ((v = get(p, KEY_TRANSPORT)) != null) {
                 try {
@@ -616,6 +666,15 @@ public final class ClientConfig {
 
     public int reportsPerDayCap() {
         return reportsPerDayCap;
+    }
+
+    /** User-level ε allowed per {@link #budgetPeriod()}; infinite when there is no budget. */
+    public double budget() {
+        return budget;
+    }
+
+    public Duration budgetPeriod() {
+        return budgetPeriod;
     }
 
     public TransportKind transport() {

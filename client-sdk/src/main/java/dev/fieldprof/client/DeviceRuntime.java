@@ -1,5 +1,6 @@
 package dev.fieldprof.client;
 
+import dev.fieldprof.client.ledger.PrivacyBudget;
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.paths.BranchTable;
 import dev.fieldprof.client.paths.ProbePlanText;
@@ -62,6 +63,7 @@ public final class DeviceRuntime implements AutoCloseable {
     private final ReportTransport transport;
     private final boolean ownsTransport;
     private final PrivacyLedger ledger;
+    private final PrivacyBudget budget;
     private final Clock clock;
     private final Path stateFile;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
@@ -89,6 +91,11 @@ public final class DeviceRuntime implements AutoCloseable {
         CARRIED_FORWARD,
         /** The reports-per-day cap was reached: the epoch's events were discarded unsent. */
         SKIPPED_BY_CAP,
+        /**
+         * The report would exceed the device's privacy budget for the period: the epoch's events
+         * were discarded unsent.
+         */
+        SKIPPED_BY_BUDGET,
         /** An internal failure (counted); the counts carry forward. */
         FAILED,
         /** The runtime is closed. */
@@ -142,6 +149,7 @@ public final class DeviceRuntime implements AutoCloseable {
                         config.configId(),
                         config.privacy(),
                         config.reportsPerDayCap());
+        this.budget = PrivacyBudget.open(config.stateDir(), config.budget(), config.budgetPeriod());
         this.stateFile = config.stateDir().resolve(stateFileName(config.appVersion()));
         loadPending();
     }
@@ -444,6 +452,17 @@ public final class DeviceRuntime implements AutoCloseable {
                 }
                 return new EpochResult(Outcome.SKIPPED_BY_CAP, Optional.empty());
             }
+            double reportEpsilon = ledger.userLevelEpsilonPerReport();
+            if (!budget.allows(now, reportEpsilon)) {
+                resetPending(now);
+                persistPending();
+                try {
+                    ledger.recordSkippedByBudget();
+                } catch (IOException e) {
+                    stateWriteFailures++;
+                }
+                return new EpochResult(Outcome.SKIPPED_BY_BUDGET, Optional.empty());
+            }
             int[] sample = HypergeometricSampler.sampleMultivariate(random, pending, k);
             int[] randomized = randomizer.randomize(sample);
             List<Integer> counts = new ArrayList<>(randomized.length);
@@ -455,6 +474,7 @@ public final class DeviceRuntime implements AutoCloseable {
             // closed) and its events stay pending for the next epoch end.
             long sequence;
             try {
+                budget.spend(now, reportEpsilon);
                 sequence = ledger.recordReport(now).reports();
             } catch (IOException e) {
                 stateWriteFailures++;
@@ -549,6 +569,11 @@ public final class DeviceRuntime implements AutoCloseable {
     }
 
     /** This device's privacy ledger for the configured app version. */
+    /** The device's privacy budget over all its app versions (see {@link PrivacyBudget}). */
+    public PrivacyBudget budget() {
+        return budget;
+    }
+
     public PrivacyLedger.Entry ledger() {
         return ledger.entry();
     }

@@ -296,7 +296,43 @@ class DeviceRuntimeTest {
                         "app-data rwx------",
                         "app-data/fieldprof rwx------",
                         "app-data/fieldprof/epoch-demo_1.0-33026f9c.state rw-------",
-                        "app-data/fieldprof/ledger-demo_1.0-33026f9c.properties rw-------");
+                        "app-data/fieldprof/ledger-demo_1.0-33026f9c.properties rw-------",
+                        "app-data/fieldprof/privacy-budget.properties rw-------");
+    }
+
+    @Test
+    void refusesReportsBeyondTheDevicesBudgetOverAllItsAppVersions() throws Exception {
+        // ln 9 per event, k = 10, t = 1: each report costs 10 ln 9 = 21.97 of user-level epsilon.
+        double perReport = 10 * Math.log(9);
+        Clock noon = Clock.fixed(Instant.parse("2026-11-22T12:00:00Z"), ZoneOffset.UTC);
+        ClientConfig v1 = config().budget(2.5 * perReport, Duration.ofDays(1)).build();
+        ClientConfig v2 =
+                config().appVersion("demo:2.0").budget(2.5 * perReport, Duration.ofDays(1)).build();
+        try (DeviceRuntime runtime = start(v1, noon)) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+        }
+        try (DeviceRuntime runtime = start(v2, noon)) {
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 10; i++) {
+                    runtime.record(i % 6);
+                }
+            }
+            // Two app versions, one device: the second report fits, a third would not.
+        }
+        try (DeviceRuntime runtime = start(v2, noon)) {
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.SKIPPED_BY_BUDGET);
+            assertThat(runtime.ledger().epochsSkippedByBudget()).isEqualTo(1);
+            assertThat(runtime.budget().spentWithin(noon.instant()))
+                    .isCloseTo(2 * perReport, org.assertj.core.api.Assertions.within(1e-9));
+        }
+        assertThat(reports).hasSize(2);
     }
 
     @Test

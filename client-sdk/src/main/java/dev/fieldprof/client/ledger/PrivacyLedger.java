@@ -55,6 +55,7 @@ public final class PrivacyLedger {
     private LocalDate day;
     private int reportsOnDay;
     private long epochsSkippedByCap;
+    private long epochsSkippedByBudget;
     private long lastReportMillis;
     private boolean pathTracing;
     private long pathReports;
@@ -82,6 +83,7 @@ public final class PrivacyLedger {
             LocalDate day,
             int reportsOnDay,
             long epochsSkippedByCap,
+            long epochsSkippedByBudget,
             long lastReportMillis,
             boolean pathTracing,
             long pathReports,
@@ -113,6 +115,7 @@ public final class PrivacyLedger {
                             + (day == null ? "none yet" : day)
                             + ")");
             lines.add("epochs-skipped-by-cap " + epochsSkippedByCap);
+            lines.add("epochs-skipped-by-budget " + epochsSkippedByBudget);
             lines.add(
                     "last-report "
                             + (lastReportMillis == 0
@@ -186,6 +189,8 @@ public final class PrivacyLedger {
             ledger.reportsOnDay = Integer.parseInt(stored.getProperty("reportsOnDay", "0"));
             ledger.epochsSkippedByCap =
                     Long.parseLong(stored.getProperty("epochsSkippedByCap", "0"));
+            ledger.epochsSkippedByBudget =
+                    Long.parseLong(stored.getProperty("epochsSkippedByBudget", "0"));
             ledger.lastReportMillis = Long.parseLong(stored.getProperty("lastReportMillis", "0"));
             // Absent in ledgers written before path tracing existed: nothing was shared then.
             ledger.pathTracing = Boolean.parseBoolean(stored.getProperty("pathTracing", "false"));
@@ -238,10 +243,22 @@ public final class PrivacyLedger {
         reportsOnDay++;
         reports++;
         eventsReported += parameters.k();
-        userLevelEpsilon += parameters.epsilon() * parameters.k() / parameters.t();
+        userLevelEpsilon += userLevelEpsilonPerReport();
         lastReportMillis = now.toEpochMilli();
         persist();
         return entry();
+    }
+
+    /** Enters one epoch that ended without a report because the privacy budget was spent. */
+    public synchronized Entry recordSkippedByBudget() throws IOException {
+        epochsSkippedByBudget++;
+        persist();
+        return entry();
+    }
+
+    /** The user-level ε of one report of this configuration: ε·k/t (the whole report's events). */
+    public double userLevelEpsilonPerReport() {
+        return parameters.epsilon() * parameters.k() / parameters.t();
     }
 
     /** Enters one epoch that ended without a report because the cap was reached. */
@@ -301,6 +318,7 @@ public final class PrivacyLedger {
                 day,
                 reportsOnDay,
                 epochsSkippedByCap,
+                epochsSkippedByBudget,
                 lastReportMillis,
                 pathTracing,
                 pathReports,
@@ -323,6 +341,7 @@ public final class PrivacyLedger {
         p.setProperty("day", day == null ? "" : day.toString());
         p.setProperty("reportsOnDay", Integer.toString(reportsOnDay));
         p.setProperty("epochsSkippedByCap", Long.toString(epochsSkippedByCap));
+        p.setProperty("epochsSkippedByBudget", Long.toString(epochsSkippedByBudget));
         p.setProperty("lastReportMillis", Long.toString(lastReportMillis));
         p.setProperty("pathTracing", Boolean.toString(pathTracing));
         p.setProperty("pathReports", Long.toString(pathReports));
@@ -365,6 +384,7 @@ public final class PrivacyLedger {
                                 day.isEmpty() ? null : LocalDate.parse(day),
                                 Integer.parseInt(p.getProperty("reportsOnDay")),
                                 Long.parseLong(p.getProperty("epochsSkippedByCap")),
+                                Long.parseLong(p.getProperty("epochsSkippedByBudget", "0")),
                                 Long.parseLong(p.getProperty("lastReportMillis")),
                                 Boolean.parseBoolean(p.getProperty("pathTracing", "false")),
                                 Long.parseLong(p.getProperty("pathReports", "0")),
