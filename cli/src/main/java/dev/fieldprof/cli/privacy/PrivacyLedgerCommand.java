@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.privacy;
 
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.client.ledger.PrivacyBudget;
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -55,6 +56,14 @@ public final class PrivacyLedgerCommand implements Callable<Integer> {
                 out.println();
             }
             entries.get(i).format().forEach(out::println);
+        }
+        try {
+            // One budget per device, over all its app versions.
+            PrivacyBudget.read(stateDir)
+                    .ifPresent(b -> out.println("\n" + b.describe(java.time.Instant.now())));
+        } catch (IOException | RuntimeException e) {
+            throw new CliFailure(
+                    "cannot read the privacy budget in " + stateDir + ": " + e.getMessage(), e);
         }
         out.flush();
         return 0;

@@ -3,6 +3,7 @@ package dev.fieldprof.cli.privacy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.cli.CliCapture;
+import dev.fieldprof.client.ledger.PrivacyBudget;
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.privacy.PrivacyParameters;
 import java.nio.file.Path;
@@ -26,6 +27,9 @@ class PrivacyLedgerCommandTest {
                         24);
         ledger.recordReport(Instant.parse("2026-11-22T08:00:00Z"));
         ledger.recordReport(Instant.parse("2026-11-22T09:00:00Z"));
+        PrivacyBudget budget = PrivacyBudget.open(dir, 500, java.time.Duration.ofDays(1));
+        budget.spend(Instant.now(), ledger.userLevelEpsilonPerReport());
+        budget.spend(Instant.now(), ledger.userLevelEpsilonPerReport());
         int exit = cli.run("privacy", "ledger", "--state-dir", dir.toString());
         assertThat(exit).isZero();
         assertThat(cli.out().lines())
@@ -39,10 +43,13 @@ class PrivacyLedgerCommandTest {
                         "user-level-epsilon 219.722458",
                         "reports-on-day 2 of 24 (2026-11-22)",
                         "epochs-skipped-by-cap 0",
+                        "epochs-skipped-by-budget 0",
                         "last-report 2026-11-22T09:00:00Z",
                         "path-tracing off",
                         "path-reports 0",
-                        "path-bytes 0");
+                        "path-bytes 0",
+                        "",
+                        "user-level-epsilon-in-period 219.722458 of budget 500.000000 per PT24H");
     }
 
     @Test

@@ -82,6 +82,23 @@ public final class PrivacyBudget {
         return b;
     }
 
+    /** The budget stored in {@code stateDir} as its device last wrote it, if any (for the CLI). */
+    public static java.util.Optional<PrivacyBudget> read(Path stateDir) throws IOException {
+        Path file = stateDir.resolve(FILE);
+        if (!Files.exists(file)) {
+            return java.util.Optional.empty();
+        }
+        Properties p = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(reader);
+        }
+        return java.util.Optional.of(
+                open(
+                        stateDir,
+                        Double.parseDouble(p.getProperty("budget", "Infinity")),
+                        Duration.parse(p.getProperty("period", "P1D"))));
+    }
+
     /** Whether a report costing {@code epsilon} at {@code now} stays within the budget. */
     public synchronized boolean allows(Instant now, double epsilon) {
         return spentWithin(now) + epsilon <= budget * (1 + 1e-12);
