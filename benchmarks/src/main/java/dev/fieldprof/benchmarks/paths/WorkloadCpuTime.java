@@ -27,10 +27,11 @@ public final class WorkloadCpuTime {
         return (end - start) / 1e6;
     }
 
-    /** The median of {@code values} (the upper one of the two middle values if even). */
+    /** The median of {@code values} (the mean of the two middle values if their count is even). */
     public static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     }
 }
