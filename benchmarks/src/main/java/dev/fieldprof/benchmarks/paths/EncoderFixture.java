@@ -50,12 +50,12 @@ final class EncoderFixture {
 
     /** Instruments the program's jar, records its runs and learns M1-M3 (takes seconds). */
     static EncoderFixture of(String program) throws Exception {
-        PathBenchmarks.Program p =
-                PathBenchmarks.programs(1.0).stream()
+        LibraryProgram p =
+                LibraryProgram.all(1.0).stream()
                         .filter(q -> q.name().equals(program))
                         .findFirst()
                         .orElseThrow(() -> new IllegalArgumentException("no program " + program));
-        Path jar = PathBenchmarks.jarOf(p.probeClass());
+        Path jar = p.jar();
         Map<String, Integer> ids =
                 MethodInventory.of(JarContents.read(jar), AppPackages.parse(p.packages())).ids();
         PathProbeInstrumenter instrumenter = new PathProbeInstrumenter(ids);

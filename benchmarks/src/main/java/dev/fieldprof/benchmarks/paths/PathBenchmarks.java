@@ -17,20 +17,12 @@ import dev.fieldprof.client.paths.PathRecording;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.schemas.PathReport;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,18 +45,8 @@ import java.util.function.Consumer;
  * gson, guava, default all).
  */
 public final class PathBenchmarks {
-    private static final List<String> DRIVER_CLASSES =
-            List.of(
-                    Texts.class.getName(),
-                    Lang3Workload.class.getName(),
-                    GsonWorkload.class.getName(),
-                    GuavaWorkload.class.getName());
-
     /** Report size of the second table: short reports, where the shipped model matters most. */
     static final int SHORT_REPORT_BYTES = 512;
-
-    record Program(
-            String name, String probeClass, String packages, Class<?> workload, int rounds) {}
 
     /** One program's figures. */
     record Row(
@@ -88,11 +70,11 @@ public final class PathBenchmarks {
 
     public static void main(String[] args) throws Exception {
         double scale = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
-        List<Program> programs = programs(scale);
+        List<LibraryProgram> programs = LibraryProgram.all(scale);
         Set<String> only = args.length > 1 ? Set.of(args[1].split(",")) : null;
         Path work = Files.createTempDirectory("fieldprof-paths-bench");
         List<Row> rows = new ArrayList<>();
-        for (Program p : programs) {
+        for (LibraryProgram p : programs) {
             if (only != null && !only.contains(p.name())) {
                 continue;
             }
@@ -101,31 +83,8 @@ public final class PathBenchmarks {
         print(System.out, rows);
     }
 
-    /** The three measured libraries, their workloads and rounds at {@code scale}. */
-    static List<Program> programs(double scale) {
-        return List.of(
-                new Program(
-                        "commons-lang3",
-                        "org.apache.commons.lang3.StringUtils",
-                        "org.apache.commons.lang3",
-                        Lang3Workload.class,
-                        (int) (4000 * scale)),
-                new Program(
-                        "gson",
-                        "com.google.gson.Gson",
-                        "com.google.gson",
-                        GsonWorkload.class,
-                        (int) (1500 * scale)),
-                new Program(
-                        "guava",
-                        "com.google.common.collect.ImmutableList",
-                        "com.google.common",
-                        GuavaWorkload.class,
-                        (int) (3000 * scale)));
-    }
-
-    static Row measure(Program p, Path work) throws Exception {
-        Path jar = jarOf(p.probeClass());
+    static Row measure(LibraryProgram p, Path work) throws Exception {
+        Path jar = p.jar();
         Map<String, Integer> ids =
                 MethodInventory.of(JarContents.read(jar), AppPackages.parse(p.packages())).ids();
         PathProbeInstrumenter instrumenter = new PathProbeInstrumenter(ids);
@@ -198,7 +157,7 @@ public final class PathBenchmarks {
     }
 
     /** The run's events, recorded by the tracer in debug mode. */
-    static PathRecording record(Path jar, Program p, long seed, ArrayBranchTable table)
+    static PathRecording record(Path jar, LibraryProgram p, long seed, ArrayBranchTable table)
             throws Exception {
         List<PathReport> reports = new ArrayList<>();
         PathTracer tracer =
@@ -210,8 +169,8 @@ public final class PathBenchmarks {
                         reports::add,
                         PathTracer.DEFAULT_MAX_REPORT_BYTES,
                         true);
-        try (ChildFirstLoader loader = new ChildFirstLoader(jar)) {
-            Method run = workload(loader, p);
+        try (WorkloadLoader loader = new WorkloadLoader(jar)) {
+            Method run = p.runMethod(loader);
             PathProbes.install(tracer);
             try {
                 run.invoke(null, seed, p.rounds());
@@ -290,41 +249,32 @@ public final class PathBenchmarks {
         return total[0];
     }
 
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
     private static final int WARMUP = 15;
     private static final int MEASURED = 9;
 
     /** Median CPU time of the workload's thread in ms (15 warm-up runs, 9 measured). */
-    private static double time(Path jar, Program p, PathProbeHandler tracer) throws Exception {
-        try (ChildFirstLoader loader = new ChildFirstLoader(jar)) {
-            Method run = workload(loader, p);
+    private static double time(Path jar, LibraryProgram p, PathProbeHandler tracer)
+            throws Exception {
+        try (WorkloadLoader loader = new WorkloadLoader(jar)) {
+            Method run = p.runMethod(loader);
             PathProbes.install(tracer);
             try {
                 double[] ms = new double[MEASURED];
                 for (int i = 0; i < WARMUP + MEASURED; i++) {
-                    // CPU time of this thread: robust against the other load of a shared machine.
-                    long start = THREADS.getCurrentThreadCpuTime();
-                    run.invoke(null, 0L, p.rounds());
+                    double t = WorkloadCpuTime.millis(run, 0L, p.rounds());
                     if (i >= WARMUP) {
-                        ms[i - WARMUP] = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
+                        ms[i - WARMUP] = t;
                     }
                 }
-                Arrays.sort(ms);
                 if (PathProbes.failures() != 0
                         || (tracer instanceof PathTracer t && t.droppedEvents() != 0)) {
                     throw new IllegalStateException(p.name() + ": probe events dropped or failed");
                 }
-                return ms[MEASURED / 2];
+                return WorkloadCpuTime.median(ms);
             } finally {
                 PathProbes.uninstall();
             }
         }
-    }
-
-    private static Method workload(ClassLoader loader, Program p) throws Exception {
-        return Class.forName(p.workload().getName(), true, loader)
-                .getMethod("run", long.class, int.class);
     }
 
     static void print(PrintStream out, List<Row> rows) {
@@ -423,63 +373,5 @@ public final class PathBenchmarks {
 
     private static String cell(long bits, long invocations) {
         return String.format("%7.2f b %9d B", (double) bits / invocations, (bits + 7) / 8);
-    }
-
-    static Path jarOf(String className) throws Exception {
-        return Path.of(
-                Class.forName(className, false, PathBenchmarks.class.getClassLoader())
-                        .getProtectionDomain()
-                        .getCodeSource()
-                        .getLocation()
-                        .toURI());
-    }
-
-    /**
-     * Loads the jar's classes and the workload drivers itself (so the drivers link to the jar's,
-     * possibly instrumented, classes); everything else, above all PathProbes, from the parent.
-     */
-    static final class ChildFirstLoader extends URLClassLoader {
-        private final Set<String> own = new HashSet<>();
-
-        ChildFirstLoader(Path jar) throws IOException {
-            super(new URL[] {jar.toUri().toURL()}, PathBenchmarks.class.getClassLoader());
-            for (JarContents.Entry entry : JarContents.read(jar).entries()) {
-                String name = entry.name();
-                if (name.endsWith(".class") && !name.startsWith("META-INF/")) {
-                    own.add(name.substring(0, name.length() - 6).replace('/', '.'));
-                }
-            }
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            boolean driver = DRIVER_CLASSES.contains(name);
-            if (!driver && !own.contains(name)) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    c = driver ? defineDriver(name) : findClass(name);
-                }
-                if (resolve) {
-                    resolveClass(c);
-                }
-                return c;
-            }
-        }
-
-        private Class<?> defineDriver(String name) throws ClassNotFoundException {
-            String resource = name.replace('.', '/') + ".class";
-            try (InputStream in = getParent().getResourceAsStream(resource)) {
-                if (in == null) {
-                    throw new ClassNotFoundException(name);
-                }
-                byte[] bytes = in.readAllBytes();
-                return defineClass(name, bytes, 0, bytes.length);
-            } catch (IOException e) {
-                throw new ClassNotFoundException(name, e);
-            }
-        }
     }
 }
