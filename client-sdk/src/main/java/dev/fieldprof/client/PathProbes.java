@@ -52,6 +52,36 @@ public final class PathProbes {
         return i == null ? null : i.tracer;
     }
 
+    /**
+     * The probe site of method {@code methodId}, called once from its class's static initializer
+     * (the path instrumenter puts the call there). The device's configuration is settled first
+     * (lazy configuration, as the first entry probe would do): when path tracing is on with a probe
+     * plan whose variant leaves the method out, or off on a configured device, the site does
+     * nothing; otherwise it dispatches every event. Never throws.
+     */
+    public static PathProbeSite site(int methodId) {
+        try {
+            Installed i = installed;
+            if (i == null) {
+                DeviceRuntime runtime = Probes.configured();
+                i = installed;
+                if (i == null) {
+                    return runtime != null && runtime.pathTracer().isEmpty()
+                            ? PathProbeSite.UNTRACED // this device does not trace paths this run
+                            : new PathProbeSite.Dispatching(methodId);
+                }
+            }
+            boolean[] traced = i.traced;
+            boolean untraced =
+                    traced != null
+                            && (methodId < 0 || methodId >= traced.length || !traced[methodId]);
+            return untraced ? PathProbeSite.UNTRACED : new PathProbeSite.Dispatching(methodId);
+        } catch (Throwable e) {
+            FAILURES.incrementAndGet();
+            return new PathProbeSite.Dispatching(methodId);
+        }
+    }
+
     /** The handler if it traces {@code methodId}, else null. */
     private static PathProbeHandler tracerOf(int methodId) {
         Installed i = installed;

@@ -125,6 +125,18 @@ public final class Probes {
         return Optional.ofNullable(autoConfigurationFailure);
     }
 
+    /**
+     * The process-wide runtime after lazy configuration was tried (as the first entry probe would
+     * try it), or null: for the path probes' sites, decided when an instrumented class initializes.
+     */
+    public static DeviceRuntime configured() {
+        DeviceRuntime runtime = installed;
+        if (runtime != null || autoConfigurationDone) {
+            return runtime;
+        }
+        return autoConfigure();
+    }
+
     private static synchronized DeviceRuntime autoConfigure() {
         if (autoConfigurationDone) {
             return installed;

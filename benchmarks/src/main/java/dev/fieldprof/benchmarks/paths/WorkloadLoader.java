@@ -29,8 +29,10 @@ public final class WorkloadLoader extends URLClassLoader {
                     GsonWorkload.class.getName(),
                     GuavaWorkload.class.getName());
 
-    /** PathProbes and its nested classes, copied into a loader with its own probes. */
+    /** PathProbes, PathProbeSite and their nested classes, copied into a loader with own probes. */
     private static final String PROBES_PREFIX = PathProbes.class.getName();
+
+    private static final String SITE_PREFIX = dev.fieldprof.client.PathProbeSite.class.getName();
 
     private final Set<String> own = new HashSet<>();
     private final boolean ownPathProbes;
@@ -76,7 +78,10 @@ public final class WorkloadLoader extends URLClassLoader {
     private boolean copied(String name) {
         return DRIVER_CLASSES.contains(name)
                 || (ownPathProbes
-                        && (name.equals(PROBES_PREFIX) || name.startsWith(PROBES_PREFIX + "$")));
+                        && (name.equals(PROBES_PREFIX)
+                                || name.startsWith(PROBES_PREFIX + "$")
+                                || name.equals(SITE_PREFIX)
+                                || name.startsWith(SITE_PREFIX + "$")));
     }
 
     @Override

@@ -41,12 +41,15 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.TypeInsnNode;
 
 /**
- * Inserts path probes (AdapTracer section 3; DESIGN.md "Paths") into the selected methods: {@code
- * PathProbes.enter(m)} at entry, {@code PathProbes.branch(m, block, edge)} on every out-edge of
- * every branch node of the method's {@link CfgBuilder} CFG (edge numbers in CFG out-edge order),
- * {@code PathProbes.exit(m)} before each return and a catch-all handler that calls {@code
- * PathProbes.exitExceptionally(m)} and rethrows. It also returns the {@link BranchDescription}
- * device and server build their coder's branch table from.
+ * Inserts path probes (AdapTracer section 3; DESIGN.md "Paths") into the selected methods, each a
+ * call on the method's probe site {@code s} (a {@code PathProbeSite} in a static final field of its
+ * class, set first thing in the static initializer by {@code PathProbes.site(m)}): {@code
+ * s.enter()} at entry, {@code s.branch(block, edge)} on every out-edge of every branch node of the
+ * method's {@link CfgBuilder} CFG (edge numbers in CFG out-edge order), {@code s.exit()} before
+ * each return and a catch-all handler that calls {@code s.exitExceptionally()} and rethrows. A
+ * method its device's probe-plan variant does not trace gets a site that does nothing, which the
+ * JIT compiles away. It also returns the {@link BranchDescription} device and server build their
+ * coder's branch table from.
  *
  * <p>Frames stay valid without {@code COMPUTE_FRAMES} (which would need the app's class hierarchy):
  * a taken edge is redirected to a stub appended after the code that reuses the target's own stack
@@ -57,6 +60,16 @@ import org.objectweb.asm.tree.TypeInsnNode;
  */
 public final class PathProbeInstrumenter {
     public static final String PROBES_OWNER = "dev/fieldprof/client/PathProbes";
+
+    /** The probe site type each traced method's static final field holds. */
+    static final String SITE_TYPE = "dev/fieldprof/client/PathProbeSite";
+
+    private static final String SITE_DESC = "L" + SITE_TYPE + ";";
+
+    /** Name of the static final field holding method {@code id}'s probe site. */
+    static String siteField(int id) {
+        return "$fieldprof$paths$" + id;
+    }
 
     /** Largest out-degree traced; equals client-sdk's {@code BranchTable.MAX_DEGREE}. */
     public static final int MAX_DEGREE = 1 << 12;
@@ -193,7 +206,7 @@ public final class PathProbeInstrumenter {
                 continue;
             }
             BytecodeCfg cfg = CfgBuilder.build(signature, plain.methods.get(i));
-            MethodRewrite rewrite = new MethodRewrite(method, cfg, id, frames);
+            MethodRewrite rewrite = new MethodRewrite(node.name, method, cfg, id, frames);
             String problem = rewrite.check();
             if (problem != null) {
                 skipped.add(signature + ": " + problem);
@@ -205,6 +218,7 @@ public final class PathProbeInstrumenter {
         if (done.isEmpty()) {
             return null;
         }
+        addSites(node, done.keySet());
         try {
             ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
             node.accept(writer);
@@ -219,6 +233,47 @@ public final class PathProbeInstrumenter {
         }
     }
 
+    /**
+     * A static final field per traced method holding its probe site, set first thing in the class's
+     * static initializer by {@code PathProbes.site(id)}: once set, the JIT treats it as a constant,
+     * so the probes of a method the device does not trace compile to nothing.
+     */
+    private static void addSites(ClassNode node, java.util.Set<Integer> ids) {
+        boolean isInterface = (node.access & Opcodes.ACC_INTERFACE) != 0;
+        int access =
+                (isInterface ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE)
+                        | Opcodes.ACC_STATIC
+                        | Opcodes.ACC_FINAL
+                        | Opcodes.ACC_SYNTHETIC;
+        InsnList init = new InsnList();
+        for (int id : ids) {
+            node.fields.add(
+                    new org.objectweb.asm.tree.FieldNode(
+                            access, siteField(id), SITE_DESC, null, null));
+            init.add(MethodRewrite.pushInt(id));
+            init.add(
+                    new MethodInsnNode(
+                            Opcodes.INVOKESTATIC, PROBES_OWNER, "site", "(I)" + SITE_DESC, false));
+            init.add(
+                    new org.objectweb.asm.tree.FieldInsnNode(
+                            Opcodes.PUTSTATIC, node.name, siteField(id), SITE_DESC));
+        }
+        MethodNode clinit = null;
+        for (MethodNode m : node.methods) {
+            if (m.name.equals("<clinit>")) {
+                clinit = m;
+            }
+        }
+        if (clinit == null) {
+            clinit = new MethodNode(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+            clinit.instructions.add(new InsnNode(Opcodes.RETURN));
+            node.methods.add(clinit);
+        }
+        // Before anything else, the initializer's own probes included: straight-line code with
+        // an empty stack, so no stack map frame changes.
+        clinit.instructions.insert(init);
+    }
+
     private static boolean hasSubroutines(MethodNode method) {
         for (AbstractInsnNode insn : method.instructions) {
             if (insn.getOpcode() == Opcodes.JSR || insn.getOpcode() == Opcodes.RET) {
@@ -230,6 +285,7 @@ public final class PathProbeInstrumenter {
 
     /** The rewrite of one method. */
     private static final class MethodRewrite {
+        private final String owner;
         private final MethodNode method;
         private final BytecodeCfg cfg;
         private final int id;
@@ -238,7 +294,8 @@ public final class PathProbeInstrumenter {
         private final Map<AbstractInsnNode, Integer> realIndex = new IdentityHashMap<>();
         private final int[] blockOfReal;
 
-        MethodRewrite(MethodNode method, BytecodeCfg cfg, int id, boolean frames) {
+        MethodRewrite(String owner, MethodNode method, BytecodeCfg cfg, int id, boolean frames) {
+            this.owner = owner;
             this.method = method;
             this.cfg = cfg;
             this.id = id;
@@ -333,8 +390,8 @@ public final class PathProbeInstrumenter {
                 int op = insn.getOpcode();
                 if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) {
                     InsnList call = new InsnList();
-                    call.add(pushInt(id));
-                    call.add(probe("exit", "(I)V"));
+                    call.add(site());
+                    call.add(probe("exit", "()V"));
                     code.insertBefore(insn, call);
                     count++;
                 }
@@ -348,8 +405,8 @@ public final class PathProbeInstrumenter {
                 code.insert(start);
             }
             InsnList enter = new InsnList();
-            enter.add(pushInt(id));
-            enter.add(probe("enter", "(I)V"));
+            enter.add(site());
+            enter.add(probe("enter", "()V"));
             code.insert(enter);
             count++;
             LabelNode end = new LabelNode();
@@ -366,8 +423,8 @@ public final class PathProbeInstrumenter {
                                 1,
                                 new Object[] {"java/lang/Throwable"}));
             }
-            code.add(pushInt(id));
-            code.add(probe("exitExceptionally", "(I)V"));
+            code.add(site());
+            code.add(probe("exitExceptionally", "()V"));
             code.add(new InsnNode(Opcodes.ATHROW));
             count++;
             // Last in the table, so every handler of the method itself is tried first.
@@ -396,10 +453,10 @@ public final class PathProbeInstrumenter {
 
         private InsnList branchCall(int block, int edge) {
             InsnList call = new InsnList();
-            call.add(pushInt(id));
+            call.add(site());
             call.add(pushInt(block));
             call.add(pushInt(edge));
-            call.add(probe("branch", "(III)V"));
+            call.add(probe("branch", "(II)V"));
             return call;
         }
 
@@ -493,8 +550,14 @@ public final class PathProbeInstrumenter {
             }
         }
 
+        /** Pushes this method's probe site (its class's static final field). */
+        private AbstractInsnNode site() {
+            return new org.objectweb.asm.tree.FieldInsnNode(
+                    Opcodes.GETSTATIC, owner, siteField(id), SITE_DESC);
+        }
+
         private static MethodInsnNode probe(String name, String descriptor) {
-            return new MethodInsnNode(Opcodes.INVOKESTATIC, PROBES_OWNER, name, descriptor, false);
+            return new MethodInsnNode(Opcodes.INVOKEVIRTUAL, SITE_TYPE, name, descriptor, false);
         }
 
         private static AbstractInsnNode pushInt(int value) {
