@@ -164,9 +164,43 @@ class FrequencyJobSparseTrafficITCase {
             assertThat(dropped.values())
                     .as("late records dropped silently, per operator: %s", dropped)
                     .allMatch(count -> count == 0);
+
+            // What operators look at (issue 14 item 2): the job's own counters match what was
+            // sent. The REST API refreshes them every few seconds: poll until they settle.
+            FlinkRestMetrics metrics = new FlinkRestMetrics(RUNTIME.flink().restAddress());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            Map<String, Long> decoded = Map.of();
+            Map<String, Long> deadLetterCounts = Map.of();
+            Map<String, Long> published = Map.of();
+            while (System.nanoTime() < deadline) {
+                decoded = metrics.values(job.getJobID(), "reportsDecoded");
+                deadLetterCounts = metrics.values(job.getJobID(), "deadLetters");
+                published = metrics.values(job.getJobID(), "estimatesPublished");
+                if (sum(decoded) == sent.size()
+                        && sum(deadLetterCounts) == letters.size()
+                        && sum(published) == tumbling.size()) {
+                    break;
+                }
+                Thread.sleep(500); // polling a real condition: the REST metrics' refresh
+            }
+            assertThat(sum(decoded)).as("reportsDecoded %s", decoded).isEqualTo(sent.size());
+            assertThat(deadLetterCounts)
+                    .as("deadLetters per reason")
+                    .hasSize(1)
+                    .allSatisfy((id, count) -> assertThat(id).contains("UNDECODABLE"));
+            assertThat(sum(deadLetterCounts)).isEqualTo(1L);
+            assertThat(sum(published)).as("estimatesPublished").isEqualTo(tumbling.size());
+            assertThat(metrics.values(job.getJobID(), "reportsWaitingForModel"))
+                    .as("a gauge per validation subtask")
+                    .hasSize(PARALLELISM)
+                    .allSatisfy((id, waiting) -> assertThat(waiting).isZero());
         } finally {
             job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    private static long sum(Map<String, Long> values) {
+        return values.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static List<Report> burst(

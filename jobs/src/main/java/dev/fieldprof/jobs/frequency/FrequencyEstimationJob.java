@@ -5,6 +5,7 @@ import dev.fieldprof.jobs.frequency.functions.DecodeReports;
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;
 import dev.fieldprof.jobs.frequency.functions.EmitShardSum;
 import dev.fieldprof.jobs.frequency.functions.EmitWindowSum;
+import dev.fieldprof.jobs.frequency.functions.EstimateMetrics;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
@@ -19,6 +20,7 @@ import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.frequency.validation.CopyProgramToShards;
 import dev.fieldprof.jobs.frequency.validation.ValidateReports;
 import dev.fieldprof.jobs.io.Checkpoints;
+import dev.fieldprof.jobs.io.DeadLetterMetrics;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.StateBackends;
@@ -233,7 +235,13 @@ public final class FrequencyEstimationJob {
                                         options.top()))
                         .name("estimate-windows")
                         .uid("estimate-windows");
-        estimated.sinkTo(estimates).name("estimates-sink").uid("estimates-sink");
+        estimated
+                .map(new EstimateMetrics())
+                .name("estimate-metrics")
+                .uid("estimate-metrics")
+                .sinkTo(estimates)
+                .name("estimates-sink")
+                .uid("estimates-sink");
 
         DataStream<EncodedRecord> late =
                 shardSums
@@ -255,6 +263,9 @@ public final class FrequencyEstimationJob {
                         late,
                         lateShardSums,
                         estimated.getSideOutput(DeadLetters.TAG))
+                .map(new DeadLetterMetrics())
+                .name("dead-letter-metrics")
+                .uid("dead-letter-metrics")
                 .sinkTo(deadLetters)
                 .name("dead-letters-sink")
                 .uid("dead-letters-sink");

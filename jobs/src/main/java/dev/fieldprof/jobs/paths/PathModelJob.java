@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.paths;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.io.Checkpoints;
+import dev.fieldprof.jobs.io.DeadLetterMetrics;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.StateBackends;
@@ -232,6 +233,9 @@ public final class PathModelJob {
                         publishedModels.getSideOutput(PathDeadLetters.TAG),
                         counted.getSideOutput(PathDeadLetters.TAG),
                         learned.getSideOutput(PathDeadLetters.TAG))
+                .map(new DeadLetterMetrics())
+                .name("path-dead-letter-metrics")
+                .uid("path-dead-letter-metrics")
                 .sinkTo(deadLetters)
                 .name("path-dead-letters-sink")
                 .uid("path-dead-letters-sink");

@@ -15,6 +15,14 @@ import org.apache.flink.util.Collector;
 public final class DecodeReports extends ProcessFunction<RawRecord, ReportRecord> {
     private static final long serialVersionUID = 1L;
 
+    private transient org.apache.flink.metrics.Counter decoded;
+
+    @Override
+    public void open(org.apache.flink.api.common.functions.OpenContext context) {
+        // Reports in/s: the reporter's rate of this counter, or Flink's numRecordsInPerSecond.
+        decoded = getRuntimeContext().getMetricGroup().counter("reportsDecoded");
+    }
+
     @Override
     public void processElement(RawRecord raw, Context ctx, Collector<ReportRecord> out) {
         ReportRecord report;
@@ -26,6 +34,7 @@ public final class DecodeReports extends ProcessFunction<RawRecord, ReportRecord
                     DeadLetters.of(raw, DeadLetterReason.UNDECODABLE, e.getMessage()));
             return;
         }
+        decoded.inc();
         out.collect(report);
     }
 }

@@ -136,6 +136,16 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
         // reports after a restore.
         hold = new WatermarkHold();
         pendingCount = 0;
+        getMetricGroup().gauge("reportsWaitingForModel", () -> pendingCount);
+        // How far the hold keeps event time behind the input (0 when nothing waits).
+        getMetricGroup()
+                .gauge(
+                        "watermarkHoldLagMillis",
+                        () ->
+                                inputWatermark == Long.MIN_VALUE
+                                                || emittedWatermark == Long.MIN_VALUE
+                                        ? 0L
+                                        : Math.max(0L, inputWatermark - emittedWatermark));
         getKeyedStateBackend()
                 .applyToAllKeys(
                         VoidNamespace.INSTANCE,
