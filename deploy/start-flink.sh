@@ -5,7 +5,8 @@
 # the TaskManager's slots, then prints the REST URL on stdout.
 #
 # Environment: FLINK_HOST (127.0.0.1), FLINK_REST_PORT (8081), FLINK_RPC_PORT (6123),
-# FLINK_TASK_SLOTS (4), FLINK_JM_MEMORY (1024m), FLINK_TM_MEMORY (1280m),
+# FLINK_TASK_SLOTS (4), FLINK_JM_MEMORY (1024m), FLINK_TM_MEMORY (1280m), FLINK_METRICS_PORTS
+# (9249-9258: Prometheus endpoints of the JobManager and the TaskManager),
 # FIELDPROF_RUN_DIR (deploy/run), READY_TIMEOUT_SECONDS (90), FIELDPROF_MVN_ARGS (e.g. -o).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -34,7 +35,8 @@ done
 started=$SECONDS
 CP="$(resolve_classpath "$DEPLOY_DIR/flink/pom.xml" "$FIELDPROF_CACHE_DIR/flink-classpath.txt")"
 render "$DEPLOY_DIR/conf/config.yaml" "$CONF/config.yaml" \
-  FLINK_HOST FLINK_RPC_PORT FLINK_REST_PORT FLINK_TASK_SLOTS FLINK_JM_MEMORY FLINK_TM_MEMORY FLINK_RUN_DIR
+  FLINK_HOST FLINK_RPC_PORT FLINK_REST_PORT FLINK_TASK_SLOTS FLINK_JM_MEMORY FLINK_TM_MEMORY FLINK_RUN_DIR \
+  FLINK_METRICS_PORTS
 
 # resource_params KIND: BashJavaUtils prints two result lines: JVM memory flags, then -D options.
 resource_params() {

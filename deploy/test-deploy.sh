@@ -38,6 +38,8 @@ KAFKA_PORT="$(free_port)"
 KAFKA_CONTROLLER_PORT="$(free_port)"
 FLINK_REST_PORT="$(free_port)"
 FLINK_RPC_PORT="$(free_port)"
+METRICS_BASE="$(free_port)"
+export FLINK_METRICS_PORTS="$METRICS_BASE-$((METRICS_BASE + 9))"
 export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-4}"
 
 cleanup() {
@@ -111,6 +113,30 @@ done
 (( metrics > 0 )) || fail "the job reports no numLateRecordsDropped metric"
 (( dropped == 0 )) || fail "operators dropped $dropped late records silently"
 step "numLateRecordsDropped is 0 in all $metrics window subtasks"
+
+# Prometheus (conf/config.yaml's metrics.reporter.prom): the job's own counters, scraped as a
+# Prometheus server would, match what the test sent. The reporter exports what the TaskManager
+# has, so poll a little until the decode counters of both subtasks are there.
+scrape_sum() { # scrape_sum METRIC: the sum over every endpoint of the range and every series
+  local port total=0 value
+  for port in $(seq "$METRICS_BASE" $((METRICS_BASE + 9))); do
+    for value in $( (http_get "http://127.0.0.1:$port/metrics" 2>/dev/null || true) \
+        | grep -E "^flink_taskmanager_job_task_operator_$1[{ ]" | awk '{print $NF}'); do
+      total=$(awk -v a="$total" -v b="$value" 'BEGIN {printf "%.0f", a + b}')
+    done
+  done
+  echo "$total"
+}
+decoded=0
+for _ in $(seq 1 30); do
+  decoded="$(scrape_sum reportsDecoded)"
+  [[ "$decoded" == "$REPORTS" ]] && break
+  sleep 1 # polling the scrape endpoint, a real condition
+done
+[[ "$decoded" == "$REPORTS" ]] || fail "Prometheus: reportsDecoded is $decoded, the test sent $REPORTS"
+letters="$(scrape_sum deadLetters)"
+[[ "$letters" == "0" ]] || fail "Prometheus: deadLetters is $letters, the test sent no bad record"
+step "Prometheus ($FLINK_METRICS_PORTS): reportsDecoded $decoded, deadLetters $letters, estimatesPublished $(scrape_sum estimatesPublished)"
 
 # The cluster's configuration (conf/config.yaml) puts keyed state in RocksDB, checkpointed
 # incrementally.
