@@ -64,6 +64,7 @@ public final class DeviceRuntime implements AutoCloseable {
     private final boolean ownsTransport;
     private final PrivacyLedger ledger;
     private final PrivacyBudget budget;
+    private volatile javax.management.ObjectName jmxName;
     private final Clock clock;
     private final Path stateFile;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
@@ -231,6 +232,7 @@ public final class DeviceRuntime implements AutoCloseable {
         runtime.startPaths(pathSink);
         runtime.schedule();
         OPEN.add(runtime);
+        runtime.jmxName = DeviceMetrics.register(runtime, config.appVersion());
         if (EXIT_HOOK.compareAndSet(false, true)) {
             Runtime.getRuntime()
                     .addShutdownHook(new Thread(DeviceRuntime::atExit, "fieldprof-exit"));
@@ -630,6 +632,7 @@ public final class DeviceRuntime implements AutoCloseable {
             task.cancel(false);
         }
         OPEN.remove(this);
+        DeviceMetrics.unregister(jmxName);
         DevicePaths p = paths;
         if (p != null) {
             p.close();

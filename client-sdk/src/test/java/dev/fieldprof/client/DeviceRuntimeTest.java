@@ -336,6 +336,38 @@ class DeviceRuntimeTest {
     }
 
     @Test
+    void exposesItsCountersThroughJmxAndNoEventCount() throws Exception {
+        javax.management.MBeanServer server =
+                java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName name = DeviceMetrics.name("demo:1.0");
+        try (DeviceRuntime runtime = start(config().build(), Clock.systemUTC())) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            runtime.endEpoch();
+            assertThat(server.getAttribute(name, "ReportsMade")).isEqualTo(1L);
+            assertThat(server.getAttribute(name, "EpochsCarried")).isEqualTo(0L);
+            assertThat(server.getAttribute(name, "PathTracing")).isEqualTo(false);
+            assertThat(
+                            java.util.Arrays.stream(server.getMBeanInfo(name).getAttributes())
+                                    .map(javax.management.MBeanAttributeInfo::getName))
+                    .containsExactlyInAnyOrder(
+                            "ReportsMade",
+                            "EpochsCarried",
+                            "EpochsSkippedByCap",
+                            "EpochsSkippedByBudget",
+                            "StateWriteFailures",
+                            "EpochFailures",
+                            "UserLevelEpsilonInBudgetPeriod",
+                            "ReportsSent",
+                            "ReportsSpooled",
+                            "ReportsDropped",
+                            "PathTracing");
+        }
+        assertThat(server.isRegistered(name)).as("unregistered at close").isFalse();
+    }
+
+    @Test
     void createsAndKeepsADeviceIdInTheStateDirectory() throws Exception {
         String first;
         try (DeviceRuntime runtime = start(config().deviceId(null).build(), Clock.systemUTC())) {

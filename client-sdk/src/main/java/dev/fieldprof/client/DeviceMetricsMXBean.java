@@ -1,0 +1,28 @@
+package dev.fieldprof.client;
+
+/** The JMX view of a device runtime ({@link DeviceMetrics}): counters, never event counts. */
+public interface DeviceMetricsMXBean {
+    long getReportsMade();
+
+    long getEpochsCarried();
+
+    long getEpochsSkippedByCap();
+
+    long getEpochsSkippedByBudget();
+
+    long getStateWriteFailures();
+
+    long getEpochFailures();
+
+    /** User-level ε of this device's reports in the current budget period. */
+    double getUserLevelEpsilonInBudgetPeriod();
+
+    long getReportsSent();
+
+    /** Reports waiting in the on-disk spool for the broker. */
+    long getReportsSpooled();
+
+    long getReportsDropped();
+
+    boolean isPathTracing();
+}
