@@ -8,6 +8,7 @@ import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.privacy.HypergeometricSampler;
 import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.RandomSource;
+import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.client.state.AtomicFiles;
 import dev.fieldprof.client.state.EpochState;
 import dev.fieldprof.client.tracing.PathReportSink;
@@ -16,6 +17,7 @@ import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.ReportTransports;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PrivacyMode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,6 +62,10 @@ public final class DeviceRuntime implements AutoCloseable {
     private final EventCounters counters;
     private final RandomSource random;
     private final LocalRandomizer randomizer;
+
+    /** The user-level mode's oracle, null in ε-t mode. */
+    private final SubsetSelection oracle;
+
     private final ReportTransport transport;
     private final boolean ownsTransport;
     private final PrivacyLedger ledger;
@@ -141,6 +147,10 @@ public final class DeviceRuntime implements AutoCloseable {
                         : persistentDeviceId(config.stateDir());
         this.counters = new EventCounters(config.methodCount());
         this.randomizer = new LocalRandomizer(config.privacy(), random);
+        this.oracle =
+                config.privacy().mode() == PrivacyMode.USER_LEVEL
+                        ? new SubsetSelection(config.methodCount(), config.privacy().epsilon())
+                        : null;
         this.ledger =
                 PrivacyLedger.open(
                         config.stateDir(),
@@ -464,10 +474,21 @@ public final class DeviceRuntime implements AutoCloseable {
                 return new EpochResult(Outcome.SKIPPED_BY_BUDGET, Optional.empty());
             }
             int[] sample = HypergeometricSampler.sampleMultivariate(random, pending, k);
-            int[] randomized = randomizer.randomize(sample);
-            List<Integer> counts = new ArrayList<>(randomized.length);
-            for (int z : randomized) {
-                counts.add(z);
+            List<Integer> counts = new ArrayList<>(oracle == null ? sample.length : 0);
+            List<Integer> subset = new ArrayList<>();
+            if (oracle == null) {
+                for (int z : randomizer.randomize(sample)) {
+                    counts.add(z);
+                }
+            } else {
+                // k = 1: the one sampled event, uniform over the epoch's events.
+                int event = 0;
+                while (sample[event] == 0) {
+                    event++;
+                }
+                for (int z : oracle.randomize(random, event)) {
+                    subset.add(z);
+                }
             }
             // The ledger is written before the report can leave (a crash only over-counts), and
             // numbers the report: a report the ledger could not record does not leave (fail
@@ -491,6 +512,7 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setCreatedAtMillis(Instant.ofEpochMilli(now.toEpochMilli()))
                             .setCounts(counts)
                             .setSequence(sequence)
+                            .setSubset(subset)
                             .build();
             resetPending(now);
             persistPending();
