@@ -385,7 +385,9 @@ public final class ClientConfig {
             return this;
         }
 
+        /** The ε-t mode with these parameters. */
         public Builder privacy(String configId, double epsilon, int t, int k) {
+            this.mode = PrivacyMode.EPSILON_T;
             this.configId = configId;
             this.epsilon = epsilon;
             this.t = t;
