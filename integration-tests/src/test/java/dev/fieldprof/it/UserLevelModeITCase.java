@@ -230,7 +230,7 @@ class UserLevelModeITCase {
         return String.format(
                 Locale.ROOT,
                 "%s config=%s mode=%s cumulative=%s n=%d k=%d epsilon=%.4f standardError=%.5f"
-                        + " g^[0..3]=%s g*[0..3]=%s",
+                        + " g^[6..9]=%s g*[6..9]=%s",
                 w.getAppVersion(),
                 w.getConfigId(),
                 w.getMode(),
@@ -239,10 +239,10 @@ class UserLevelModeITCase {
                 w.getK(),
                 w.getEpsilon(),
                 w.getStandardError(),
-                w.getNormalized().subList(0, 4).stream()
+                w.getNormalized().subList(6, 10).stream()
                         .map(x -> String.format(Locale.ROOT, "%.3f", x))
                         .toList(),
-                w.getConsistent().subList(0, 4).stream()
+                w.getConsistent().subList(6, 10).stream()
                         .map(x -> String.format(Locale.ROOT, "%.3f", x))
                         .toList());
     }

@@ -92,6 +92,22 @@ class SubsetSelectionTest {
         assertThat(result.format()).last().isEqualTo("max-ratio <= bound: true");
     }
 
+    /**
+     * Where P = ωe^ε/(ωe^ε + d − ω) is a multiple of 2^-53 the implemented oracle is the ideal one
+     * and the ratio is e^ε itself: d = 8, ω = 2, e^ε = 3 give P = 1/2 and the ratio 3 exactly (the
+     * double ε nearest ln 3 has e^ε >= 3, else T = 2^52 would not fit).
+     */
+    @Test
+    void reachesEToTheEpsilonExactlyWhenPIsDyadic() {
+        SubsetSelection oracle = new SubsetSelection(8, Math.log(3), 2);
+        assertThat(oracle.inclusionThreshold()).isEqualTo(1L << 52);
+        assertThat(oracle.p()).isEqualTo(0.5);
+        ExactPrivacyAudit.UserLevelResult result = ExactPrivacyAudit.auditUserLevel(oracle);
+        assertThat(result.exhaustive()).isTrue();
+        assertThat(result.maxRatio()).isEqualByComparingTo(BigDecimal.valueOf(3));
+        assertThat(result.closedFormRatio()).isEqualByComparingTo(BigDecimal.valueOf(3));
+    }
+
     @Test
     void thresholdIsTheLargestKeepingTheRatioAtMostE() {
         int d = 1000;
