@@ -58,6 +58,10 @@ public final class ReportValidation {
 
     /** The first check {@code report} fails against {@code model}, or null when it passes. */
     public static Failure check(ReportRecord report, ProgramShape model) {
+        if (report.subset == null) {
+            // A report restored from state written before subsets existed: an ε-t report.
+            report.subset = new int[0];
+        }
         PrivacyParameters config = model.config(report.configId);
         if (config == null) {
             return new Failure(
@@ -183,7 +187,7 @@ public final class ReportValidation {
      * vector of its subset over |V| methods (Y(v) = 1[v in Z], summed like counts).
      */
     public static int[] summand(ReportRecord report, int methodCount) {
-        if (report.subset.length == 0) {
+        if (report.subset == null || report.subset.length == 0) {
             return report.counts;
         }
         int[] indicators = new int[methodCount];
