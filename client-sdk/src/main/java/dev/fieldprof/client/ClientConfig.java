@@ -1,6 +1,7 @@
 package dev.fieldprof.client;
 
 import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,6 +33,14 @@ public final class ClientConfig {
     public static final String KEY_EPSILON = "privacy.epsilon";
     public static final String KEY_T = "privacy.t";
     public static final String KEY_K = "privacy.k";
+
+    /**
+     * {@code epsilon-t} (default: the paper's ε-t randomizer with t and k) or {@code user-level}
+     * (one event per epoch through the subset-selection oracle at ε; t and k default to and must be
+     * 1).
+     */
+    public static final String KEY_MODE = "privacy.mode";
+
     public static final String KEY_EPOCH_SPAN = "epoch.span";
     public static final String KEY_EPOCH_END_AT_EXIT = "epoch.end.at.exit";
     public static final String KEY_CHECKPOINT_INTERVAL = "checkpoint.interval";
@@ -118,13 +127,38 @@ public final class ClientConfig {
         if (b.epsilon == null) {
             throw missing(KEY_EPSILON, "a number > 0 or ln(x)");
         }
+        if (b.mode == PrivacyMode.USER_LEVEL) {
+            // One event per report (PrivacyParameters): t and k need not be configured.
+            b.k = b.k == null ? Integer.valueOf(1) : b.k;
+            b.t = b.t == null ? Integer.valueOf(1) : b.t;
+            if (b.k != 1 || b.t != 1) {
+                throw new IllegalArgumentException(
+                        KEY_K
+                                + " and "
+                                + KEY_T
+                                + " must be 1 when "
+                                + KEY_MODE
+                                + "=user-level, got k="
+                                + b.k
+                                + ", t="
+                                + b.t);
+            }
+            if (b.methodCount != null && b.methodCount < 2) {
+                throw new IllegalArgumentException(
+                        KEY_METHOD_COUNT + " must be >= 2 when " + KEY_MODE + "=user-level");
+            }
+        }
         int k = checkRange(b.k, KEY_K, 1, MAX_K);
         int t = checkRange(b.t, KEY_T, 1, k);
         if (!(b.epsilon > 0) || b.epsilon.isInfinite()) {
             throw new IllegalArgumentException(
                     KEY_EPSILON + " must be finite and > 0, got " + b.epsilon);
         }
-        this.privacy = new PrivacyParameters(b.epsilon, t, k);
+        try {
+            this.privacy = new PrivacyParameters(b.mode, b.epsilon, t, k);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(KEY_EPSILON + ": " + e.getMessage(), e);
+        }
         if (b.epochSpan != null && b.epochSpan.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException(
                     KEY_EPOCH_SPAN
@@ -234,6 +268,7 @@ public final class ClientConfig {
         b.methodCount = methodCount;
         b.configId = configId;
         b.epsilon = privacy.epsilon();
+        b.mode = privacy.mode();
         b.t = privacy.t();
         b.k = privacy.k();
         b.epochSpan = epochSpan;
@@ -303,6 +338,7 @@ public final class ClientConfig {
         private Integer methodCount;
         private String configId = "default";
         private Double epsilon;
+        private PrivacyMode mode = PrivacyMode.EPSILON_T;
         private Integer t;
         private Integer k;
         private Duration epochSpan;
@@ -349,11 +385,26 @@ public final class ClientConfig {
             return this;
         }
 
+        /** The ε-t mode with these parameters. */
         public Builder privacy(String configId, double epsilon, int t, int k) {
+            this.mode = PrivacyMode.EPSILON_T;
             this.configId = configId;
             this.epsilon = epsilon;
             this.t = t;
             this.k = k;
+            return this;
+        }
+
+        /**
+         * The user-level mode: one event per epoch through the subset-selection oracle at ε, t = k
+         * = 1 ({@link PrivacyParameters}).
+         */
+        public Builder userLevelPrivacy(String configId, double epsilon) {
+            this.configId = configId;
+            this.epsilon = epsilon;
+            this.mode = PrivacyMode.USER_LEVEL;
+            this.t = 1;
+            this.k = 1;
             return this;
         }
 
@@ -479,6 +530,18 @@ public final class ClientConfig {
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(
                             KEY_EPSILON + " must be a number > 0 or ln(x), got '" + v + "'");
+                }
+            }
+            if ((v = get(p, KEY_MODE)) != null) {
+                switch (v.trim().toLowerCase(Locale.ROOT)) {
+                    case "epsilon-t", "epsilon_t" -> mode = PrivacyMode.EPSILON_T;
+                    case "user-level", "user_level" -> mode = PrivacyMode.USER_LEVEL;
+                    default ->
+                            throw new IllegalArgumentException(
+                                    KEY_MODE
+                                            + " must be 'epsilon-t' or 'user-level', got '"
+                                            + v
+                                            + "'");
                 }
             }
             if ((v = get(p, KEY_T)) != null) {

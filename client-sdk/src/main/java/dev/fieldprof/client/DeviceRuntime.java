@@ -8,6 +8,7 @@ import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.privacy.HypergeometricSampler;
 import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.RandomSource;
+import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.client.state.AtomicFiles;
 import dev.fieldprof.client.state.EpochState;
 import dev.fieldprof.client.tracing.PathReportSink;
@@ -16,6 +17,7 @@ import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.ReportTransports;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PrivacyMode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,10 +40,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * One device's profiling runtime: exact event counts by epoch, at most one report per epoch of
  * exactly k events (an exact uniform sample of the epoch's events, then the ε-t randomizer), the
- * privacy ledger, and the transport (DESIGN.md "Privacy"; paper section 4.1). An epoch that saw
- * fewer than k events carries its counts forward, persisted atomically in the state directory, and
- * is never sent early. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared
- * daemon scheduler thread. Instrumented code reaches it through {@link Probes}.
+ * privacy ledger, and the transport (DESIGN.md "Privacy"; paper section 4.1). In the user-level
+ * mode ({@link dev.fieldprof.client.privacy.PrivacyParameters}) k = 1 and the one sampled event is
+ * reported through the {@link SubsetSelection} oracle instead. An epoch that saw fewer than k
+ * events carries its counts forward, persisted atomically in the state directory, and is never sent
+ * early. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared daemon scheduler
+ * thread. Instrumented code reaches it through {@link Probes}.
  *
  * <p>Path tracing is opt-in ({@link ClientConfig#pathsEnabled()}, off by default): then a {@link
  * PathTracer} is installed into {@link PathProbes}, following the edge model topic when the
@@ -60,6 +64,10 @@ public final class DeviceRuntime implements AutoCloseable {
     private final EventCounters counters;
     private final RandomSource random;
     private final LocalRandomizer randomizer;
+
+    /** The user-level mode's oracle, null in ε-t mode. */
+    private final SubsetSelection oracle;
+
     private final ReportTransport transport;
     private final boolean ownsTransport;
     private final PrivacyLedger ledger;
@@ -142,6 +150,10 @@ public final class DeviceRuntime implements AutoCloseable {
                         : persistentDeviceId(config.stateDir());
         this.counters = new EventCounters(config.methodCount());
         this.randomizer = new LocalRandomizer(config.privacy(), random);
+        this.oracle =
+                config.privacy().mode() == PrivacyMode.USER_LEVEL
+                        ? new SubsetSelection(config.methodCount(), config.privacy().epsilon())
+                        : null;
         this.ledger =
                 PrivacyLedger.open(
                         config.stateDir(),
@@ -466,10 +478,21 @@ public final class DeviceRuntime implements AutoCloseable {
                 return new EpochResult(Outcome.SKIPPED_BY_BUDGET, Optional.empty());
             }
             int[] sample = HypergeometricSampler.sampleMultivariate(random, pending, k);
-            int[] randomized = randomizer.randomize(sample);
-            List<Integer> counts = new ArrayList<>(randomized.length);
-            for (int z : randomized) {
-                counts.add(z);
+            List<Integer> counts = new ArrayList<>(oracle == null ? sample.length : 0);
+            List<Integer> subset = new ArrayList<>();
+            if (oracle == null) {
+                for (int z : randomizer.randomize(sample)) {
+                    counts.add(z);
+                }
+            } else {
+                // k = 1: the one sampled event, uniform over the epoch's events.
+                int event = 0;
+                while (sample[event] == 0) {
+                    event++;
+                }
+                for (int z : oracle.randomize(random, event)) {
+                    subset.add(z);
+                }
             }
             // The ledger is written before the report can leave (a crash only over-counts), and
             // numbers the report: a report the ledger could not record does not leave (fail
@@ -493,6 +516,7 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setCreatedAtMillis(Instant.ofEpochMilli(now.toEpochMilli()))
                             .setCounts(counts)
                             .setSequence(sequence)
+                            .setSubset(subset)
                             .build();
             resetPending(now);
             persistPending();

@@ -1,6 +1,7 @@
 package dev.fieldprof.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.fieldprof.client.DeviceRuntime.EpochResult;
@@ -175,6 +176,49 @@ class DeviceRuntimeTest {
         assertThat(PrivacyLedger.readAll(dir))
                 .singleElement()
                 .satisfies(e -> assertThat(e.reports()).isEqualTo(3));
+    }
+
+    @Test
+    void userLevelModeReportsOneOmegaSubsetPerEpochAtEpsilonInTheLedgerAndBudget()
+            throws Exception {
+        double epsilon = Math.log(3);
+        ClientConfig config =
+                config().userLevelPrivacy("user", epsilon)
+                        .budget(2.5 * epsilon, Duration.ofDays(1))
+                        .build();
+        int omega = new dev.fieldprof.client.privacy.SubsetSelection(6, epsilon).subsetSize();
+        try (DeviceRuntime runtime = start(config, Clock.systemUTC())) {
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 1000; i++) {
+                    runtime.record(i % 6);
+                }
+                assertThat(runtime.endEpoch().outcome())
+                        .isEqualTo(round < 2 ? Outcome.REPORTED : Outcome.SKIPPED_BY_BUDGET);
+            }
+            PrivacyLedger.Entry ledger = runtime.ledger();
+            assertThat(ledger.reports()).isEqualTo(2);
+            assertThat(ledger.eventsReported()).isEqualTo(2);
+            assertThat(ledger.userLevelEpsilon()).isCloseTo(2 * epsilon, within(1e-12));
+            assertThat(ledger.epochsSkippedByBudget()).isEqualTo(1);
+        }
+        assertThat(reports).hasSize(2);
+        for (FrequencyReport report : reports) {
+            assertThat(report.getK()).isEqualTo(1);
+            assertThat(report.getConfigId()).isEqualTo("user");
+            assertThat(report.getCounts()).isEmpty();
+            assertThat(report.getSubset()).hasSize(omega).isSorted().doesNotHaveDuplicates();
+            assertThat(report.getSubset()).allSatisfy(v -> assertThat(v).isBetween(0, 5));
+        }
+    }
+
+    @Test
+    void userLevelModeRejectsAnotherTraceLength() {
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty(ClientConfig.KEY_MODE, "user-level");
+        properties.setProperty(ClientConfig.KEY_K, "10");
+        assertThatThrownBy(() -> config().properties(properties).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must be 1 when privacy.mode=user-level");
     }
 
     @Test

@@ -62,7 +62,14 @@ final class KnownReports {
                 .setCreatedAtMillis(Instant.EPOCH)
                 .setMethods(methods)
                 .setPairs(pairs)
-                .setPrivacyConfigs(List.of(new PrivacyConfig(CONFIG, EPSILON, T, K)))
+                .setPrivacyConfigs(
+                        List.of(
+                                new PrivacyConfig(
+                                        CONFIG,
+                                        EPSILON,
+                                        T,
+                                        K,
+                                        dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
                 .build();
     }
 

@@ -46,7 +46,14 @@ class ProgramPublishITCase {
                         .setCreatedAtMillis(Instant.ofEpochMilli(1_000))
                         .setMethods(v)
                         .setPairs(pairs)
-                        .setPrivacyConfigs(List.of(new PrivacyConfig("default", 2.0, 1, 10)))
+                        .setPrivacyConfigs(
+                                List.of(
+                                        new PrivacyConfig(
+                                                "default",
+                                                2.0,
+                                                1,
+                                                10,
+                                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
                         .build();
         RecordCodec<ProgramModel> codec = RecordCodec.of(ProgramModel.class);
         assertThat(codec.encode(model).length).isGreaterThan(2 << 20);

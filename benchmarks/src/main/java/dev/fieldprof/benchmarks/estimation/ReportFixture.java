@@ -43,7 +43,14 @@ final class ReportFixture {
                         .setCreatedAtMillis(Instant.EPOCH)
                         .setMethods(infos)
                         .setPairs(pairs)
-                        .setPrivacyConfigs(List.of(new PrivacyConfig(CONFIG, Math.log(9), 10, k)))
+                        .setPrivacyConfigs(
+                                List.of(
+                                        new PrivacyConfig(
+                                                CONFIG,
+                                                Math.log(9),
+                                                10,
+                                                k,
+                                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
                         .build();
         LocalRandomizer randomizer =
                 new LocalRandomizer(

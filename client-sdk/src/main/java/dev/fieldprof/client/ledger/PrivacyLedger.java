@@ -256,9 +256,12 @@ public final class PrivacyLedger {
         return entry();
     }
 
-    /** The user-level ε of one report of this configuration: ε·k/t (the whole report's events). */
+    /**
+     * The user-level ε of one report of this configuration: ε·k/t in ε-t mode (the whole report's
+     * events), ε in user-level mode ({@link PrivacyParameters#userLevelEpsilonPerReport()}).
+     */
     public double userLevelEpsilonPerReport() {
-        return parameters.epsilon() * parameters.k() / parameters.t();
+        return parameters.userLevelEpsilonPerReport();
     }
 
     /** Enters one epoch that ended without a report because the cap was reached. */

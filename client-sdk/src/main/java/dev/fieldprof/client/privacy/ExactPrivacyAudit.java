@@ -122,6 +122,101 @@ public final class ExactPrivacyAudit {
         return new Result(Collections.unmodifiableList(lines), maxRatio, parameters.bound());
     }
 
+    /**
+     * The user-level mode's audit: the worst-case ratio max over outputs Z and inputs x, x' of Pr[Z
+     * | x] / Pr[Z | x'] of the {@link SubsetSelection} oracle, exactly (the implemented
+     * probabilities are rationals, see {@link SubsetSelection}).
+     *
+     * @param exhaustive whether every output and input pair was enumerated (C(d, ω) <= {@link
+     *     #MAX_DOMAIN_SIZE}); otherwise the closed form T(d − ω)/((2^53 − T)ω) alone, which the
+     *     enumeration equals wherever it runs
+     * @param maxRatio the worst-case ratio, rounded down to 30 significant digits
+     * @param bound e^ε
+     */
+    public record UserLevelResult(
+            SubsetSelection oracle,
+            boolean exhaustive,
+            java.math.BigDecimal maxRatio,
+            java.math.BigDecimal closedFormRatio,
+            double bound) {
+        /** The text the CLI prints. */
+        public List<String> format() {
+            List<String> out = new ArrayList<>();
+            out.add("mode user-level");
+            out.add(
+                    String.format(
+                            Locale.ROOT,
+                            "oracle subset-selection d=%d omega=%d epsilon=%.6f",
+                            oracle.domainSize(),
+                            oracle.subsetSize(),
+                            oracle.epsilon()));
+            out.add(
+                    "inclusion-probability "
+                            + oracle.inclusionThreshold()
+                            + "/2^53 = "
+                            + new java.math.BigDecimal(oracle.p()).toPlainString());
+            out.add(
+                    "max-ratio "
+                            + maxRatio.toPlainString()
+                            + (exhaustive
+                                    ? " (every output and input pair)"
+                                    : " (closed form T(d-omega)/((2^53-T)omega))"));
+            out.add(String.format(Locale.ROOT, "bound %.15f", bound));
+            out.add(
+                    "max-ratio <= bound: "
+                            + (maxRatio.compareTo(new java.math.BigDecimal(bound)) <= 0));
+            return out;
+        }
+    }
+
+    /**
+     * Audits the user-level oracle: exhaustively when C(d, ω) <= {@link #MAX_DOMAIN_SIZE} (every
+     * ω-subset Z and every pair of inputs, probabilities as exact decimals), else in closed form.
+     */
+    public static UserLevelResult auditUserLevel(SubsetSelection oracle) {
+        java.math.MathContext precision =
+                new java.math.MathContext(30, java.math.RoundingMode.FLOOR);
+        java.math.BigDecimal closedForm = oracle.worstCaseRatio(precision);
+        int d = oracle.domainSize();
+        int omega = oracle.subsetSize();
+        boolean exhaustive =
+                SubsetSelection.binomial(d, omega)
+                                .compareTo(java.math.BigInteger.valueOf(MAX_DOMAIN_SIZE))
+                        <= 0;
+        java.math.BigDecimal max = closedForm;
+        if (exhaustive) {
+            java.math.MathContext exact = new java.math.MathContext(60);
+            max = java.math.BigDecimal.ZERO;
+            int[] subset = new int[omega];
+            for (int i = 0; i < omega; i++) {
+                subset[i] = i;
+            }
+            while (true) {
+                java.math.BigDecimal largest = null;
+                java.math.BigDecimal smallest = null;
+                for (int x = 0; x < d; x++) {
+                    java.math.BigDecimal pr = oracle.probability(subset, x, exact);
+                    largest = largest == null || pr.compareTo(largest) > 0 ? pr : largest;
+                    smallest = smallest == null || pr.compareTo(smallest) < 0 ? pr : smallest;
+                }
+                java.math.BigDecimal ratio = largest.divide(smallest, precision);
+                max = ratio.compareTo(max) > 0 ? ratio : max;
+                int i = omega - 1;
+                while (i >= 0 && subset[i] == d - omega + i) {
+                    i--;
+                }
+                if (i < 0) {
+                    break;
+                }
+                subset[i]++;
+                for (int j = i + 1; j < omega; j++) {
+                    subset[j] = subset[j - 1] + 1;
+                }
+            }
+        }
+        return new UserLevelResult(oracle, exhaustive, max, closedForm, Math.exp(oracle.epsilon()));
+    }
+
     /** Least number of trace positions in which traces with histograms f and g differ. */
     public static int traceDistance(int[] f, int[] g) {
         int distance = 0;

@@ -1,6 +1,7 @@
 package dev.fieldprof.client.privacy;
 
 import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.PrivacyMode;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Objects;
@@ -8,15 +9,24 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The parameters of the ε-t randomizer (paper section 4.1, DESIGN.md "Privacy"): privacy loss ε per
- * t changed events, distance threshold t and trace length k, with the derived a = e^(ε/(2t)) and p
- * = a/(1+a). Immutable and thread-safe. The one definition devices randomize with and the jobs
- * estimate with: the formulas are the contract between them.
+ * The parameters of a privacy configuration. In {@link PrivacyMode#EPSILON_T} mode those of the ε-t
+ * randomizer (paper section 4.1, DESIGN.md "Privacy"): privacy loss ε per t changed events,
+ * distance threshold t and trace length k, with the derived a = e^(ε/(2t)) and p = a/(1+a). In
+ * {@link PrivacyMode#USER_LEVEL} mode one report protects the device's whole epoch at ε: it carries
+ * k = 1 event sampled uniformly from the epoch through the {@link SubsetSelection} oracle at ε (t =
+ * 1). One event at ε rather than s events at ε/s each (sequential composition): the expected
+ * squared error summed over V ({@link OracleVariance#eventsPerReport} over all methods) is smallest
+ * at s = 1 at every |V| (200 .. 5000) and ε (ln 3 .. 8) of fieldprof's range, by a factor of 2 or
+ * more against s = 2 ({@code OracleVarianceTest}), so the mode fixes k = 1. Only a hot method's own
+ * variance (share >= 0.1 at ε >= 4) would be lower with s = 2 to 4. Immutable and thread-safe. The
+ * one definition devices randomize with and the jobs estimate with: the formulas are the contract
+ * between them.
  */
 public final class PrivacyParameters implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final Pattern LN = Pattern.compile("ln\\((.+)\\)");
 
+    private final PrivacyMode mode;
     private final double epsilon;
     private final int t;
     private final int k;
@@ -35,6 +45,42 @@ public final class PrivacyParameters implements Serializable {
      * @param k trace length (events per report), k >= 1
      */
     public PrivacyParameters(double epsilon, int t, int k) {
+        this(PrivacyMode.EPSILON_T, epsilon, t, k);
+    }
+
+    /**
+     * Validates the parameters of either mode.
+     *
+     * <pre>{@code
+     * PrivacyParameters userLevel = new PrivacyParameters(PrivacyMode.USER_LEVEL, Math.log(3), 1, 1);
+     * }</pre>
+     *
+     * @param mode EPSILON_T: as {@link #PrivacyParameters(double, int, int)}; USER_LEVEL: t = k = 1
+     *     and ε in [{@link #MIN_USER_LEVEL_EPSILON}, {@link #MAX_USER_LEVEL_EPSILON}]
+     */
+    public PrivacyParameters(PrivacyMode mode, double epsilon, int t, int k) {
+        if (mode == null) {
+            throw new IllegalArgumentException("mode must not be null");
+        }
+        this.mode = mode;
+        if (mode == PrivacyMode.USER_LEVEL) {
+            if (!(epsilon >= MIN_USER_LEVEL_EPSILON && epsilon <= MAX_USER_LEVEL_EPSILON)) {
+                throw new IllegalArgumentException(
+                        "epsilon must be in ["
+                                + MIN_USER_LEVEL_EPSILON
+                                + ", "
+                                + MAX_USER_LEVEL_EPSILON
+                                + "] in USER_LEVEL mode, got "
+                                + epsilon);
+            }
+            if (t != 1 || k != 1) {
+                throw new IllegalArgumentException(
+                        "USER_LEVEL mode reports one event per epoch: t and k must be 1, got t="
+                                + t
+                                + ", k="
+                                + k);
+            }
+        }
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
         }
@@ -75,9 +121,31 @@ public final class PrivacyParameters implements Serializable {
     /** Largest ε/(2t): 1 − p = 1/(1 + e^30) ≈ 9.4e-14 is still a positive double. */
     public static final double MAX_EPSILON_PER_2T = 30;
 
+    /**
+     * Smallest ε of the user-level mode: below it p − q of {@link SubsetSelection} is too small for
+     * its 2^-53 resolution to keep the estimator's divisor accurate.
+     */
+    public static final double MIN_USER_LEVEL_EPSILON = 1e-6;
+
+    /** Largest ε of the user-level mode: 1 − P stays well above 2^-53 for any |V| >= 2. */
+    public static final double MAX_USER_LEVEL_EPSILON = 30;
+
     /** The parameters of a privacy configuration published in a program model. */
     public static PrivacyParameters of(PrivacyConfig config) {
-        return new PrivacyParameters(config.getEpsilon(), config.getT(), config.getK());
+        PrivacyMode mode = config.getMode() == null ? PrivacyMode.EPSILON_T : config.getMode();
+        return new PrivacyParameters(mode, config.getEpsilon(), config.getT(), config.getK());
+    }
+
+    public PrivacyMode mode() {
+        return mode;
+    }
+
+    /**
+     * The user-level ε of one report, what the ledger and the budget add up: ε·k/t in EPSILON_T
+     * mode (the whole report's k events), ε in USER_LEVEL mode.
+     */
+    public double userLevelEpsilonPerReport() {
+        return mode == PrivacyMode.USER_LEVEL ? epsilon : epsilon * k / t;
     }
 
     /**
@@ -138,6 +206,7 @@ public final class PrivacyParameters implements Serializable {
     @Override
     public boolean equals(Object other) {
         return other instanceof PrivacyParameters that
+                && mode == that.mode
                 && Double.compare(epsilon, that.epsilon) == 0
                 && t == that.t
                 && k == that.k;
@@ -145,11 +214,19 @@ public final class PrivacyParameters implements Serializable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(epsilon, t, k);
+        return Objects.hash(mode, epsilon, t, k);
     }
 
     @Override
     public String toString() {
-        return "PrivacyParameters(epsilon=" + epsilon + ", t=" + t + ", k=" + k + ")";
+        return "PrivacyParameters(mode="
+                + mode
+                + ", epsilon="
+                + epsilon
+                + ", t="
+                + t
+                + ", k="
+                + k
+                + ")";
     }
 }

@@ -57,7 +57,13 @@ class PrivacyParametersTest {
     @Test
     void readsAPublishedPrivacyConfigAsAValue() {
         PrivacyParameters published =
-                PrivacyParameters.of(new PrivacyConfig("default", Math.log(9), 1, 100));
+                PrivacyParameters.of(
+                        new PrivacyConfig(
+                                "default",
+                                Math.log(9),
+                                1,
+                                100,
+                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T));
         assertThat(published).isEqualTo(new PrivacyParameters(Math.log(9), 1, 100));
         assertThat(published).hasSameHashCodeAs(new PrivacyParameters(Math.log(9), 1, 100));
         assertThat(published).isNotEqualTo(new PrivacyParameters(Math.log(9), 2, 100));

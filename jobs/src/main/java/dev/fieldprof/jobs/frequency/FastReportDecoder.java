@@ -51,6 +51,7 @@ final class FastReportDecoder {
             in.varLong(); // createdAtMillis: informational only
             int[] counts = in.counts();
             long sequence = in.varLong();
+            int[] subset = in.counts();
             if (in.position != bytes.length) {
                 throw new RecordDecodingException(
                         "FrequencyReport: "
@@ -60,6 +61,7 @@ final class FastReportDecoder {
             ReportRecord report =
                     new ReportRecord(reportId, deviceId, appVersion, configId, k, counts, raw);
             report.sequence = sequence;
+            report.subset = subset;
             return report;
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new RecordDecodingException(

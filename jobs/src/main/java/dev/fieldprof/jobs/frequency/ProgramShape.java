@@ -1,6 +1,8 @@
 package dev.fieldprof.jobs.frequency;
 
 import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.client.privacy.SubsetSelection;
+import dev.fieldprof.schemas.PrivacyMode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -29,12 +31,33 @@ public final class ProgramShape implements Serializable {
     private final TreeMap<String, PrivacyParameters> configs;
     private final long generation;
 
+    /** The user-level configurations' oracles (ω depends on |V| and ε), built on first use. */
+    private transient Map<String, SubsetSelection> oracles;
+
     public ProgramShape(
             String appVersion, int methodCount, Map<String, PrivacyParameters> configs) {
         this.appVersion = appVersion;
         this.methodCount = methodCount;
         this.configs = new TreeMap<>(configs);
         this.generation = generationOf(methodCount, this.configs);
+    }
+
+    /**
+     * The subset-selection oracle of a user-level configuration, or null (ε-t configurations, or
+     * |V| < 2).
+     */
+    public synchronized SubsetSelection oracle(String configId) {
+        if (oracles == null) {
+            Map<String, SubsetSelection> built = new TreeMap<>();
+            configs.forEach(
+                    (id, p) -> {
+                        if (p.mode() == PrivacyMode.USER_LEVEL && methodCount >= 2) {
+                            built.put(id, new SubsetSelection(methodCount, p.epsilon()));
+                        }
+                    });
+            oracles = built;
+        }
+        return oracles.get(configId);
     }
 
     /**
@@ -68,7 +91,12 @@ public final class ProgramShape implements Serializable {
         for (Map.Entry<String, PrivacyParameters> config : configs.entrySet()) {
             out.writeUTF(config.getKey());
             out.writeDouble(config.getValue().epsilon());
-            out.writeInt(config.getValue().t());
+            // A user-level configuration (t = 1) is written with t = -1, so shapes written before
+            // the mode existed (t >= 1 always) read unchanged.
+            out.writeInt(
+                    config.getValue().mode() == PrivacyMode.USER_LEVEL
+                            ? -1
+                            : config.getValue().t());
             out.writeInt(config.getValue().k());
         }
     }
@@ -82,7 +110,12 @@ public final class ProgramShape implements Serializable {
             String id = in.readUTF();
             double epsilon = in.readDouble();
             int t = in.readInt();
-            parameters.put(id, new PrivacyParameters(epsilon, t, in.readInt()));
+            int k = in.readInt();
+            parameters.put(
+                    id,
+                    t == -1
+                            ? new PrivacyParameters(PrivacyMode.USER_LEVEL, epsilon, 1, k)
+                            : new PrivacyParameters(epsilon, t, k));
         }
         return new ProgramShape(appVersion, methods, parameters);
     }
@@ -122,6 +155,7 @@ public final class ProgramShape implements Serializable {
                                 .append(p.t())
                                 .append(", k = ")
                                 .append(p.k())
+                                .append(p.mode() == PrivacyMode.USER_LEVEL ? ", user-level" : "")
                                 .append(')'));
         return text.toString();
     }
@@ -137,7 +171,9 @@ public final class ProgramShape implements Serializable {
                                 .append(':')
                                 .append(p.t())
                                 .append(':')
-                                .append(p.k()));
+                                .append(p.k())
+                                // Absent for ε-t, so earlier generations keep their values.
+                                .append(p.mode() == PrivacyMode.USER_LEVEL ? ":U" : ""));
         long hash = 0xcbf29ce484222325L;
         for (int i = 0; i < text.length(); i++) {
             hash ^= text.charAt(i);

@@ -1,10 +1,12 @@
 package dev.fieldprof.jobs.frequency;
 
 import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.RecordCodec;
 import java.util.List;
 
@@ -46,11 +48,20 @@ public final class ReportValidation {
                         vector,
                         raw);
         record.sequence = report.getSequence();
+        List<Integer> subset = report.getSubset();
+        record.subset = new int[subset.size()];
+        for (int i = 0; i < record.subset.length; i++) {
+            record.subset[i] = subset.get(i);
+        }
         return record;
     }
 
     /** The first check {@code report} fails against {@code model}, or null when it passes. */
     public static Failure check(ReportRecord report, ProgramShape model) {
+        if (report.subset == null) {
+            // A report restored from state written before subsets existed: an ε-t report.
+            report.subset = new int[0];
+        }
         PrivacyParameters config = model.config(report.configId);
         if (config == null) {
             return new Failure(
@@ -69,6 +80,18 @@ public final class ReportValidation {
                             + report.configId
                             + "' has k = "
                             + config.k());
+        }
+        if (config.mode() == PrivacyMode.USER_LEVEL) {
+            return checkUserLevel(report, model, config);
+        }
+        if (report.subset.length != 0) {
+            return new Failure(
+                    DeadLetterReason.INVALID,
+                    "subset has "
+                            + report.subset.length
+                            + " entries but config '"
+                            + report.configId
+                            + "' is an epsilon-t configuration (subset must be empty)");
         }
         if (report.counts.length != model.methodCount()) {
             return new Failure(
@@ -89,5 +112,88 @@ public final class ReportValidation {
             }
         }
         return null;
+    }
+
+    /**
+     * A user-level report: no counts, and a subset of exactly ω distinct method ids of [0, |V|) in
+     * increasing order, ω the configuration's subset-selection size at this |V|.
+     */
+    private static Failure checkUserLevel(
+            ReportRecord report, ProgramShape model, PrivacyParameters config) {
+        SubsetSelection oracle = model.oracle(report.configId);
+        if (oracle == null) {
+            return new Failure(
+                    DeadLetterReason.INVALID,
+                    "config '"
+                            + report.configId
+                            + "' is user-level but "
+                            + report.appVersion
+                            + " has |V| = "
+                            + model.methodCount()
+                            + " < 2");
+        }
+        if (report.counts.length != 0) {
+            return new Failure(
+                    DeadLetterReason.WRONG_VECTOR_LENGTH,
+                    "counts has length "
+                            + report.counts.length
+                            + " but config '"
+                            + report.configId
+                            + "' is user-level (counts must be empty, the subset is the report)");
+        }
+        if (report.subset.length != oracle.subsetSize()) {
+            return new Failure(
+                    DeadLetterReason.WRONG_VECTOR_LENGTH,
+                    "subset has "
+                            + report.subset.length
+                            + " entries but config '"
+                            + report.configId
+                            + "' at |V| = "
+                            + model.methodCount()
+                            + " reports omega = "
+                            + oracle.subsetSize());
+        }
+        int previous = -1;
+        for (int i = 0; i < report.subset.length; i++) {
+            int id = report.subset[i];
+            if (id < 0 || id >= model.methodCount()) {
+                return new Failure(
+                        DeadLetterReason.COUNT_OUT_OF_RANGE,
+                        "subset["
+                                + i
+                                + "] = "
+                                + id
+                                + " is outside [0, |V| = "
+                                + model.methodCount()
+                                + ")");
+            }
+            if (id <= previous) {
+                return new Failure(
+                        DeadLetterReason.INVALID,
+                        "subset must be strictly increasing, but subset["
+                                + i
+                                + "] = "
+                                + id
+                                + " follows "
+                                + previous);
+            }
+            previous = id;
+        }
+        return null;
+    }
+
+    /**
+     * What a valid report adds to its window's sum: its counts, or for a user-level report the 0/1
+     * vector of its subset over |V| methods (Y(v) = 1[v in Z], summed like counts).
+     */
+    public static int[] summand(ReportRecord report, int methodCount) {
+        if (report.subset == null || report.subset.length == 0) {
+            return report.counts;
+        }
+        int[] indicators = new int[methodCount];
+        for (int id : report.subset) {
+            indicators[id] = 1;
+        }
+        return indicators;
     }
 }

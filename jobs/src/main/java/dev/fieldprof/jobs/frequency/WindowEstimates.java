@@ -90,6 +90,7 @@ public final class WindowEstimates {
                 .setK(privacy.k())
                 .setEpsilon(privacy.epsilon())
                 .setT(privacy.t())
+                .setMode(privacy.mode())
                 .setNormalized(boxed(normalized))
                 .setStandardError(estimate.standardError())
                 .setConsistent(boxed(consistent))

@@ -37,7 +37,14 @@ public final class TestProgramModels {
                 .setCreatedAtMillis(Instant.EPOCH)
                 .setMethods(infos)
                 .setPairs(orderPairs)
-                .setPrivacyConfigs(List.of(new PrivacyConfig("default", EPSILON, 1, K)))
+                .setPrivacyConfigs(
+                        List.of(
+                                new PrivacyConfig(
+                                        "default",
+                                        EPSILON,
+                                        1,
+                                        K,
+                                        dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
                 .build();
     }
 

@@ -15,6 +15,13 @@ public class ReportRecord implements Serializable {
     public String configId;
     public int k;
     public int[] counts;
+
+    /**
+     * A user-level report's subset (the oracle's output, increasing method ids); empty for ε-t
+     * reports. Validation turns it into {@link #counts}, the 0/1 indicator vector that is summed.
+     */
+    public int[] subset = new int[0];
+
     public RawRecord raw;
 
     /**

@@ -328,6 +328,8 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
             ReportValidation.Failure failure = ReportValidation.check(report, shape);
             if (failure == null) {
                 report.generation = shape.generation();
+                report.counts = ReportValidation.summand(report, shape.methodCount());
+                report.subset = new int[0];
                 // Valid: the counts are all that is summed; the bytes stay in Kafka.
                 report.raw = report.raw.withoutBytes();
                 // The report's own time, also for one released by a model record.
