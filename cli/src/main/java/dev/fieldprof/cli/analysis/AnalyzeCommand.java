@@ -80,6 +80,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
     Integer k;
 
     @Option(
+            names = "--privacy-mode",
+            defaultValue = "epsilon-t",
+            paramLabel = "epsilon-t|user-level",
+            description =
+                    "epsilon-t: a report of k events protects t changed events at --epsilon (its"
+                            + " whole content at epsilon*k/t); user-level: a report of one sampled"
+                            + " event protects the device's whole epoch at --epsilon (k = t = 1)"
+                            + " (default: ${DEFAULT-VALUE}).")
+    String privacyMode;
+
+    @Option(
             names = "--config-id",
             defaultValue = "default",
             description = "Privacy configuration id (default: ${DEFAULT-VALUE}).")
@@ -111,6 +122,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (configId.isBlank()) {
             throw bad("--config-id must not be blank");
         }
+        boolean userLevel = privacyMode.equals("user-level");
+        if (!userLevel && !privacyMode.equals("epsilon-t")) {
+            throw bad("--privacy-mode must be epsilon-t or user-level, was '" + privacyMode + "'");
+        }
+        if (userLevel && (t != 1 || k != null)) {
+            throw bad("--privacy-mode user-level reports one event: leave --t and --k out");
+        }
         World chosen;
         try {
             chosen = World.valueOf(world.trim().toUpperCase(java.util.Locale.ROOT));
@@ -135,7 +153,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalysisResult result;
         try {
             result = ProgramAnalyzer.analyze(request);
-            ProgramModels.write(result.model(), out);
+            ProgramModels.write(
+                    userLevel ? ProgramModels.userLevel(result.model()) : result.model(), out);
             if (statsJson != null) {
                 AnalysisReport.writeStatsJson(result, statsJson);
             }

@@ -81,6 +81,69 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void writesAUserLevelConfigurationThatTheInstrumentedJarCarriesToDevices() throws Exception {
+        Path model = work.resolve("tiny-user.model");
+        int exit =
+                cli.run(
+                        "analyze",
+                        "--jar",
+                        jar.toString(),
+                        "--app",
+                        "tiny:2.0",
+                        "--world",
+                        "application",
+                        "--privacy-mode",
+                        "user-level",
+                        "--epsilon",
+                        Double.toString(Math.log(3)),
+                        "--out",
+                        model.toString());
+        assertThat(exit).as(cli.err()).isZero();
+        dev.fieldprof.schemas.PrivacyConfig config =
+                ProgramModels.read(model).getPrivacyConfigs().get(0);
+        assertThat(config.getMode()).isEqualTo(dev.fieldprof.schemas.PrivacyMode.USER_LEVEL);
+        assertThat(config.getK()).isEqualTo(1);
+        assertThat(config.getT()).isEqualTo(1);
+        assertThat(config.getEpsilon()).isEqualTo(Math.log(3));
+
+        Path instrumented = work.resolve("tiny-user.jar");
+        assertThat(
+                        cli.run(
+                                "instrument",
+                                "--jar",
+                                jar.toString(),
+                                "--model",
+                                model.toString(),
+                                "--out",
+                                instrumented.toString()))
+                .as(cli.err())
+                .isZero();
+        try (var zip = new java.util.zip.ZipFile(instrumented.toFile())) {
+            String properties =
+                    new String(
+                            zip.getInputStream(zip.getEntry("META-INF/fieldprof/client.properties"))
+                                    .readAllBytes(),
+                            java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(properties).contains("privacy.mode=user-level\n", "privacy.k=1\n");
+        }
+        assertThat(
+                        cli.run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "a:1",
+                                "--privacy-mode",
+                                "user-level",
+                                "--k",
+                                "5",
+                                "--out",
+                                work.resolve("y").toString()))
+                .isEqualTo(2);
+        assertThat(cli.err()).contains("--privacy-mode user-level reports one event");
+    }
+
+    @Test
     void rejectsBadOptionValuesWithUsageExit() {
         assertThat(
                         cli.run(

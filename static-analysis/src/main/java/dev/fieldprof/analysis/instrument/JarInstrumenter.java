@@ -186,6 +186,9 @@ public final class JarInstrumenter {
         out.append("privacy.epsilon=").append(Double.toString(config.getEpsilon())).append('\n');
         out.append("privacy.t=").append(config.getT()).append('\n');
         out.append("privacy.k=").append(config.getK()).append('\n');
+        if (config.getMode() == dev.fieldprof.schemas.PrivacyMode.USER_LEVEL) {
+            out.append("privacy.mode=user-level\n");
+        }
         return out.toString();
     }
 

@@ -44,6 +44,24 @@ public final class ProgramModels {
                 .build();
     }
 
+    /**
+     * The model with its privacy configurations in the user-level mode: each report protects the
+     * device's whole epoch at the configuration's epsilon, one sampled event per report (k = t =
+     * 1).
+     */
+    public static ProgramModel userLevel(ProgramModel model) {
+        List<PrivacyConfig> configs = new ArrayList<>();
+        for (PrivacyConfig config : model.getPrivacyConfigs()) {
+            configs.add(
+                    PrivacyConfig.newBuilder(config)
+                            .setMode(dev.fieldprof.schemas.PrivacyMode.USER_LEVEL)
+                            .setK(1)
+                            .setT(1)
+                            .build());
+        }
+        return ProgramModel.newBuilder(model).setPrivacyConfigs(configs).build();
+    }
+
     /** A model whose method ids are the indices of the sorted signatures. */
     public static ProgramModel build(
             String appVersion,
