@@ -106,6 +106,15 @@ public final class MonitorFeed implements AutoCloseable {
         return estimates.lastError();
     }
 
+    /** Why each followed topic cannot be read now (null where it can), estimates first. */
+    public List<String> errors() {
+        return java.util.Arrays.asList(
+                estimates.lastError(),
+                deadLetters.lastError(),
+                edgeModels.lastError(),
+                programs.lastError());
+    }
+
     /** Records on the followed topics that no schema version here could read. */
     public long undecodable() {
         return undecodable.get();

@@ -28,6 +28,8 @@ public final class MonitorServer implements AutoCloseable {
     private final Object changed = new Object();
     private volatile String latest = "{}";
     private volatile long version;
+    private final Map<String, Function<Map<String, String>, String>> routes =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /**
@@ -42,7 +44,7 @@ public final class MonitorServer implements AutoCloseable {
         }
         server.createContext("/", this::page);
         server.createContext("/events", exchange -> streams.execute(() -> stream(exchange)));
-        server.createContext("/api/state.json", this::snapshot);
+        server.createContext("/api/", this::api);
         server.createContext("/webjars/", this::webjar);
         server.setExecutor(Executors.newFixedThreadPool(2, daemonThreads()));
         server.start();
@@ -67,16 +69,27 @@ public final class MonitorServer implements AutoCloseable {
      * parameters; a handler's {@link IllegalArgumentException} is a 400 with its message.
      */
     public void route(String name, Function<Map<String, String>, String> handler) {
-        server.createContext(
-                "/api/" + name,
-                exchange -> {
-                    Map<String, String> query = query(exchange.getRequestURI());
-                    try {
-                        send(exchange, 200, "application/json", handler.apply(query));
-                    } catch (IllegalArgumentException e) {
-                        send(exchange, 400, "text/plain; charset=utf-8", e.getMessage());
-                    }
-                });
+        routes.put(name, handler);
+    }
+
+    /** {@code /api/NAME}: a routed handler, or the published state for {@code state.json}. */
+    private void api(HttpExchange exchange) throws IOException {
+        String name = exchange.getRequestURI().getPath().substring("/api/".length());
+        Function<Map<String, String>, String> handler = routes.get(name);
+        if (handler == null) {
+            if (name.equals("state.json")) {
+                snapshot(exchange);
+            } else {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+            }
+            return;
+        }
+        try {
+            send(exchange, 200, "application/json", handler.apply(query(exchange.getRequestURI())));
+        } catch (IllegalArgumentException e) {
+            send(exchange, 400, "text/plain; charset=utf-8", e.getMessage());
+        }
     }
 
     private static Map<String, String> query(URI uri) {
