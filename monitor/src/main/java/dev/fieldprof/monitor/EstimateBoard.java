@@ -61,7 +61,7 @@ public final class EstimateBoard {
                 && !estimate.getCumulative()
                 && newer(lastWindow, estimate) == estimate) {
             lastWindow = estimate;
-            lastWindowLagMillis = recordTimeMillis - estimate.getWindowEndMillis().toEpochMilli();
+            lastWindowLagMillis = MonitorHistory.lagMillis(estimate, recordTimeMillis);
         }
     }
 

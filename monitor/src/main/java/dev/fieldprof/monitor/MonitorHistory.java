@@ -243,7 +243,7 @@ public final class MonitorHistory {
                                 Z_95 * e.getStandardError(),
                                 e.getSolve().getMillis(),
                                 e.getSolve().getKktResidual(),
-                                r.recordTimeMillis() - e.getWindowEndMillis().toEpochMilli(),
+                                lagMillis(e, r.recordTimeMillis()),
                                 List.copyOf(e.getHotMethods())));
             }
             List<MonitorState.HotChange> changes = new ArrayList<>();
@@ -373,6 +373,16 @@ public final class MonitorHistory {
                     e.getStandardError(),
                     methods);
         }
+    }
+
+    /**
+     * From the window's end to when its estimate was written: the record's Kafka timestamp, or the
+     * job's emit time when later (the job stamps estimate records with their event time, the
+     * window's end, so the Kafka timestamp alone would show no lag).
+     */
+    static long lagMillis(EstimateWindow e, long recordTimeMillis) {
+        return Math.max(recordTimeMillis, e.getEmittedAtMillis().toEpochMilli())
+                - e.getWindowEndMillis().toEpochMilli();
     }
 
     private static Double value(List<Double> values, int id) {

@@ -47,7 +47,8 @@ public record MonitorState(
      *
      * @param standardError the standard error of every ĝ(v) of the window
      * @param halfWidth95 1.96 × standardError: half the width of every band of the window
-     * @param lagMillis from the window's end to the record time of its estimate
+     * @param lagMillis from the window's end to the record time of its estimate (or the job's emit
+     *     time, when later)
      */
     public record Window(
             long start,
