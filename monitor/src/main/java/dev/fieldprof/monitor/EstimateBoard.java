@@ -21,6 +21,8 @@ public final class EstimateBoard {
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     private final String appFilter;
     private long estimatesSeen;
+    private EstimateWindow lastWindow;
+    private long lastWindowLagMillis;
 
     /**
      * @param appFilter show only this {@code app:version}, or every app version when null
@@ -47,6 +49,30 @@ public final class EstimateBoard {
         entries.put(
                 key,
                 new Entry(estimate.getAppVersion(), estimate.getConfigId(), window, cumulative));
+    }
+
+    /**
+     * Takes one estimate with the Kafka timestamp of its record, so that the lag of the newest
+     * window (its end to its estimate's record time) can be shown.
+     */
+    public void accept(EstimateWindow estimate, long recordTimeMillis) {
+        accept(estimate);
+        if ((appFilter == null || appFilter.equals(estimate.getAppVersion()))
+                && !estimate.getCumulative()
+                && newer(lastWindow, estimate) == estimate) {
+            lastWindow = estimate;
+            lastWindowLagMillis = MonitorHistory.lagMillis(estimate, recordTimeMillis);
+        }
+    }
+
+    /** The newest tumbling window taken with its record time, or null. */
+    public EstimateWindow lastWindow() {
+        return lastWindow;
+    }
+
+    /** From the newest window's end to its estimate's record time; 0 before the first. */
+    public long lastWindowLagMillis() {
+        return lastWindowLagMillis;
     }
 
     private static EstimateWindow newer(EstimateWindow shown, EstimateWindow candidate) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -44,6 +45,23 @@ public final class EstimatesTail implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
             try {
                 sink.accept(codec.decode(record.value()));
+                delivered++;
+            } catch (RecordDecodingException e) {
+                undecodable++;
+            }
+        }
+        return delivered;
+    }
+
+    /**
+     * Polls once, up to {@code timeout}, handing each estimate with its record's Kafka timestamp;
+     * returns how many estimates were delivered.
+     */
+    public int pollWithTimes(Duration timeout, BiConsumer<EstimateWindow, Long> sink) {
+        int delivered = 0;
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+            try {
+                sink.accept(codec.decode(record.value()), record.timestamp());
                 delivered++;
             } catch (RecordDecodingException e) {
                 undecodable++;

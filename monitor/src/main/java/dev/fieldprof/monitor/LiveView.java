@@ -17,9 +17,19 @@ public final class LiveView {
     private final EstimateBoard board;
     private final TerminalView view;
     private final PrintStream out;
+    private final DeadLetterTally deadLetters;
 
-    public LiveView(EstimatesTail tail, EstimateBoard board, TerminalView view, PrintStream out) {
+    /**
+     * @param deadLetters the dead letters counted in the health line under the table
+     */
+    public LiveView(
+            EstimatesTail tail,
+            DeadLetterTally deadLetters,
+            EstimateBoard board,
+            TerminalView view,
+            PrintStream out) {
         this.tail = tail;
+        this.deadLetters = deadLetters;
         this.board = board;
         this.view = view;
         this.out = out;
@@ -34,10 +44,12 @@ public final class LiveView {
     public long run(Supplier<List<String>> header, BooleanSupplier stop, Instant until) {
         boolean first = true;
         while (!stop.getAsBoolean() && Instant.now().isBefore(until)) {
-            int arrived = tail.poll(Duration.ofMillis(500), board::accept);
+            int arrived = tail.pollWithTimes(Duration.ofMillis(500), board::accept);
+            arrived += deadLetters.poll(Duration.ZERO);
             if (arrived > 0 || first) {
                 List<String> lines = new ArrayList<>(header.get());
                 out.print(view.render(board, lines));
+                out.print(TerminalView.healthLine(board, deadLetters.byReason()));
                 out.flush();
                 first = false;
             }

@@ -8,21 +8,28 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
- * The monitor web page: serves one HTML page and a Server-Sent Events stream ({@code /events}) that
- * pushes the board as JSON whenever it changes. Listens on loopback only by default; feed it with
- * {@link #publish(String)} from the thread that follows the estimates topic.
+ * The monitor web page: serves one HTML page, its chart library from the jar ({@code /webjars/}),
+ * JSON endpoints ({@code /api/...}, see {@link #route}) and a Server-Sent Events stream ({@code
+ * /events}) that pushes the state as JSON whenever it changes. Listens on loopback only by default;
+ * feed it with {@link #publish(String)} from the thread that follows the topics.
  */
 public final class MonitorServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService streams = Executors.newCachedThreadPool(daemonThreads());
     private final Object changed = new Object();
-    private volatile String latest = "{\"estimates\":[],\"seen\":0}";
+    private volatile String latest = "{}";
     private volatile long version;
+    private final Map<String, Function<Map<String, String>, String>> routes =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /**
@@ -37,7 +44,8 @@ public final class MonitorServer implements AutoCloseable {
         }
         server.createContext("/", this::page);
         server.createContext("/events", exchange -> streams.execute(() -> stream(exchange)));
-        server.createContext("/estimates.json", this::snapshot);
+        server.createContext("/api/", this::api);
+        server.createContext("/webjars/", this::webjar);
         server.setExecutor(Executors.newFixedThreadPool(2, daemonThreads()));
         server.start();
     }
@@ -53,6 +61,91 @@ public final class MonitorServer implements AutoCloseable {
             latest = json;
             version++;
             changed.notifyAll();
+        }
+    }
+
+    /**
+     * Serves {@code /api/NAME} with the JSON {@code handler} returns for the request's query
+     * parameters; a handler's {@link IllegalArgumentException} is a 400 with its message.
+     */
+    public void route(String name, Function<Map<String, String>, String> handler) {
+        routes.put(name, handler);
+    }
+
+    /** {@code /api/NAME}: a routed handler, or the published state for {@code state.json}. */
+    private void api(HttpExchange exchange) throws IOException {
+        String name = exchange.getRequestURI().getPath().substring("/api/".length());
+        Function<Map<String, String>, String> handler = routes.get(name);
+        if (handler == null) {
+            if (name.equals("state.json")) {
+                snapshot(exchange);
+            } else {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+            }
+            return;
+        }
+        try {
+            send(exchange, 200, "application/json", handler.apply(query(exchange.getRequestURI())));
+        } catch (IllegalArgumentException e) {
+            send(exchange, 400, "text/plain; charset=utf-8", e.getMessage());
+        }
+    }
+
+    private static Map<String, String> query(URI uri) {
+        Map<String, String> out = new HashMap<>();
+        String raw = uri.getRawQuery();
+        if (raw == null) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair : pair.substring(0, eq);
+            String value = eq < 0 ? "" : pair.substring(eq + 1);
+            out.put(
+                    URLDecoder.decode(key, StandardCharsets.UTF_8),
+                    URLDecoder.decode(value, StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, String body)
+            throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** The files of the WebJars on the classpath (uPlot), never anything else. */
+    private void webjar(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        if (path.contains("..") || !path.matches("/webjars/[A-Za-z0-9._/-]+\\.(js|css)")) {
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+            return;
+        }
+        try (InputStream in =
+                MonitorServer.class.getResourceAsStream("/META-INF/resources" + path)) {
+            if (in == null) {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            byte[] bytes = in.readAllBytes();
+            exchange.getResponseHeaders()
+                    .set(
+                            "Content-Type",
+                            path.endsWith(".css")
+                                    ? "text/css; charset=utf-8"
+                                    : "text/javascript; charset=utf-8");
+            exchange.getResponseHeaders().set("Cache-Control", "max-age=86400");
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
         }
     }
 

@@ -1,11 +1,15 @@
 package dev.fieldprof.monitor;
 
+import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 
 /**
  * Renders an {@link EstimateBoard} as text: per app version, the newest window and the cumulative
@@ -52,6 +56,36 @@ public final class TerminalView {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The health line under the table: the newest window's reports and lag, and the dead letters by
+     * reason (the monitor page shows the same figures).
+     */
+    public static String healthLine(EstimateBoard board, Map<DeadLetterReason, Long> deadLetters) {
+        StringBuilder out = new StringBuilder("health: ");
+        EstimateWindow last = board.lastWindow();
+        if (last == null) {
+            out.append("no window yet");
+        } else {
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "reports %d in window %s-%s UTC, lag %.1f s",
+                            last.getReports(),
+                            TIME.format(last.getWindowStartMillis()),
+                            TIME.format(last.getWindowEndMillis()),
+                            board.lastWindowLagMillis() / 1000.0));
+        }
+        long total = deadLetters.values().stream().mapToLong(Long::longValue).sum();
+        out.append(", dead letters ").append(total);
+        if (total > 0) {
+            StringJoiner reasons = new StringJoiner(", ", " (", ")");
+            new TreeMap<>(deadLetters)
+                    .forEach((reason, count) -> reasons.add(reason + " " + count));
+            out.append(reasons);
+        }
+        return out.append('\n').toString();
     }
 
     private void appendEstimate(StringBuilder out, EstimateWindow estimate) {

@@ -25,13 +25,25 @@ final class TopicConsumers {
      */
     static KafkaConsumer<byte[], byte[]> assignedToAllPartitions(
             String bootstrapServers, String topic, String clientPrefix) {
+        Properties client = new Properties();
+        client.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return assignedToAllPartitions(client, topic, clientPrefix);
+    }
+
+    /**
+     * A consumer assigned to every partition of {@code topic}, with the user's client properties
+     * (security, timeouts) passed through unchanged beneath the settings the views rely on.
+     */
+    static KafkaConsumer<byte[], byte[]> assignedToAllPartitions(
+            Properties client, String topic, String clientPrefix) {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(client);
+        String bootstrapServers = props.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientPrefix + "-" + UUID.randomUUID());
-        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
+        props.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(
                         props, new ByteArrayDeserializer(), new ByteArrayDeserializer());

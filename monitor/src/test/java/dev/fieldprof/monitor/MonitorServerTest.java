@@ -30,7 +30,7 @@ class MonitorServerTest {
 
             HttpResponse<String> snapshot =
                     client.send(
-                            HttpRequest.newBuilder(server.address().resolve("estimates.json"))
+                            HttpRequest.newBuilder(server.address().resolve("api/state.json"))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             assertThat(snapshot.body()).isEqualTo(json);
@@ -44,6 +44,31 @@ class MonitorServerTest {
                             new InputStreamReader(events.body(), StandardCharsets.UTF_8))) {
                 assertThat(lines.readLine()).isEqualTo("data: " + json);
             }
+        }
+    }
+
+    @Test
+    void servesTheChartLibraryFromTheJarAndNothingElse() throws Exception {
+        try (MonitorServer server = new MonitorServer("127.0.0.1", 0)) {
+            HttpClient client = HttpClient.newHttpClient();
+            HttpResponse<String> uplot =
+                    client.send(
+                            HttpRequest.newBuilder(
+                                            server.address()
+                                                    .resolve(
+                                                            "webjars/uplot/1.6.30/dist/uPlot.iife.min.js"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(uplot.statusCode()).isEqualTo(200);
+            assertThat(uplot.body()).contains("uPlot");
+            HttpResponse<String> other =
+                    client.send(
+                            HttpRequest.newBuilder(
+                                            server.address()
+                                                    .resolve("webjars/uplot/1.6.30/package.json"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(other.statusCode()).isEqualTo(404);
         }
     }
 

@@ -23,6 +23,23 @@ class TerminalViewTest {
     }
 
     @Test
+    void writesTheHealthLineWithReportsDeadLettersAndLag() {
+        EstimateBoard board = new EstimateBoard(null);
+        board.accept(EstimateBoardTest.estimate("app:1", 120_000, 5, false), 122_500);
+        assertThat(
+                        TerminalView.healthLine(
+                                board,
+                                java.util.Map.of(
+                                        dev.fieldprof.schemas.DeadLetterReason.UNDECODABLE,
+                                        2L,
+                                        dev.fieldprof.schemas.DeadLetterReason.LATE,
+                                        1L)))
+                .isEqualTo(
+                        "health: reports 5 in window 00:01:00-00:02:00 UTC, lag 2.5 s,"
+                                + " dead letters 3 (UNDECODABLE 2, LATE 1)\n");
+    }
+
+    @Test
     void saysItIsWaitingBeforeTheFirstEstimate() {
         String frame = new TerminalView(5, false).render(new EstimateBoard(null), List.of());
         assertThat(frame).isEqualTo("waiting for the first estimate ...\n");

@@ -10,8 +10,9 @@ import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.monitor.DeadLetterTally;
 import dev.fieldprof.monitor.EstimateBoard;
-import dev.fieldprof.monitor.EstimateJson;
 import dev.fieldprof.monitor.EstimatesTail;
+import dev.fieldprof.monitor.MonitorFeed;
+import dev.fieldprof.monitor.MonitorHistory;
 import dev.fieldprof.monitor.MonitorServer;
 import dev.fieldprof.monitor.TerminalView;
 import dev.fieldprof.schemas.ProgramModel;
@@ -29,10 +30,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * One demo run: prepares the sample program, starts the embedded runtime and the estimation job,
@@ -154,10 +157,56 @@ final class DemoRun {
         long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
         EstimateBoard board = new EstimateBoard(null);
         TerminalView view = new TerminalView(settings.top(), System.console() != null);
+        Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (MonitorFeed feed =
+                web == null
+                        ? null
+                        : new MonitorFeed(
+                                client,
+                                MonitorFeed.TopicNames.defaults(),
+                                Duration.ofHours(1),
+                                null,
+                                new MonitorHistory(30, 6, settings.window().toMillis()),
+                                web)) {
+            showUntilStopped(
+                    bootstrap,
+                    runtime,
+                    devices,
+                    transport,
+                    tail,
+                    deadLetters,
+                    web,
+                    feed,
+                    started,
+                    until,
+                    jvmStart,
+                    board,
+                    view);
+        }
+    }
+
+    private void showUntilStopped(
+            String bootstrap,
+            EmbeddedRuntime runtime,
+            SimulatedDevices devices,
+            ReportTransport transport,
+            EstimatesTail tail,
+            DeadLetterTally deadLetters,
+            MonitorServer web,
+            MonitorFeed feed,
+            Instant started,
+            Instant until,
+            long jvmStart,
+            EstimateBoard board,
+            TerminalView view) {
         String firstEstimate = null;
         boolean drawn = false;
         while (!stopped.get() && Instant.now().isBefore(until)) {
-            int arrived = tail.poll(Duration.ofMillis(500), board::accept);
+            int arrived = tail.pollWithTimes(Duration.ofMillis(400), board::accept);
+            if (feed != null) {
+                feed.pollOnce(Duration.ofMillis(100));
+            }
             arrived += deadLetters.poll(Duration.ZERO);
             if (arrived > 0 && firstEstimate == null) {
                 firstEstimate =
@@ -165,9 +214,6 @@ final class DemoRun {
                                 Locale.ROOT,
                                 "first estimate %.1f s after start",
                                 (System.currentTimeMillis() - jvmStart) / 1000.0);
-            }
-            if (arrived > 0 && web != null) {
-                web.publish(EstimateJson.of(board));
             }
             if (arrived > 0 || !drawn) {
                 drawn = true;
@@ -225,6 +271,7 @@ final class DemoRun {
                                     + deadLetters.newestReason());
                 }
                 out.print(view.render(board, header));
+                out.print(TerminalView.healthLine(board, deadLetters.byReason()));
                 out.flush();
             }
         }

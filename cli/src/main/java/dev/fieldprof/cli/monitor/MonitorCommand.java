@@ -1,20 +1,26 @@
 package dev.fieldprof.cli.monitor;
 
 import dev.fieldprof.cli.CliFailure;
-import dev.fieldprof.monitor.EstimateBoard;
-import dev.fieldprof.monitor.EstimateJson;
-import dev.fieldprof.monitor.EstimatesTail;
+import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.monitor.MonitorFeed;
+import dev.fieldprof.monitor.MonitorHistory;
 import dev.fieldprof.monitor.MonitorServer;
+import dev.fieldprof.schemas.Topics;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code fieldprof monitor}: the live estimates as a web page. */
+/**
+ * {@code fieldprof monitor}: a web page with the estimates over the last windows (95% bands), the
+ * hot set's changes, health (reports, dead letters, lag, QP, edge models), the privacy parameters
+ * and a comparison of two app versions; history filled from the topics at start, live after.
+ */
 @Command(
         name = "monitor",
         mixinStandardHelpOptions = true,
@@ -33,7 +39,37 @@ public final class MonitorCommand implements Callable<Integer> {
             description = "Port to listen on, 0 for any (default: ${DEFAULT-VALUE}).")
     int port;
 
+    @Option(
+            names = "--look-back",
+            defaultValue = "1h",
+            converter = DurationConverter.class,
+            description =
+                    "Fill the history at start with the estimates and dead letters of this"
+                            + " long ago (default: ${DEFAULT-VALUE}).")
+    Duration lookBack;
+
+    @Option(
+            names = "--windows",
+            defaultValue = "30",
+            description = "Windows drawn per app version (default: ${DEFAULT-VALUE}).")
+    int windows;
+
+    @Option(
+            names = "--top",
+            defaultValue = "6",
+            description = "Methods drawn per app version (default: ${DEFAULT-VALUE}).")
+    int top;
+
+    @Option(
+            names = "--dead-letter-bucket",
+            defaultValue = "1m",
+            converter = DurationConverter.class,
+            description = "Time bucket of the dead-letter chart (default: ${DEFAULT-VALUE}).")
+    Duration deadLetterBucket;
+
     @CommandLine.Mixin EstimatesSource source;
+
+    @CommandLine.Mixin KafkaClientProperties kafka;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -43,27 +79,56 @@ public final class MonitorCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--port must be in [0, 65535], got " + port);
         }
+        if (windows < 1 || top < 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--windows and --top must be >= 1");
+        }
+        if (lookBack.isNegative() || deadLetterBucket.toMillis() < 1) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--look-back must be >= 0 and --dead-letter-bucket at least 1 ms");
+        }
         source.validate(spec.commandLine());
+        Properties client;
+        try {
+            client = kafka.with(source.bootstrap);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         AtomicBoolean stopped = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
-        EstimateBoard board = new EstimateBoard(source.app);
-        try (EstimatesTail tail = new EstimatesTail(source.bootstrap, source.topic);
-                MonitorServer server = new MonitorServer(host, port)) {
+        MonitorHistory history = new MonitorHistory(windows, top, deadLetterBucket.toMillis());
+        try (MonitorServer server = new MonitorServer(host, port);
+                MonitorFeed feed =
+                        new MonitorFeed(
+                                client,
+                                new MonitorFeed.TopicNames(
+                                        source.topic,
+                                        Topics.DEAD_LETTERS,
+                                        Topics.EDGE_MODELS,
+                                        Topics.PROGRAMS),
+                                lookBack,
+                                source.app,
+                                history,
+                                server)) {
             System.out.println("fieldprof monitor: open " + server.address());
+            String reported = null;
             while (!stopped.get()) {
-                if (tail.poll(Duration.ofMillis(500), board::accept) > 0) {
-                    server.publish(EstimateJson.of(board));
+                feed.pollOnce(Duration.ofMillis(400));
+                String error = feed.estimatesError();
+                if (error != null && !error.equals(reported)) {
+                    // The followers keep retrying: say so once per distinct failure.
+                    System.err.println(
+                            "fieldprof monitor: cannot read "
+                                    + source.topic
+                                    + " at "
+                                    + source.bootstrap
+                                    + " yet ("
+                                    + error
+                                    + "); retrying");
                 }
+                reported = error;
             }
-        } catch (IllegalStateException | KafkaException e) {
-            throw new CliFailure(
-                    "cannot read "
-                            + source.topic
-                            + " at "
-                            + source.bootstrap
-                            + ": "
-                            + e.getMessage(),
-                    e);
         } catch (UncheckedIOException e) {
             throw new CliFailure(e.getMessage(), e);
         }

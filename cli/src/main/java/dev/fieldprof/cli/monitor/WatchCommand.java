@@ -2,10 +2,12 @@ package dev.fieldprof.cli.monitor;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.monitor.DeadLetterTally;
 import dev.fieldprof.monitor.EstimateBoard;
 import dev.fieldprof.monitor.EstimatesTail;
 import dev.fieldprof.monitor.LiveView;
 import dev.fieldprof.monitor.TerminalView;
+import dev.fieldprof.schemas.Topics;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,10 +53,13 @@ public final class WatchCommand implements Callable<Integer> {
         AtomicBoolean stopped = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
         Instant until = duration == null ? Instant.MAX : Instant.now().plus(duration);
-        try (EstimatesTail tail = new EstimatesTail(source.bootstrap, source.topic)) {
+        try (EstimatesTail tail = new EstimatesTail(source.bootstrap, source.topic);
+                DeadLetterTally deadLetters =
+                        new DeadLetterTally(source.bootstrap, Topics.DEAD_LETTERS)) {
             LiveView view =
                     new LiveView(
                             tail,
+                            deadLetters,
                             new EstimateBoard(source.app),
                             new TerminalView(top, System.console() != null),
                             out);

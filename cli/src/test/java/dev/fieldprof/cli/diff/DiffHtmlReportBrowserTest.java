@@ -3,20 +3,15 @@ package dev.fieldprof.cli.diff;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.cli.CliCapture;
+import dev.fieldprof.cli.browser.HeadlessChromium;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Opens the HTML report of {@code fieldprof diff --html} in the system's headless Chromium
@@ -27,9 +22,6 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * nothing.
  */
 class DiffHtmlReportBrowserTest {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-
     @TempDir Path dir;
 
     /** Two versions of a small service: parsing got costlier, a cache replaced a file read. */
@@ -53,13 +45,6 @@ class DiffHtmlReportBrowserTest {
 
     @Test
     void showsBothTreesAndHighlightsAClickedTaskInBoth() throws Exception {
-        Assumptions.assumeTrue(
-                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "browser test skipped: needs "
-                        + CHROMIUM
-                        + " and "
-                        + CHROMEDRIVER
-                        + " (apt-get install -y chromium chromium-driver)");
         Path before = Files.writeString(dir.resolve("v1.collapsed"), BEFORE);
         Path after = Files.writeString(dir.resolve("v2.collapsed"), AFTER);
         Path html = dir.resolve("diff.html");
@@ -75,29 +60,8 @@ class DiffHtmlReportBrowserTest {
                         html.toString());
         assertThat(exit).as(cli.err()).isZero();
 
-        ChromeDriverService service =
-                new ChromeDriverService.Builder()
-                        .usingDriverExecutable(CHROMEDRIVER.toFile())
-                        .usingAnyFreePort()
-                        .build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        // No network here: without these Chromium waits on connections it will never get.
-        options.addArguments(
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-dev-shm-usage",
-                "--window-size=1400,1000",
-                "--user-data-dir=" + Files.createTempDirectory(dir, "chromium-profile"));
-        WebDriver driver = new ChromeDriver(service, options);
-        try {
-            driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        try (HeadlessChromium browser = HeadlessChromium.start(dir, 1400, 1000)) {
+            WebDriver driver = browser.driver();
             driver.get(html.toUri().toString());
 
             assertThat(driver.findElement(By.id("treeA-title")).getText())
@@ -134,16 +98,7 @@ class DiffHtmlReportBrowserTest {
             assertThat(inclusive(focusB)).isEqualTo(costB);
             assertThat(inclusive(focusB) - inclusive(focusA)).isEqualTo(shown);
 
-            byte[] png =
-                    ((org.openqa.selenium.TakesScreenshot) driver)
-                            .getScreenshotAs(OutputType.BYTES);
-            Path shot = Path.of("target", "diff-report.png");
-            Files.createDirectories(shot.getParent());
-            Files.write(shot, png);
-            System.out.println("screenshot: " + shot.toAbsolutePath());
-        } finally {
-            driver.quit();
-            service.stop();
+            browser.screenshot(Path.of("target", "diff-report.png"));
         }
     }
 

@@ -1,0 +1,124 @@
+package dev.fieldprof.monitor;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The monitor page's data, as {@code /api/state.json} serves it and the page draws it. Values are
+ * shares of all events (0.25 = 25%); times are epoch milliseconds. Immutable.
+ *
+ * @param streams one per app version and privacy configuration
+ * @param deadLetters dead letters of every job, per reason and over time
+ * @param edgeModels edge-model versions published, per app version
+ */
+public record MonitorState(
+        List<Stream> streams, DeadLetters deadLetters, List<EdgeModels> edgeModels) {
+
+    /**
+     * One app version and privacy configuration.
+     *
+     * @param windows the last N tumbling windows, oldest first; every series is aligned with them
+     * @param series per drawn method, ĝ with its 95% band, g* and the cumulative ĝ per window
+     * @param hot the hot set of the newest window
+     * @param hotChanges per window whose hot set differs from the one before, what entered and left
+     * @param cumulative the newest cumulative estimate, or null
+     */
+    public record Stream(
+            String app,
+            String config,
+            Privacy privacy,
+            List<Window> windows,
+            List<Series> series,
+            List<Method> hot,
+            List<HotChange> hotChanges,
+            Cumulative cumulative) {}
+
+    /**
+     * The privacy parameters in force.
+     *
+     * @param userEpsilon the per-report user-level ε: ε·k/t (a report protects t changed events at
+     *     ε, all k of its events at ε·k/t)
+     * @param generation the program model generation the estimates were validated against
+     */
+    public record Privacy(double epsilon, int t, int k, double userEpsilon, long generation) {}
+
+    /**
+     * One tumbling window's health.
+     *
+     * @param standardError the standard error of every ĝ(v) of the window
+     * @param halfWidth95 1.96 × standardError: half the width of every band of the window
+     * @param lagMillis from the window's end to the record time of its estimate (or the job's emit
+     *     time, when later)
+     */
+    public record Window(
+            long start,
+            long end,
+            long reports,
+            double standardError,
+            double halfWidth95,
+            double solveMillis,
+            double kktResidual,
+            long lagMillis,
+            List<Integer> hot) {}
+
+    /**
+     * One method's series; null where a window does not have the method.
+     *
+     * @param pinned whether the method search matched it
+     * @param lower ĝ − 1.96·se per window
+     * @param upper ĝ + 1.96·se per window
+     * @param cumulative the cumulative estimate's ĝ at each window's end
+     */
+    public record Series(
+            int id,
+            String signature,
+            boolean pinned,
+            List<Double> normalized,
+            List<Double> lower,
+            List<Double> upper,
+            List<Double> consistent,
+            List<Double> cumulative) {}
+
+    /** A method by id and signature ({@code #id} when no signature is known). */
+    public record Method(int id, String signature) {}
+
+    /** How the hot set changed at the window ending at {@code end}. */
+    public record HotChange(long end, List<Method> entered, List<Method> left) {}
+
+    /** The newest cumulative estimate's top methods with their 95% intervals. */
+    public record Cumulative(
+            long start,
+            long end,
+            long reports,
+            double standardError,
+            List<CumulativeMethod> methods) {}
+
+    /** A method of the cumulative estimate: ĝ, its 95% interval and g*. */
+    public record CumulativeMethod(
+            int id,
+            String signature,
+            double normalized,
+            double lower,
+            double upper,
+            double share) {}
+
+    /**
+     * Dead letters.
+     *
+     * @param byReason totals per reason
+     * @param bucketMillis width of the time buckets
+     * @param buckets counts per reason per bucket start (by the time each letter was detected)
+     */
+    public record DeadLetters(
+            long total,
+            Map<String, Long> byReason,
+            long bucketMillis,
+            List<DeadLetterBucket> buckets) {}
+
+    /** Dead letters per reason detected in the bucket starting at {@code start}. */
+    public record DeadLetterBucket(long start, Map<String, Long> byReason) {}
+
+    /** The edge models published for one app version. */
+    public record EdgeModels(
+            String appVersion, long published, long latestVersion, long latestAtMillis) {}
+}
