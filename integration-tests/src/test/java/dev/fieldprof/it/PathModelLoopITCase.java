@@ -99,27 +99,16 @@ class PathModelLoopITCase {
 
         StreamExecutionEnvironment env = RUNTIME.environment();
         PathModelJob.onKafka(
-                        PathJobOptions.parse(
-                                "--bootstrap",
-                                RUNTIME.bootstrapServers(),
-                                "--reports-topic",
+                        pathJob(
                                 reports,
-                                "--programs-topic",
                                 programs,
-                                "--models-topic",
                                 models,
-                                "--dead-letter-topic",
                                 deadLetters,
+                                "paths-it-" + reports,
                                 "--window",
                                 "2 s",
                                 "--time",
-                                "processing",
-                                "--checkpoint-interval",
-                                "1 s",
-                                "--group-id",
-                                "paths-it-" + reports,
-                                "--transactional-id-prefix",
-                                "paths-it-" + reports))
+                                "processing"))
                 .buildInto(env);
         JobClient job = env.executeAsync(PathModelJob.NAME);
         List<Device> devices = new ArrayList<>();
@@ -222,17 +211,16 @@ class PathModelLoopITCase {
         StreamExecutionEnvironment env = RUNTIME.environment();
         env.setParallelism(2);
         PathModelJob.onKafka(
-                        PathJobOptions.parse(
-                                "--bootstrap", RUNTIME.bootstrapServers(),
-                                "--reports-topic", reports,
-                                "--programs-topic", programs,
-                                "--models-topic", models,
-                                "--dead-letter-topic", deadLetters,
-                                "--window", "1 h",
-                                "--shards", "4",
-                                "--checkpoint-interval", "1 s",
-                                "--group-id", group,
-                                "--transactional-id-prefix", group))
+                        pathJob(
+                                reports,
+                                programs,
+                                models,
+                                deadLetters,
+                                group,
+                                "--window",
+                                "1 h",
+                                "--shards",
+                                "4"))
                 .buildInto(env);
         JobClient job = env.executeAsync(PathModelJob.NAME);
         long bytesSent = 0;
@@ -343,17 +331,16 @@ class PathModelLoopITCase {
         String group = "paths-plan-" + reports;
         StreamExecutionEnvironment env = RUNTIME.environment();
         PathModelJob.onKafka(
-                        PathJobOptions.parse(
-                                "--bootstrap", RUNTIME.bootstrapServers(),
-                                "--reports-topic", reports,
-                                "--programs-topic", programs,
-                                "--models-topic", models,
-                                "--dead-letter-topic", deadLetters,
-                                "--window", "2 s",
-                                "--time", "processing",
-                                "--checkpoint-interval", "1 s",
-                                "--group-id", group,
-                                "--transactional-id-prefix", group))
+                        pathJob(
+                                reports,
+                                programs,
+                                models,
+                                deadLetters,
+                                group,
+                                "--window",
+                                "2 s",
+                                "--time",
+                                "processing"))
                 .buildInto(env);
         JobClient job = env.executeAsync(PathModelJob.NAME);
         Map<Integer, Set<Integer>> methodsByVariant = new HashMap<>();
@@ -466,6 +453,32 @@ class PathModelLoopITCase {
                                 programs, APP, RecordCodec.of(ProgramModel.class).encode(program))),
                 new StringSerializer(),
                 new ByteArraySerializer());
+    }
+
+    /**
+     * The paths job's options on this test's topics, checkpointing every second, with {@code group}
+     * as consumer group and transactional-id prefix, plus {@code more}.
+     */
+    private static PathJobOptions pathJob(
+            String reports,
+            String programs,
+            String models,
+            String deadLetters,
+            String group,
+            String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "--bootstrap", RUNTIME.bootstrapServers(),
+                                "--reports-topic", reports,
+                                "--programs-topic", programs,
+                                "--models-topic", models,
+                                "--dead-letter-topic", deadLetters,
+                                "--checkpoint-interval", "1 s",
+                                "--group-id", group,
+                                "--transactional-id-prefix", group));
+        args.addAll(List.of(more));
+        return PathJobOptions.parse(args.toArray(new String[0]));
     }
 
     /** Signature → method id, what the path instrumenter selects methods by. */
