@@ -10,18 +10,25 @@ import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -39,8 +46,10 @@ import org.slf4j.LoggerFactory;
  * still publish one version at the same moment, each model carries its writer and reports name it
  * ({@link dev.fieldprof.client.tracing.EdgeModelStore} keeps the first a device adopted), so both
  * decode; the job counts and logs the conflict. Counts that reach a window already published (a
- * report that waited for its model) count in the next model. Counts for a branch table that was
- * replaced meanwhile become a WINDOW_DROPPED dead letter naming how many reports they stood for.
+ * report that waited for its model) count in the next model. Counts that arrive before the branch
+ * table they were decoded with (it reaches each subtask on its own broadcast channel) wait for it
+ * at most the table wait; counts for a table that was replaced meanwhile then become a
+ * WINDOW_DROPPED dead letter naming how many reports they stood for.
  */
 public final class LearnEdgeModels
         extends KeyedBroadcastProcessFunction<
@@ -59,6 +68,14 @@ public final class LearnEdgeModels
     static final MapStateDescriptor<Long, Long> REPORTS =
             new MapStateDescriptor<>("merged-reports", Types.LONG, Types.LONG);
 
+    /** Counts that came before the branch table they were decoded with (see processElement). */
+    static final ListStateDescriptor<ShardEdgeCounts> WAITING =
+            new ListStateDescriptor<>(
+                    "counts-waiting-for-table", TypeInformation.of(ShardEdgeCounts.class));
+
+    /** How often waiting counts look for their table again. */
+    private static final long RETRY_MILLIS = 200;
+
     /** The newest model this job published for the key (record bytes). */
     static final ValueStateDescriptor<byte[]> NEWEST =
             new ValueStateDescriptor<>(
@@ -71,6 +88,7 @@ public final class LearnEdgeModels
     private final int targetTotal;
     private final String writer;
     private final String reportsTopic;
+    private final long waitMillis;
     private final Map<String, byte[]> published;
     private transient PathReferenceData reference;
     private transient Counter modelsPublished;
@@ -83,6 +101,8 @@ public final class LearnEdgeModels
      * @param targetTotal {@link ModelUpdater}'s target total
      * @param writer this job's id, written into every model it publishes
      * @param reportsTopic named in dead letters
+     * @param tableWait how long (wall clock) counts may wait for the branch table they were decoded
+     *     with
      * @param published app version → the newest model already on the model topic (record bytes),
      *     read once at start: the base of the first window before the broadcast side has it
      */
@@ -93,6 +113,7 @@ public final class LearnEdgeModels
             int targetTotal,
             String writer,
             String reportsTopic,
+            Duration tableWait,
             Map<String, byte[]> published) {
         this.overrides = new TreeMap<>(overrides);
         this.processingTime = processingTime;
@@ -100,6 +121,7 @@ public final class LearnEdgeModels
         this.targetTotal = targetTotal;
         this.writer = writer;
         this.reportsTopic = reportsTopic;
+        this.waitMillis = tableWait.toMillis();
         this.published = new TreeMap<>(published);
     }
 
@@ -117,31 +139,31 @@ public final class LearnEdgeModels
         ArrayBranchTable table =
                 reference.table(
                         shard.appVersion, ctx.getBroadcastState(PathReferenceData.BRANCHES));
-        if (table == null || EdgeModel.branchFingerprint(table) != shard.branchFingerprint) {
-            ctx.output(
-                    PathDeadLetters.TAG,
-                    PathDeadLetters.of(
-                            new RawRecord(
-                                    reportsTopic,
-                                    -1,
-                                    -1,
-                                    shard.windowEnd - 1,
-                                    shard.appVersion.getBytes(StandardCharsets.UTF_8),
-                                    null),
-                            DeadLetterReason.WINDOW_DROPPED,
-                            "the edge counts of "
-                                    + shard.reports
-                                    + " path reports of "
-                                    + shard.appVersion
-                                    + " (shard "
-                                    + shard.shard
-                                    + ", window ending "
-                                    + Instant.ofEpochMilli(shard.windowEnd)
-                                    + ") are for branch table "
-                                    + Long.toHexString(shard.branchFingerprint)
-                                    + ", which its program model no longer has"));
+        if (fits(shard, table)) {
+            merge(shard, table);
+            registerWindowTimer(shard.windowEnd, ctx.timerService());
             return;
         }
+        // The table reaches this subtask on its own broadcast channel, so counts decoded with it
+        // on another subtask can arrive first; or the program model was republished meanwhile.
+        long now = ctx.timerService().currentProcessingTime();
+        shard.waitUntil = now + waitMillis;
+        getRuntimeContext().getListState(WAITING).add(shard);
+        ctx.timerService()
+                .registerProcessingTimeTimer(Math.min(shard.waitUntil, now + RETRY_MILLIS));
+        registerWindowTimer(shard.windowEnd, ctx.timerService());
+        if (!processingTime) {
+            // A bounded run ends without firing processing-time timers.
+            ctx.timerService().registerEventTimeTimer(CountPathEdges.END_OF_INPUT);
+        }
+    }
+
+    private static boolean fits(ShardEdgeCounts shard, ArrayBranchTable table) {
+        return table != null && EdgeModel.branchFingerprint(table) == shard.branchFingerprint;
+    }
+
+    /** Adds the shard's counts to its window's merged counts. */
+    private void merge(ShardEdgeCounts shard, ArrayBranchTable table) throws Exception {
         MapState<Long, byte[]> counts = getRuntimeContext().getMapState(COUNTS);
         MapState<Long, Long> reports = getRuntimeContext().getMapState(REPORTS);
         byte[] before = counts.get(shard.windowEnd);
@@ -152,20 +174,73 @@ public final class LearnEdgeModels
         counts.put(shard.windowEnd, merged.toBytes());
         Long n = reports.get(shard.windowEnd);
         reports.put(shard.windowEnd, (n == null ? 0 : n) + shard.reports);
+    }
+
+    private void registerWindowTimer(long windowEnd, TimerService timers) {
         if (processingTime) {
-            ctx.timerService()
-                    .registerProcessingTimeTimer(
-                            Math.max(
-                                    shard.windowEnd - 1,
-                                    ctx.timerService().currentProcessingTime() + 1));
+            timers.registerProcessingTimeTimer(
+                    Math.max(windowEnd - 1, timers.currentProcessingTime() + 1));
         } else {
             // Counts of a window already published fire with the next watermark.
-            ctx.timerService()
-                    .registerEventTimeTimer(
-                            Math.max(
-                                    shard.windowEnd - 1,
-                                    ctx.timerService().currentWatermark() + 1));
+            timers.registerEventTimeTimer(Math.max(windowEnd - 1, timers.currentWatermark() + 1));
         }
+    }
+
+    /**
+     * Merges the waiting counts whose table has come; dead-letters those whose wait is over (all,
+     * once the input has ended), naming why; polls again while some still wait.
+     */
+    private void retryWaiting(ArrayBranchTable table, long now, boolean ended, OnTimerContext ctx)
+            throws Exception {
+        ListState<ShardEdgeCounts> waiting = getRuntimeContext().getListState(WAITING);
+        List<ShardEdgeCounts> still = new ArrayList<>();
+        long next = Long.MAX_VALUE;
+        for (ShardEdgeCounts shard : waiting.get()) {
+            if (fits(shard, table)) {
+                merge(shard, table);
+            } else if (ended || shard.waitUntil <= now) {
+                ctx.output(PathDeadLetters.TAG, dropped(shard, table, ended));
+            } else {
+                still.add(shard);
+                next = Math.min(next, shard.waitUntil);
+            }
+        }
+        waiting.update(still);
+        if (!still.isEmpty()) {
+            ctx.timerService().registerProcessingTimeTimer(Math.min(next, now + RETRY_MILLIS));
+        }
+    }
+
+    private EncodedRecord dropped(ShardEdgeCounts shard, ArrayBranchTable table, boolean ended) {
+        String why =
+                table == null
+                        ? "no branch table for it reached the merge"
+                        : "its program model now has branch table "
+                                + Long.toHexString(EdgeModel.branchFingerprint(table));
+        return PathDeadLetters.of(
+                new RawRecord(
+                        reportsTopic,
+                        -1,
+                        -1,
+                        shard.windowEnd - 1,
+                        shard.appVersion.getBytes(StandardCharsets.UTF_8),
+                        null),
+                DeadLetterReason.WINDOW_DROPPED,
+                "the edge counts of "
+                        + shard.reports
+                        + " path reports of "
+                        + shard.appVersion
+                        + " (shard "
+                        + shard.shard
+                        + ", window ending "
+                        + Instant.ofEpochMilli(shard.windowEnd)
+                        + ") are for branch table "
+                        + Long.toHexString(shard.branchFingerprint)
+                        + ", but "
+                        + why
+                        + (ended
+                                ? " before the input ended"
+                                : " within " + Duration.ofMillis(waitMillis) + " (--table-wait)"));
     }
 
     @Override
@@ -211,11 +286,21 @@ public final class LearnEdgeModels
         String app = ctx.getCurrentKey();
         ArrayBranchTable table =
                 reference.table(app, ctx.getBroadcastState(PathReferenceData.BRANCHES));
+        boolean ended =
+                ctx.timeDomain() == TimeDomain.EVENT_TIME
+                        && timestamp >= CountPathEdges.END_OF_INPUT;
+        retryWaiting(table, ctx.timerService().currentProcessingTime(), ended, ctx);
+        // Windows close on their own clock: a retry's processing-time timer must not close an
+        // event-time window that the watermark has not passed.
+        long closedUpTo =
+                processingTime
+                        ? ctx.timerService().currentProcessingTime()
+                        : ctx.timerService().currentWatermark();
         MapState<Long, byte[]> counts = getRuntimeContext().getMapState(COUNTS);
         MapState<Long, Long> reports = getRuntimeContext().getMapState(REPORTS);
         TreeMap<Long, byte[]> due = new TreeMap<>();
         for (Map.Entry<Long, byte[]> e : counts.entries()) {
-            if (e.getKey() - 1 <= timestamp) {
+            if (e.getKey() - 1 <= closedUpTo) {
                 due.put(e.getKey(), e.getValue());
             }
         }

@@ -223,6 +223,7 @@ public final class PathModelJob {
                                         options.targetTotal(),
                                         options.transactionalIdPrefix(),
                                         options.reportsTopic(),
+                                        options.tableWait(),
                                         published))
                         .name("learn-edge-models")
                         .uid("learn-edge-models");

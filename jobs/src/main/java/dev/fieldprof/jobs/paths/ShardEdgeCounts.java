@@ -25,6 +25,9 @@ public class ShardEdgeCounts implements Serializable {
     /** EdgeCounter.toBytes(). */
     public byte[] counts;
 
+    /** Wall-clock deadline (ms) while the counts wait in the merge for their branch table. */
+    public long waitUntil;
+
     public ShardEdgeCounts() {}
 
     public ShardEdgeCounts(

@@ -15,6 +15,7 @@ import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.EdgeModelRecords;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -39,6 +40,7 @@ class LearnEdgeModelsTest {
                                 ModelUpdater.DEFAULT_TARGET_TOTAL,
                                 "job-a",
                                 "paths",
+                                Duration.ofSeconds(60),
                                 Map.of()),
                         new PathModelJob.CountsAppKey(),
                         Types.STRING,
@@ -131,6 +133,26 @@ class LearnEdgeModelsTest {
     }
 
     @Test
+    void countsThatComeBeforeTheirTableWaitForItAndGoIntoTheModel() throws Exception {
+        // Seen on CI at parallelism 2: the shard's counts reached the merge before the program
+        // model's broadcast did, and were dead-lettered as if the table had been replaced.
+        var harness = harness();
+        var a = report("a", UNIFORM, "", 1, 1, 1_000);
+        harness.setProcessingTime(1_000);
+        harness.processElement(shard(0, 60_000, counts(UNIFORM, List.of(a)), 1), 59_999);
+        harness.processWatermark(59_999);
+        assertThat(harness.extractOutputValues()).isEmpty();
+
+        harness.processBroadcastElement(table(), 0);
+        harness.setProcessingTime(1_200);
+        dev.fieldprof.schemas.EdgeModel record = only(harness.extractOutputValues());
+        assertThat(record.getVersion()).isEqualTo(1L);
+        assertThat(record.getWindowReports()).isEqualTo(1L);
+        assertThat(letters(harness)).isEmpty();
+        harness.close();
+    }
+
+    @Test
     void deadLettersCountsForABranchTableThatWasReplaced() throws Exception {
         var harness = harness();
         harness.processBroadcastElement(
@@ -139,13 +161,23 @@ class LearnEdgeModelsTest {
                 shard(3, 60_000, counts(UNIFORM, List.of(report("a", UNIFORM, "", 1, 1, 1))), 1),
                 59_999);
         harness.processWatermark(59_999);
+        harness.setProcessingTime(59_999);
+        assertThat(letters(harness)).as("still within the table wait").isEmpty();
+
+        harness.setProcessingTime(60_000);
         assertThat(harness.extractOutputValues()).isEmpty();
         assertThat(letters(harness))
                 .containsExactly(
                         "-1 WINDOW_DROPPED the edge counts of 1 path reports of paths:1 (shard 3,"
                                 + " window ending 1970-01-01T00:01:00Z) are for branch table "
                                 + Long.toHexString(FINGERPRINT)
-                                + ", which its program model no longer has");
+                                + ", but its program model now has branch table "
+                                + Long.toHexString(
+                                        EdgeModel.branchFingerprint(
+                                                dev.fieldprof.client.paths.BranchTableText.parse(
+                                                        "fieldprof-branches 1\nmethods 3\n2"
+                                                                + " 0:2\n")))
+                                + " within PT1M (--table-wait)");
         harness.close();
     }
 }
