@@ -517,6 +517,8 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setCounts(counts)
                             .setSequence(sequence)
                             .setSubset(subset)
+                            .setEpsilon(config.privacy().epsilon())
+                            .setT(config.privacy().t())
                             .build();
             resetPending(now);
             persistPending();

@@ -52,6 +52,8 @@ final class FastReportDecoder {
             int[] counts = in.counts();
             long sequence = in.varLong();
             int[] subset = in.counts();
+            double epsilon = in.float64();
+            int t = in.integer();
             if (in.position != bytes.length) {
                 throw new RecordDecodingException(
                         "FrequencyReport: "
@@ -62,6 +64,8 @@ final class FastReportDecoder {
                     new ReportRecord(reportId, deviceId, appVersion, configId, k, counts, raw);
             report.sequence = sequence;
             report.subset = subset;
+            report.epsilon = epsilon;
+            report.t = t;
             return report;
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new RecordDecodingException(
@@ -94,6 +98,15 @@ final class FastReportDecoder {
             }
         }
         return (raw >>> 1) ^ -(raw & 1);
+    }
+
+    private double float64() {
+        long bits = 0;
+        for (int i = 7; i >= 0; i--) {
+            bits = (bits << 8) | (bytes[position + i] & 0xFF);
+        }
+        position += 8;
+        return Double.longBitsToDouble(bits);
     }
 
     private int integer() {

@@ -48,6 +48,8 @@ public final class ReportValidation {
                         vector,
                         raw);
         record.sequence = report.getSequence();
+        record.epsilon = report.getEpsilon();
+        record.t = report.getT();
         List<Integer> subset = report.getSubset();
         record.subset = new int[subset.size()];
         for (int i = 0; i < record.subset.length; i++) {
@@ -80,6 +82,25 @@ public final class ReportValidation {
                             + report.configId
                             + "' has k = "
                             + config.k());
+        }
+        if (report.epsilon != 0
+                && (Double.compare(report.epsilon, config.epsilon()) != 0
+                        || report.t != config.t())) {
+            // Same configId, other parameters: the model was republished after the device made
+            // the report (or the device holds a stale copy); summed under these parameters, its
+            // counts would bias the estimate.
+            return new Failure(
+                    DeadLetterReason.MODEL_CHANGED,
+                    "randomized with ε = "
+                            + report.epsilon
+                            + ", t = "
+                            + report.t
+                            + " but config '"
+                            + report.configId
+                            + "' has ε = "
+                            + config.epsilon()
+                            + ", t = "
+                            + config.t());
         }
         if (config.mode() == PrivacyMode.USER_LEVEL) {
             return checkUserLevel(report, model, config);

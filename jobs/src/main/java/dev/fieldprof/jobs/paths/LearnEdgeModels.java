@@ -290,12 +290,11 @@ public final class LearnEdgeModels
                 ctx.timeDomain() == TimeDomain.EVENT_TIME
                         && timestamp >= CountPathEdges.END_OF_INPUT;
         retryWaiting(table, ctx.timerService().currentProcessingTime(), ended, ctx);
-        // Windows close on their own clock: a retry's processing-time timer must not close an
-        // event-time window that the watermark has not passed.
-        long closedUpTo =
-                processingTime
-                        ? ctx.timerService().currentProcessingTime()
-                        : ctx.timerService().currentWatermark();
+        // Windows close on their own clock, one timer at a time (a watermark that jumps fires
+        // each window's timer in turn): a retry's processing-time timer in event-time mode closes
+        // what the watermark has passed, and never an event-time window it has not.
+        boolean windowClock = processingTime == (ctx.timeDomain() == TimeDomain.PROCESSING_TIME);
+        long closedUpTo = windowClock ? timestamp : ctx.timerService().currentWatermark();
         MapState<Long, byte[]> counts = getRuntimeContext().getMapState(COUNTS);
         MapState<Long, Long> reports = getRuntimeContext().getMapState(REPORTS);
         TreeMap<Long, byte[]> due = new TreeMap<>();

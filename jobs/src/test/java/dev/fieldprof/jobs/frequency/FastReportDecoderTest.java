@@ -43,6 +43,8 @@ class FastReportDecoderTest {
                             .setCreatedAtMillis(Instant.ofEpochMilli(random.nextLong(0, 1L << 45)))
                             .setCounts(counts)
                             .setSequence(random.nextLong(0, Long.MAX_VALUE))
+                            .setEpsilon(random.nextDouble(0, 40))
+                            .setT(random.nextInt(0, 1000))
                             .build();
             ReportRecord fast = FastReportDecoder.decode(raw(CODEC.encode(report)));
             String context = "seed " + seed + " trial " + trial;
@@ -53,6 +55,8 @@ class FastReportDecoderTest {
             assertThat(fast.configId).isEqualTo(report.getConfigId());
             assertThat(fast.k).isEqualTo(k);
             assertThat(fast.sequence).as(context).isEqualTo(report.getSequence());
+            assertThat(fast.epsilon).as(context).isEqualTo(report.getEpsilon());
+            assertThat(fast.t).as(context).isEqualTo(report.getT());
             assertThat(fast.counts)
                     .as(context)
                     .containsExactly(counts.stream().mapToInt(Integer::intValue).toArray());

@@ -33,6 +33,12 @@ public class ReportRecord implements Serializable {
     /** The report's number among its device's reports of this app version; 0: unnumbered (v1). */
     public long sequence;
 
+    /** The ε the device randomized with; 0: not stated (a device before FrequencyReport v4). */
+    public double epsilon;
+
+    /** The t the device randomized with; 0: not stated. */
+    public int t;
+
     public ReportRecord() {}
 
     public ReportRecord(

@@ -362,4 +362,44 @@ class ValidateReportsTest {
                         });
         harness.close();
     }
+
+    @Test
+    void aChangeOfEpsilonUnderTheSameConfigIdNeverMixesReportsOfTheTwoEpsilons() throws Exception {
+        var harness = harness(10);
+        ProgramModel before = TestProgramModels.model("app:1", 3, new int[][] {{0, 1}});
+        ProgramModel after = TestProgramModels.model("app:1", 3, new int[][] {{0, 1}});
+        after.getPrivacyConfigs().get(0).setEpsilon(1.0);
+        harness.processElement2(TestProgramModels.update(before), 0);
+        harness.processElement2(TestProgramModels.update(after), 0);
+        ReportRecord old = report("old", "app:1", 1_000, 1, 2, 1);
+        old.epsilon = TestProgramModels.EPSILON;
+        old.t = 1;
+        ReportRecord current = report("new", "app:1", 1_000, 1, 2, 1);
+        current.epsilon = 1.0;
+        current.t = 1;
+        ReportRecord other = report("other", "app:1", 1_000, 1, 2, 1);
+        other.epsilon = 3.0;
+        other.t = 1;
+        harness.processElement1(old, 1_000);
+        harness.processElement1(current, 1_000);
+        harness.processElement1(other, 1_000);
+
+        long oldGeneration = ProgramIndex.of(before).shape().generation();
+        long newGeneration = ProgramIndex.of(after).shape().generation();
+        assertThat(oldGeneration).isNotEqualTo(newGeneration);
+        assertThat(harness.extractOutputValues())
+                .extracting(r -> r.reportId, r -> r.generation)
+                .containsExactly(tuple("old", oldGeneration), tuple("new", newGeneration));
+        assertThat(letters(harness))
+                .singleElement()
+                .satisfies(
+                        l -> {
+                            assertThat(l.getReasonCode()).isEqualTo(DeadLetterReason.MODEL_CHANGED);
+                            assertThat(l.getReason())
+                                    .startsWith(
+                                            "randomized with ε = 3.0, t = 1 but config 'default'"
+                                                    + " has ε = 1.0, t = 1;");
+                        });
+        harness.close();
+    }
 }
