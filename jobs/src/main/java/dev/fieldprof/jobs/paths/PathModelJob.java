@@ -7,6 +7,7 @@ import dev.fieldprof.jobs.io.DeadLetterMetrics;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.StateBackends;
+import dev.fieldprof.jobs.io.TopicSettings;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -20,6 +21,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ParameterTool;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Learns edge-probability models from devices' path reports (issue 6; DESIGN.md "Paths"; AdapTracer
@@ -77,6 +80,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 public final class PathModelJob {
     /** The job's name in Flink. */
     public static final String NAME = PathDeadLetters.JOB;
+
+    private static final Logger LOG = LoggerFactory.getLogger(PathModelJob.class);
 
     private final PathJobOptions options;
     private final Source<RawRecord, ?, ?> reports;
@@ -251,7 +256,11 @@ public final class PathModelJob {
 
     /** Parses the options (see {@link PathJobOptions}) and runs the job on Kafka. */
     public static void main(String[] args) throws Exception {
-        onKafka(PathJobOptions.parse(args)).execute();
+        PathJobOptions options = PathJobOptions.parse(args);
+        // Windows run on the broker's clock only where the topic stamps append time.
+        TopicSettings.reportTopicWarning(options.bootstrap(), options.reportsTopic())
+                .ifPresent(warning -> LOG.warn("{}", warning));
+        onKafka(options).execute();
     }
 
     /** Keys reports by app version. */
