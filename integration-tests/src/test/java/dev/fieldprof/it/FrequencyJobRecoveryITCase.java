@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fieldprof.estimation.FrequencyEstimate;
+import dev.fieldprof.estimation.FrequencyEstimator;
+import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.it.KnownReports.Report;
-import dev.fieldprof.jobs.estimation.FrequencyEstimate;
-import dev.fieldprof.jobs.estimation.FrequencyEstimator;
-import dev.fieldprof.jobs.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.frequency.ProgramIndex;

@@ -3,8 +3,8 @@ package dev.fieldprof.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.it.KnownReports.Report;
-import dev.fieldprof.jobs.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.schemas.DeadLetter;

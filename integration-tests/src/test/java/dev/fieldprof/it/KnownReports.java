@@ -3,7 +3,7 @@ package dev.fieldprof.it;
 import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.privacy.SeededRandomSource;
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.OrderPair;

@@ -1,6 +1,6 @@
 package dev.fieldprof.benchmarks.estimation;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
 import dev.fieldprof.jobs.frequency.ReportValidation;
 import dev.fieldprof.jobs.frequency.records.RawRecord;

@@ -1,13 +1,13 @@
 package dev.fieldprof.cli.estimation;
 
 import dev.fieldprof.cli.CliFailure;
-import dev.fieldprof.jobs.estimation.ConstraintGraph;
-import dev.fieldprof.jobs.estimation.SignaturePairs;
-import dev.fieldprof.jobs.evaluation.AccuracyChart;
-import dev.fieldprof.jobs.evaluation.AccuracyStudy;
-import dev.fieldprof.jobs.evaluation.DeviceWorkload;
-import dev.fieldprof.jobs.evaluation.RecordedWorkload;
-import dev.fieldprof.jobs.evaluation.SyntheticWorkload;
+import dev.fieldprof.estimation.ConstraintGraph;
+import dev.fieldprof.estimation.SignaturePairs;
+import dev.fieldprof.estimation.evaluation.AccuracyChart;
+import dev.fieldprof.estimation.evaluation.AccuracyStudy;
+import dev.fieldprof.estimation.evaluation.DeviceWorkload;
+import dev.fieldprof.estimation.evaluation.RecordedWorkload;
+import dev.fieldprof.estimation.evaluation.SyntheticWorkload;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.RecordDecodingException;

@@ -2,8 +2,8 @@ package dev.fieldprof.cli.estimation;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.jobs.estimation.ProjectionTrial;
-import dev.fieldprof.jobs.estimation.SignaturePairs;
+import dev.fieldprof.estimation.ProjectionTrial;
+import dev.fieldprof.estimation.SignaturePairs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;

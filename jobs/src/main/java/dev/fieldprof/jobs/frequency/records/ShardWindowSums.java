@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency.records;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.estimation.PartialSum;
 import java.io.Serializable;
 import java.util.Arrays;
 

@@ -2,7 +2,7 @@ package dev.fieldprof.jobs.frequency.functions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
