@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The child JVM's workload for {@link JfrReleaseDiffTest}: a fixed, seeded amount of work in three
- * tasks that call Jackson (from Maven Central) and the JDK — parse JSON documents, write them back,
- * sort the names. Release "v2" parses every document three times instead of once (the deliberately
- * costlier task); everything else is the same. Each task calls Jackson through a per-document
- * method ({@link #parseDocument}, {@link #writeDocument}, {@link #addNames}), so that counts of
- * method entries see the tasks too, and {@link #main} takes the size of the work.
+ * The real workload of the two release checks: a fixed, seeded amount of work in three tasks that
+ * call Jackson (from Maven Central) and the JDK — parse JSON documents, write them back, sort the
+ * names. Release "v2" parses every document three times instead of once (the deliberately costlier
+ * task); everything else is the same. {@link JfrReleaseDiffTest} records {@link #main} in a child
+ * JVM; {@link EstimatesReleaseDiffTest} analyzes and instruments this class with fieldprof and runs
+ * its {@link #main} on simulated devices, where each task's per-document method ({@link
+ * #parseDocument}, {@link #writeDocument}, {@link #addNames}) is what the method-entry counts see
+ * of it.
  */
 public final class ReleaseWorkload {
     static volatile long sink;
