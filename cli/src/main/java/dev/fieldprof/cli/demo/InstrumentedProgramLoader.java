@@ -14,16 +14,17 @@ import java.util.jar.JarFile;
 /**
  * Loads the classes of an instrumented program jar itself (child first) and everything else, above
  * all the client SDK's {@code Probes}, from the CLI's own class loader, so the instrumented code
- * reports to the runtime the demo bound to the calling thread.
+ * reports to the runtime the demo bound to the calling thread. Public for the tests that run other
+ * instrumented programs the same way (EstimatesReleaseDiffTest).
  */
-final class InstrumentedProgramLoader extends URLClassLoader {
+public final class InstrumentedProgramLoader extends URLClassLoader {
     static {
         registerAsParallelCapable();
     }
 
     private final Set<String> ownClasses;
 
-    InstrumentedProgramLoader(Path instrumentedJar, ClassLoader parent) {
+    public InstrumentedProgramLoader(Path instrumentedJar, ClassLoader parent) {
         super(new URL[] {toUrl(instrumentedJar)}, parent);
         this.ownClasses = classNamesIn(instrumentedJar);
     }
