@@ -13,7 +13,7 @@ import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.Probes;
 import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.client.transport.CallbackReportTransport;
-import dev.fieldprof.jobs.estimation.PartialSum;
+import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
 import dev.fieldprof.jobs.frequency.ReportValidation;
