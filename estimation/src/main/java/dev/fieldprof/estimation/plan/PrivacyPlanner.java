@@ -1,0 +1,299 @@
+package dev.fieldprof.estimation.plan;
+
+import dev.fieldprof.client.privacy.BinomialSampler;
+import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.client.privacy.RandomSource;
+import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.client.privacy.SubsetSelection;
+import dev.fieldprof.estimation.ConstraintGraph;
+import dev.fieldprof.estimation.ConstraintProjection;
+import dev.fieldprof.estimation.FrequencyMetrics;
+import dev.fieldprof.schemas.PrivacyMode;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+/**
+ * Predicts, before anything ships, how accurate the field estimates of a program will be under a
+ * privacy configuration, and what each device pays for it (issue 13 item 5): the per-method 95%
+ * interval, the smallest share distinguishable from zero, the expected relative error of ĝ and of
+ * the consistent g*, and the user-level ε a device spends per day. Deterministic for a seed;
+ * immutable and thread-safe.
+ *
+ * <p>The standard errors are the estimators' own (see {@code FrequencyEstimator}): in ε-t mode
+ * √(a/(n·k))/(a − 1) for every method; in user-level mode √(μ(1 − μ)/n)/(p − q) with μ = q + (p −
+ * q)·g(v) for a method of share g(v). The sum of n reports is close to normal, so E|ĝ(v) − g(v)| =
+ * √(2/π)·SE(v) and RE(ĝ) = √(2/π)·Σ_v SE(v) (the shares sum to 1). RE(g*) has no closed form: the
+ * projection removes most of the noise of the many methods near share 0, how much depends on the
+ * profile and the pairs, so it is simulated: in ε-t mode ĝ = G + SE·Z with seeded normal Z around
+ * the sampled events G (themselves scattered around g), in user-level mode from binomial inclusion
+ * counts, projected with the jobs' own {@link ConstraintProjection}, averaged over the repetitions.
+ *
+ * <p>The profile g is what the user expects the shares to look like: the previous release's
+ * estimates, a profile from a test run, or {@link #zipfProfile} when nothing is known.
+ */
+public final class PrivacyPlanner {
+    /** √(2/π): E|Z| of a standard normal Z. */
+    private static final double MEAN_ABSOLUTE_NORMAL = Math.sqrt(2 / Math.PI);
+
+    private static final double Z95 = 1.959963984540054;
+
+    /** One configuration to predict: its privacy parameters and how often a device reports. */
+    public record Candidate(PrivacyParameters privacy, double reportsPerDay) {
+        public Candidate {
+            if (!(reportsPerDay > 0) || Double.isInfinite(reportsPerDay)) {
+                throw new IllegalArgumentException(
+                        "reports per device per day must be > 0 and finite, got " + reportsPerDay);
+            }
+        }
+
+        /** The user-level ε of one report: ε·k/t in ε-t mode, ε in user-level mode. */
+        public double userLevelEpsilonPerReport() {
+            return privacy.userLevelEpsilonPerReport();
+        }
+
+        public double userLevelEpsilonPerDay() {
+            return reportsPerDay * userLevelEpsilonPerReport();
+        }
+    }
+
+    /**
+     * What a candidate is predicted to give.
+     *
+     * @param reportsPerWindow n: devices × reports per device per day × window (in days)
+     * @param standardError the standard error of a method of share 0 (what the estimates carry)
+     * @param halfWidth95 1.96 × that standard error
+     * @param smallestShare the smallest share whose 95% interval excludes 0
+     * @param relativeErrorRaw expected RE of ĝ over all methods
+     * @param relativeErrorProjected expected RE of g* over all methods (simulated)
+     */
+    public record Prediction(
+            Candidate candidate,
+            double reportsPerWindow,
+            double standardError,
+            double halfWidth95,
+            double smallestShare,
+            double relativeErrorRaw,
+            double relativeErrorProjected) {}
+
+    private final ConstraintGraph graph;
+    private final ConstraintProjection projection;
+    private final double[] profile;
+    private final long devices;
+    private final double windowDays;
+    private final int repetitions;
+    private final long seed;
+
+    /**
+     * @param graph the program's methods and pairs
+     * @param profile the expected shares, one per method, non-negative, summing to 1 (within 1e-6)
+     * @param devices devices reporting, >= 1
+     * @param windowDays the span one estimate covers, in days, > 0 (1/24 for hourly windows)
+     * @param repetitions simulated projections averaged per candidate, >= 1
+     * @param seed fixes the simulated noise
+     */
+    public PrivacyPlanner(
+            ConstraintGraph graph,
+            double[] profile,
+            long devices,
+            double windowDays,
+            int repetitions,
+            long seed) {
+        if (profile.length != graph.methods()) {
+            throw new IllegalArgumentException(
+                    "the profile has "
+                            + profile.length
+                            + " shares but the program "
+                            + graph.methods()
+                            + " methods");
+        }
+        double total = 0;
+        for (double share : profile) {
+            if (!(share >= 0) || Double.isInfinite(share)) {
+                throw new IllegalArgumentException("shares must be finite and >= 0, got " + share);
+            }
+            total += share;
+        }
+        if (Math.abs(total - 1) > 1e-6) {
+            throw new IllegalArgumentException("the shares must sum to 1, got " + total);
+        }
+        if (devices < 1 || !(windowDays > 0) || repetitions < 1) {
+            throw new IllegalArgumentException(
+                    "devices and repetitions must be >= 1 and the window > 0");
+        }
+        this.graph = graph;
+        this.projection = new ConstraintProjection(graph);
+        this.profile = profile.clone();
+        this.devices = devices;
+        this.windowDays = windowDays;
+        this.repetitions = repetitions;
+        this.seed = seed;
+    }
+
+    /**
+     * Shares proportional to 1/rank (Zipf, exponent 1), made consistent with the pairs by the
+     * projection: what call frequencies of real programs look like when nothing better is known.
+     * Methods are ranked by id, which carries no meaning, so only the shape counts.
+     */
+    public static double[] zipfProfile(ConstraintGraph graph) {
+        int methods = graph.methods();
+        double[] shares = new double[methods];
+        double total = 0;
+        for (int v = 0; v < methods; v++) {
+            shares[v] = 1.0 / (v + 1);
+            total += shares[v];
+        }
+        for (int v = 0; v < methods; v++) {
+            shares[v] /= total;
+        }
+        return new ConstraintProjection(graph).project(shares).solution();
+    }
+
+    public Prediction predict(Candidate candidate) {
+        double n = devices * candidate.reportsPerDay() * windowDays;
+        double[] errors = standardErrors(candidate.privacy(), n);
+        double atZero = standardErrorAtZero(candidate.privacy(), n);
+        double raw = 0;
+        for (double e : errors) {
+            raw += MEAN_ABSOLUTE_NORMAL * e;
+        }
+        return new Prediction(
+                candidate,
+                n,
+                atZero,
+                Z95 * atZero,
+                smallestShare(candidate.privacy(), n),
+                raw,
+                simulatedProjectedError(errors, candidate));
+    }
+
+    /** Predictions of every candidate, in the order given. */
+    public List<Prediction> predictAll(List<Candidate> candidates) {
+        return candidates.stream().map(this::predict).toList();
+    }
+
+    /**
+     * The candidate that meets the target 95% half-width at the smallest user-level ε per day
+     * (ties: the smaller RE of g*), or empty when none meets it.
+     */
+    public static Optional<Prediction> recommend(List<Prediction> predictions, double halfWidth) {
+        return predictions.stream()
+                .filter(p -> p.halfWidth95() <= halfWidth)
+                .min(
+                        Comparator.comparingDouble(
+                                        (Prediction p) -> p.candidate().userLevelEpsilonPerDay())
+                                .thenComparingDouble(Prediction::relativeErrorProjected));
+    }
+
+    /** The standard error of every method's ĝ from n reports. */
+    double[] standardErrors(PrivacyParameters privacy, double n) {
+        double[] errors = new double[profile.length];
+        if (privacy.mode() == PrivacyMode.USER_LEVEL) {
+            SubsetSelection oracle = oracle(privacy);
+            double p = oracle.p();
+            double q = oracle.q();
+            for (int v = 0; v < errors.length; v++) {
+                double mu = q + (p - q) * profile[v];
+                errors[v] = Math.sqrt(mu * (1 - mu) / n) / (p - q);
+            }
+        } else {
+            Arrays.fill(errors, standardErrorAtZero(privacy, n));
+        }
+        return errors;
+    }
+
+    private double standardErrorAtZero(PrivacyParameters privacy, double n) {
+        if (privacy.mode() == PrivacyMode.USER_LEVEL) {
+            SubsetSelection oracle = oracle(privacy);
+            return Math.sqrt(oracle.q() * (1 - oracle.q()) / n) / (oracle.p() - oracle.q());
+        }
+        double a = privacy.a();
+        return Math.sqrt(a / (n * privacy.k())) / (a - 1);
+    }
+
+    /**
+     * The smallest g with g ≥ 1.96·SE(g): in ε-t mode 1.96·SE; in user-level mode SE grows with g,
+     * so the fixed point, found by iteration (SE(g) is concave in g, so it converges from 0).
+     */
+    private double smallestShare(PrivacyParameters privacy, double n) {
+        if (privacy.mode() != PrivacyMode.USER_LEVEL) {
+            return Z95 * standardErrorAtZero(privacy, n);
+        }
+        SubsetSelection oracle = oracle(privacy);
+        double p = oracle.p();
+        double q = oracle.q();
+        double g = 0;
+        for (int i = 0; i < 100; i++) {
+            double mu = q + (p - q) * Math.min(g, 1);
+            double next = Z95 * Math.sqrt(mu * (1 - mu) / n) / (p - q);
+            if (Math.abs(next - g) < 1e-15) {
+                break;
+            }
+            g = next;
+        }
+        return g;
+    }
+
+    private SubsetSelection oracle(PrivacyParameters privacy) {
+        return new SubsetSelection(profile.length, privacy.epsilon());
+    }
+
+    private double simulatedProjectedError(double[] errors, Candidate candidate) {
+        // One stream per candidate, derived from the seed and the candidate alone, so adding a
+        // candidate to the grid does not change the others' figures.
+        SplittableRandom random =
+                new SplittableRandom(seed ^ (31L * candidate.hashCode() + 0x9E3779B97F4A7C15L));
+        PrivacyParameters privacy = candidate.privacy();
+        double n = devices * candidate.reportsPerDay() * windowDays;
+        SubsetSelection oracle =
+                privacy.mode() == PrivacyMode.USER_LEVEL && n <= Integer.MAX_VALUE
+                        ? oracle(privacy)
+                        : null;
+        RandomSource binomials = oracle == null ? null : new SeededRandomSource(random.nextLong());
+        double events = n * privacy.k();
+        double total = 0;
+        double[] truth = new double[profile.length];
+        double[] noisy = new double[profile.length];
+        for (int r = 0; r < repetitions; r++) {
+            for (int v = 0; v < noisy.length; v++) {
+                if (oracle != null) {
+                    // User-level sums are counts of rare inclusions, skewed where n·μ is small:
+                    // drawn as binomials, so that the projection clips what the real one would.
+                    double mu = oracle.q() + (oracle.p() - oracle.q()) * profile[v];
+                    int included = BinomialSampler.sample(binomials, (int) n, mu);
+                    truth[v] = profile[v];
+                    noisy[v] = (included / n - oracle.q()) / (oracle.p() - oracle.q());
+                } else {
+                    // In ε-t mode the estimand is the reports' sampled events, which scatter
+                    // around the profile (multinomially, nearly) and need not keep the pairs'
+                    // order: part of that scatter is error the projection cannot remove.
+                    truth[v] =
+                            profile[v]
+                                    + Math.sqrt(profile[v] * (1 - profile[v]) / events)
+                                            * gaussian(random);
+                    noisy[v] = truth[v] + errors[v] * gaussian(random);
+                }
+            }
+            total += FrequencyMetrics.relativeError(truth, projection.project(noisy).solution());
+        }
+        return total / repetitions;
+    }
+
+    /** A standard normal draw (Marsaglia's polar method). */
+    private static double gaussian(SplittableRandom random) {
+        while (true) {
+            double u = 2 * random.nextDouble() - 1;
+            double w = 2 * random.nextDouble() - 1;
+            double s = u * u + w * w;
+            if (s > 0 && s < 1) {
+                return u * Math.sqrt(-2 * Math.log(s) / s);
+            }
+        }
+    }
+
+    public ConstraintGraph graph() {
+        return graph;
+    }
+}
