@@ -36,6 +36,15 @@ public final class FlinkJobHealth implements AutoCloseable {
         this.gauges = new FlinkRestGauges(rest, requestTimeout);
     }
 
+    /**
+     * Polls the REST API at {@code rest} every 5 s into the history's job health (5 s: the metrics
+     * Flink serves are refreshed every 10 s by default, and a change still shows within one).
+     */
+    public static FlinkJobHealth feeding(URI rest, MonitorHistory history) {
+        return new FlinkJobHealth(rest, Duration.ofSeconds(5))
+                .start(Duration.ofSeconds(5), history::acceptJobHealth);
+    }
+
     /** Reads the gauges once, now. */
     public MonitorState.JobHealth read() {
         try {
