@@ -37,8 +37,9 @@ public final class FlinkJobHealth implements AutoCloseable {
     }
 
     /**
-     * Polls the REST API at {@code rest} every 5 s into the history's job health (5 s: the metrics
-     * Flink serves are refreshed every 10 s by default, and a change still shows within one).
+     * Polls the REST API at {@code rest} every 5 s into the history's job health: half of Flink's
+     * default refresh of the metrics it serves ({@code metrics.fetcher.update-interval}, 10 s), so
+     * that the page shows a new value within one refresh.
      */
     public static FlinkJobHealth feeding(URI rest, MonitorHistory history) {
         return new FlinkJobHealth(rest, Duration.ofSeconds(5))
@@ -66,7 +67,10 @@ public final class FlinkJobHealth implements AutoCloseable {
                     0,
                     null,
                     null,
-                    e.getClass().getSimpleName() + ": " + e.getMessage());
+                    // The JDK's ConnectException of a refused connection has no message.
+                    e.getMessage() == null
+                            ? e.getClass().getSimpleName()
+                            : e.getClass().getSimpleName() + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new MonitorState.JobHealth(rest.toString(), 0, null, null, "interrupted");

@@ -76,6 +76,21 @@ class FlinkJobHealthTest {
     }
 
     @Test
+    void namesTheRefusedConnectionWhenNothingListens() throws Exception {
+        java.net.URI nobody;
+        try (FakeFlinkRestEndpoint flink = new FakeFlinkRestEndpoint(FIXTURE)) {
+            nobody = flink.address(); // closed again: nothing listens there any more
+        }
+
+        MonitorState.JobHealth health = new FlinkJobHealth(nobody, Duration.ofSeconds(5)).read();
+
+        assertThat(health)
+                .isEqualTo(
+                        new MonitorState.JobHealth(
+                                nobody.toString(), 0, null, null, "ConnectException"));
+    }
+
+    @Test
     void showsNoValueWhenNoRunningJobHasTheGauges() throws Exception {
         try (FakeFlinkRestEndpoint flink =
                 new FakeFlinkRestEndpoint("flink-rest-paths-job-only.json")) {
