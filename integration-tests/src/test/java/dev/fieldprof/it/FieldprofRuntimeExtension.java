@@ -1,6 +1,7 @@
 package dev.fieldprof.it;
 
 import dev.fieldprof.cli.runtime.EmbeddedFlink;
+import dev.fieldprof.cli.runtime.EmbeddedKafka;
 import dev.fieldprof.cli.runtime.EmbeddedRuntime;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
@@ -34,6 +35,7 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.AppInfoParser;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -194,6 +196,32 @@ public final class FieldprofRuntimeExtension
     /** {@code host:port} of the broker. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * Stops the embedded broker as an outage would (its ports and logs kept); {@link
+     * #restartBroker()} brings it back. A test calling this is skipped on a Testcontainers broker,
+     * whose restart would map another port.
+     */
+    public void stopBroker() {
+        requireEmbeddedBroker().stop();
+    }
+
+    /**
+     * Starts the stopped embedded broker again on the same port and logs; returns once every
+     * partition has a leader.
+     */
+    public void restartBroker() {
+        requireEmbeddedBroker().restart();
+    }
+
+    private EmbeddedKafka requireEmbeddedBroker() {
+        Assumptions.assumeTrue(
+                embedded != null,
+                "a broker restart on the same port needs the embedded broker: run without -D"
+                        + KAFKA_PROPERTY
+                        + "=testcontainers");
+        return embedded.kafka();
     }
 
     /** The shared MiniCluster. */

@@ -9,6 +9,7 @@ import dev.fieldprof.cli.browser.HeadlessChromium;
 import dev.fieldprof.it.KnownReports.Report;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.monitor.FlinkJobHealth;
 import dev.fieldprof.monitor.MonitorFeed;
 import dev.fieldprof.monitor.MonitorHistory;
 import dev.fieldprof.monitor.MonitorServer;
@@ -46,7 +47,10 @@ import org.openqa.selenium.WebDriver;
  * job on the embedded broker: reports in two bursts (the second once the first window's estimate is
  * out, so there are several windows) and three undecodable records. The page must draw a series per
  * top method whose band is exactly ĝ ± 1.96·se of each window's record, count the three dead
- * letters, and pin a searched method. Writes target/monitor-page.png.
+ * letters, and pin a searched method. Writes target/monitor-page.png. A second run opens the page
+ * while the job runs and reports are still being sent: the windows drawn must grow from the event
+ * stream without a reload, and the jobs' gauge of reports waiting for a model, read from the
+ * MiniCluster's REST API, must show 0.
  */
 class MonitorPageBrowserITCase {
     private static final long SEED = 20_260_115L;
@@ -69,15 +73,7 @@ class MonitorPageBrowserITCase {
     void drawsSeriesWithBandsOf196StandardErrorsAndCountsDeadLetters() throws Exception {
         FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, 2);
         String edgeModels = RUNTIME.createRandomTopic(1, true);
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                topics.programs(),
-                                APP,
-                                RecordCodec.of(ProgramModel.class)
-                                        .encode(KnownReports.model(APP)))),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        publishProgram(topics);
         JobClient job = start(topics);
         List<EstimateWindow> estimates;
         try {
@@ -199,6 +195,9 @@ class MonitorPageBrowserITCase {
                 }
                 assertThat(state.at("/deadLetters/byReason/UNDECODABLE").asLong())
                         .isEqualTo(BAD_RECORDS);
+                assertThat(driver.findElement(By.id("reports-waiting")).getText())
+                        .as("no Flink REST address given to this monitor")
+                        .isEqualTo("n/a");
                 assertThat(state.at("/streams/0/privacy/userEpsilon").asDouble())
                         .isEqualTo(KnownReports.EPSILON * KnownReports.K / KnownReports.T);
 
@@ -227,6 +226,105 @@ class MonitorPageBrowserITCase {
         } finally {
             stop.set(true);
         }
+    }
+
+    @Test
+    void growsTheDrawnWindowsFromServerSentEventsWithoutReloadingAndShowsTheJobsGauge()
+            throws Exception {
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, 2);
+        String edgeModels = RUNTIME.createRandomTopic(1, true);
+        publishProgram(topics);
+        List<Report> known = KnownReports.randomized(SEED + 1, APP, "live", 60);
+        JobClient job = start(topics);
+        MonitorHistory history = new MonitorHistory(30, 4, 10_000);
+        AtomicBoolean stop = new AtomicBoolean();
+        // As `monitor --flink-rest`: the MiniCluster running the job serves the REST API.
+        FlinkJobHealth jobs = FlinkJobHealth.feeding(RUNTIME.flink().restAddress(), history);
+        try (MonitorServer server = new MonitorServer("127.0.0.1", 0);
+                MonitorFeed feed =
+                        new MonitorFeed(
+                                RUNTIME.clientProperties(),
+                                new MonitorFeed.TopicNames(
+                                        topics.estimates(),
+                                        topics.deadLetters(),
+                                        edgeModels,
+                                        topics.programs()),
+                                Duration.ofHours(1),
+                                null,
+                                history,
+                                server);
+                HeadlessChromium browser = HeadlessChromium.start(dir, 1280, 2300)) {
+            Thread poller = new Thread(() -> feed.run(stop::get), "monitor-feed");
+            poller.start();
+            KnownReports.produce(
+                    RUNTIME,
+                    topics.reports(),
+                    known.subList(0, 30),
+                    r -> r.index() % 2,
+                    r -> null,
+                    List.of());
+            WebDriver driver = browser.driver();
+            driver.get(server.address().toString());
+            JavascriptExecutor js = (JavascriptExecutor) driver;
+            browser.await(TIMEOUT, "the first window drawn", d -> drawnWindows(js) >= 1);
+            int before = drawnWindows(js);
+            // A property of this document only: a reload (or a new page) would lose it.
+            js.executeScript("window.fieldprofSameDocument = true;");
+
+            KnownReports.produce(
+                    RUNTIME,
+                    topics.reports(),
+                    known.subList(30, 60),
+                    r -> r.index() % 2,
+                    r -> null,
+                    List.of());
+            browser.await(
+                    TIMEOUT,
+                    "a window more than the " + before + " drawn before the second burst",
+                    d -> drawnWindows(js) > before);
+            assertThat(js.executeScript("return window.fieldprofSameDocument === true;"))
+                    .as("drawn by the open page from the event stream, not by a reload")
+                    .isEqualTo(true);
+            assertThat(
+                            js.executeScript(
+                                    "return performance.getEntriesByType('navigation').length;"))
+                    .as("navigations of the page")
+                    .isEqualTo(1L);
+
+            // Every report has its program model: none waits, read from the job's own gauges.
+            browser.await(
+                    TIMEOUT,
+                    "the jobs' gauge of reports waiting for a model",
+                    d -> d.findElement(By.id("reports-waiting")).getText().equals("0"));
+            assertThat(stateJson(server).at("/jobs/reportsWaitingForModel").asLong()).isZero();
+            assertThat(stateJson(server).at("/jobs/source").asText())
+                    .isEqualTo(RUNTIME.flink().restAddress().toString());
+        } finally {
+            stop.set(true);
+            jobs.close();
+            job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Windows on the x axis of the first series chart, from uPlot's own data. */
+    private static int drawnWindows(JavascriptExecutor js) {
+        return ((Number)
+                        js.executeScript(
+                                "const p = window.fieldprofMonitor.plots;"
+                                        + " return p.length ? p[0].plot.data[0].length : 0;"))
+                .intValue();
+    }
+
+    private static void publishProgram(FrequencyJobTopics topics) {
+        RUNTIME.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                topics.programs(),
+                                APP,
+                                RecordCodec.of(ProgramModel.class)
+                                        .encode(KnownReports.model(APP)))),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     private static JsonNode stateJson(MonitorServer server) throws Exception {

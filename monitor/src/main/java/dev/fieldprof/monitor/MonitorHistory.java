@@ -35,6 +35,7 @@ public final class MonitorHistory {
     private final Map<DeadLetterReason, Long> deadLettersByReason =
             new EnumMap<>(DeadLetterReason.class);
     private final Map<String, MonitorState.EdgeModels> edgeModels = new TreeMap<>();
+    private MonitorState.JobHealth jobs = MonitorState.JobHealth.notRead();
     private long deadLetterTotal;
     private long version;
 
@@ -112,6 +113,17 @@ public final class MonitorHistory {
         version++;
     }
 
+    /**
+     * Takes a reading of the Flink jobs' gauges; an equal reading changes nothing, so that polling
+     * an idle cluster does not push the same state to every page again.
+     */
+    public synchronized void acceptJobHealth(MonitorState.JobHealth reading) {
+        if (!reading.equals(jobs)) {
+            jobs = reading;
+            version++;
+        }
+    }
+
     /** Changes with every record taken: a cheap test of whether to push a new state. */
     public synchronized long version() {
         return version;
@@ -151,7 +163,8 @@ public final class MonitorHistory {
                         names(deadLettersByReason),
                         deadLetterBucketMillis,
                         buckets),
-                List.copyOf(edgeModels.values()));
+                List.copyOf(edgeModels.values()),
+                jobs);
     }
 
     private static Map<String, Long> names(Map<DeadLetterReason, Long> counts) {

@@ -10,9 +10,13 @@ import java.util.Map;
  * @param streams one per app version and privacy configuration
  * @param deadLetters dead letters of every job, per reason and over time
  * @param edgeModels edge-model versions published, per app version
+ * @param jobs the running Flink jobs' own gauges (n/a unless the monitor reads Flink's REST API)
  */
 public record MonitorState(
-        List<Stream> streams, DeadLetters deadLetters, List<EdgeModels> edgeModels) {
+        List<Stream> streams,
+        DeadLetters deadLetters,
+        List<EdgeModels> edgeModels,
+        JobHealth jobs) {
 
     /**
      * One app version and privacy configuration.
@@ -121,4 +125,30 @@ public record MonitorState(
     /** The edge models published for one app version. */
     public record EdgeModels(
             String appVersion, long published, long latestVersion, long latestAtMillis) {}
+
+    /**
+     * What the running Flink jobs report about themselves, read from the JobManager's REST API
+     * ({@code --flink-rest}); the estimates topic cannot tell it. A null value is n/a: no REST
+     * address given, the last reading failed, or no running job has the gauge.
+     *
+     * @param source the REST address read, or null when none was given
+     * @param runningJobs jobs in state RUNNING at the last reading
+     * @param reportsWaitingForModel the sum of every validation subtask's {@code
+     *     reportsWaitingForModel} gauge: reports held until their program model arrives
+     * @param watermarkHoldLagMillis the largest {@code watermarkHoldLagMillis} gauge: how far those
+     *     waiting reports hold event time back
+     * @param error why the last reading failed, or null
+     */
+    public record JobHealth(
+            String source,
+            int runningJobs,
+            Long reportsWaitingForModel,
+            Long watermarkHoldLagMillis,
+            String error) {
+
+        /** No REST address given: every value n/a. */
+        public static JobHealth notRead() {
+            return new JobHealth(null, 0, null, null, null);
+        }
+    }
 }

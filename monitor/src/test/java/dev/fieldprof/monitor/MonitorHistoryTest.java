@@ -148,6 +148,26 @@ class MonitorHistoryTest {
     }
 
     @Test
+    void jobHealthIsNotReadUntilAReadingArrivesAndAnEqualReadingChangesNothing() {
+        MonitorHistory history = new MonitorHistory(2, 1, 60_000);
+        assertThat(history.state(null).jobs())
+                .isEqualTo(new MonitorState.JobHealth(null, 0, null, null, null));
+
+        MonitorState.JobHealth reading =
+                new MonitorState.JobHealth("http://127.0.0.1:8081", 1, 7L, 1500L, null);
+        history.acceptJobHealth(reading);
+        long version = history.version();
+        history.acceptJobHealth(
+                new MonitorState.JobHealth("http://127.0.0.1:8081", 1, 7L, 1500L, null));
+
+        assertThat(history.state(null).jobs()).isEqualTo(reading);
+        assertThat(history.version()).as("no new state to push").isEqualTo(version);
+        history.acceptJobHealth(
+                new MonitorState.JobHealth("http://127.0.0.1:8081", 1, 0L, 0L, null));
+        assertThat(history.version()).isEqualTo(version + 1);
+    }
+
+    @Test
     void comparesTwoCumulativeEstimatesWithTheirIntervals() {
         EstimateWindow first = window(30_000, true, List.of(0.5, 0.3, 0.2), List.of(0));
         EstimateWindow second = window(30_000, true, List.of(0.6, 0.3, 0.1), List.of(0));

@@ -11,6 +11,7 @@ import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.monitor.DeadLetterTally;
 import dev.fieldprof.monitor.EstimateBoard;
 import dev.fieldprof.monitor.EstimatesTail;
+import dev.fieldprof.monitor.FlinkJobHealth;
 import dev.fieldprof.monitor.MonitorFeed;
 import dev.fieldprof.monitor.MonitorHistory;
 import dev.fieldprof.monitor.MonitorServer;
@@ -159,6 +160,11 @@ final class DemoRun {
         TerminalView view = new TerminalView(settings.top(), System.console() != null);
         Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        MonitorHistory history = new MonitorHistory(30, 6, settings.window().toMillis());
+        // The MiniCluster serves Flink's REST API: the page shows the job's own gauges (reports
+        // waiting for a model, the watermark hold) as `monitor --flink-rest` would.
+        FlinkJobHealth jobs =
+                web == null ? null : FlinkJobHealth.feeding(runtime.flink().restAddress(), history);
         try (MonitorFeed feed =
                 web == null
                         ? null
@@ -167,7 +173,7 @@ final class DemoRun {
                                 MonitorFeed.TopicNames.defaults(),
                                 Duration.ofHours(1),
                                 null,
-                                new MonitorHistory(30, 6, settings.window().toMillis()),
+                                history,
                                 web)) {
             showUntilStopped(
                     bootstrap,
@@ -183,6 +189,10 @@ final class DemoRun {
                     jvmStart,
                     board,
                     view);
+        } finally {
+            if (jobs != null) {
+                jobs.close();
+            }
         }
     }
 

@@ -3,11 +3,14 @@ package dev.fieldprof.cli.monitor;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.cli.runtime.FlinkRestClient;
+import dev.fieldprof.monitor.FlinkJobHealth;
 import dev.fieldprof.monitor.MonitorFeed;
 import dev.fieldprof.monitor.MonitorHistory;
 import dev.fieldprof.monitor.MonitorServer;
 import dev.fieldprof.schemas.Topics;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -67,6 +70,15 @@ public final class MonitorCommand implements Callable<Integer> {
             description = "Time bucket of the dead-letter chart (default: ${DEFAULT-VALUE}).")
     Duration deadLetterBucket;
 
+    @Option(
+            names = "--flink-rest",
+            paramLabel = "URL",
+            description =
+                    "REST address of the Flink JobManager (HOST:PORT or http(s)://...): the page"
+                            + " then shows the reports waiting for a model and the watermark hold"
+                            + " of the running jobs (default: none, shown as n/a).")
+    String flinkRest;
+
     @CommandLine.Mixin EstimatesSource source;
 
     @CommandLine.Mixin KafkaClientProperties kafka;
@@ -95,9 +107,19 @@ public final class MonitorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        URI flink = null;
+        if (flinkRest != null) {
+            try {
+                flink = FlinkRestClient.parseAddress(flinkRest);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "--flink-rest: " + e.getMessage());
+            }
+        }
         AtomicBoolean stopped = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
         MonitorHistory history = new MonitorHistory(windows, top, deadLetterBucket.toMillis());
+        FlinkJobHealth jobs = flink == null ? null : FlinkJobHealth.feeding(flink, history);
         try (MonitorServer server = new MonitorServer(host, port);
                 MonitorFeed feed =
                         new MonitorFeed(
@@ -131,6 +153,10 @@ public final class MonitorCommand implements Callable<Integer> {
             }
         } catch (UncheckedIOException e) {
             throw new CliFailure(e.getMessage(), e);
+        } finally {
+            if (jobs != null) {
+                jobs.close();
+            }
         }
         return 0;
     }

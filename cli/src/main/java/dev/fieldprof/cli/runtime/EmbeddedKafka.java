@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
@@ -60,19 +61,23 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private final Path directory;
     private final String bootstrapServers;
-    private final KafkaRaftServer server;
+    private final Properties brokerProperties;
+    private KafkaRaftServer server;
     private final Admin admin;
     private final Duration startTime;
+    private boolean stopped;
     private volatile boolean closed;
 
     private EmbeddedKafka(
             Path directory,
             String bootstrapServers,
+            Properties brokerProperties,
             KafkaRaftServer server,
             Admin admin,
             Duration startTime) {
         this.directory = directory;
         this.bootstrapServers = bootstrapServers;
+        this.brokerProperties = brokerProperties;
         this.server = server;
         this.admin = admin;
         this.startTime = startTime;
@@ -165,9 +170,51 @@ public final class EmbeddedKafka implements AutoCloseable {
         return admin;
     }
 
+    /**
+     * Shuts the broker down as an outage would, keeping its ports, cluster id and logs for {@link
+     * #restart()}: clients see connections refused until then. For tests of clients that must ride
+     * out a broker restart. Idempotent.
+     */
+    public synchronized void stop() {
+        if (closed) {
+            throw new IllegalStateException("the broker is closed");
+        }
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        server.shutdown();
+        server.awaitShutdown();
+    }
+
+    /**
+     * Starts a stopped broker again on the same ports and log directory (no new format: the same
+     * cluster, topics and records) and returns once it answers and every partition has a leader
+     * again. Fails if another process took one of the ports meanwhile.
+     */
+    public synchronized void restart() {
+        if (closed) {
+            throw new IllegalStateException("the broker is closed");
+        }
+        if (!stopped) {
+            throw new IllegalStateException("the broker is running; stop() it first");
+        }
+        server = new KafkaRaftServer(new KafkaConfig(brokerProperties, false), Time.SYSTEM);
+        server.startup();
+        stopped = false;
+        Builder.awaitBroker(admin);
+        Set<String> topics;
+        try {
+            topics = admin.listTopics().names().get(READY_TIMEOUT.toMillis(), MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not list the topics after a restart", e);
+        }
+        topics.forEach(this::awaitLeaders);
+    }
+
     /** Stops the broker, waits for it to finish and deletes its directory. Idempotent. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
@@ -176,8 +223,10 @@ public final class EmbeddedKafka implements AutoCloseable {
             admin.close(Duration.ofSeconds(5));
         } finally {
             try {
-                server.shutdown();
-                server.awaitShutdown();
+                if (!stopped) {
+                    server.shutdown();
+                    server.awaitShutdown();
+                }
             } finally {
                 deleteRecursively(directory);
             }
@@ -286,6 +335,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 return new EmbeddedKafka(
                         directory,
                         bootstrap,
+                        properties,
                         server,
                         admin,
                         Duration.ofNanos(System.nanoTime() - started));
