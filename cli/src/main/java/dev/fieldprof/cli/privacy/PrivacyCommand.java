@@ -8,8 +8,14 @@ import picocli.CommandLine.Command;
 @Command(
         name = "privacy",
         mixinStandardHelpOptions = true,
-        description = "Privacy tools of the device SDK: exact audit of the randomizer, ledger.",
-        subcommands = {PrivacyAuditCommand.class, PrivacyLedgerCommand.class})
+        description =
+                "Privacy tools: exact audit of the randomizer, the device ledger, and the planner"
+                        + " that predicts accuracy and privacy cost per configuration.",
+        subcommands = {
+            PrivacyAuditCommand.class,
+            PrivacyLedgerCommand.class,
+            PrivacyPlanCommand.class
+        })
 public final class PrivacyCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -1,0 +1,116 @@
+package dev.fieldprof.cli.privacy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.cli.CliCapture;
+import dev.fieldprof.schemas.OrderPair;
+import dev.fieldprof.schemas.PairRule;
+import dev.fieldprof.schemas.ProgramModel;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PrivacyPlanCommandTest {
+    @TempDir Path work;
+
+    private final CliCapture cli = new CliCapture();
+
+    /** Four methods, a <= b, an epsilon-t configuration with k = 20. */
+    private Path model() {
+        ProgramModel model =
+                ProgramModels.build(
+                        "tiny:1",
+                        Instant.ofEpochMilli(0),
+                        List.of("<t: void a()>", "<t: void b()>", "<t: void c()>", "<t: void d()>"),
+                        List.of(new OrderPair(0, 1, PairRule.OTHER)),
+                        ProgramModels.privacyConfig("default", 1.0, 1, 20, 4),
+                        Map.of());
+        Path file = work.resolve("tiny.model");
+        ProgramModels.write(model, file);
+        return file;
+    }
+
+    @Test
+    void printsThePredictionOfEachConfigurationAndRecommendsTheCheapestThatMeetsTheTarget()
+            throws Exception {
+        Path png = work.resolve("plan.png");
+        int exit =
+                cli.run(
+                        "privacy",
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--devices",
+                        "1000",
+                        "--window",
+                        "1h",
+                        "--epsilons",
+                        "ln(9),8",
+                        "--t",
+                        "1",
+                        "--reports-per-day",
+                        "24",
+                        "--target-ci",
+                        "0.03",
+                        "--png",
+                        png.toString());
+
+        assertThat(exit).as(cli.err()).isZero();
+        // epsilon-t, ln 9, t = 1, k = 20 (the model's): a = 3, n = 1000 per hourly window,
+        // SE = sqrt(3/(1000*20))/2 = 0.6124%, half-width 1.96 SE = 1.2002%, per report 20 ln 9.
+        assertThat(cli.out())
+                .contains("tiny:1: |V| = 4, 1 pairs; 1000 devices, windows of PT1H; profile zipf")
+                .contains(
+                        "epsilon-t   2.1972     1     20     24       1000    1.2002    1.2002"
+                                + "   0.0195   0.0155      43.94       1055")
+                .contains(
+                        "recommended for +-3.000% at 95%: user-level, epsilon 2.1972 (analyze"
+                                + " --privacy-mode user-level --epsilon 2.1972), 24 report(s) per"
+                                + " device per day")
+                .contains("chart: " + png);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(1120);
+    }
+
+    @Test
+    void saysWhenNoConfigurationMeetsTheTarget() {
+        int exit =
+                cli.run(
+                        "privacy",
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--devices",
+                        "10",
+                        "--epsilons",
+                        "1",
+                        "--target-ci",
+                        "0.0001");
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("no configuration meets +-0.010% at 95% with 10 devices");
+    }
+
+    @Test
+    void aThresholdAboveKIsAUsageErrorNamingIt() throws Exception {
+        int exit =
+                cli.run(
+                        "privacy",
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--devices",
+                        "10",
+                        "--t",
+                        "21");
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err()).contains("--t must be in [1, k = 20], got 21");
+        assertThat(Files.exists(work.resolve("plan.png"))).isFalse();
+    }
+}
