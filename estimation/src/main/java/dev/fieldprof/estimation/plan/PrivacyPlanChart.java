@@ -35,8 +35,19 @@ public final class PrivacyPlanChart {
         new Color(0xCC, 0x79, 0xA7),
         new Color(0xE6, 0x9F, 0x00),
         new Color(0x56, 0xB4, 0xE9),
-        new Color(0x00, 0x00, 0x00)
+        new Color(0x00, 0x00, 0x00),
+        new Color(0x99, 0x99, 0x99)
     };
+
+    /** User-level series are dashed, so the two modes differ in more than colour. */
+    private static final BasicStroke DASHED =
+            new BasicStroke(
+                    2f,
+                    BasicStroke.CAP_BUTT,
+                    BasicStroke.JOIN_MITER,
+                    10f,
+                    new float[] {7f, 4f},
+                    0f);
 
     private PrivacyPlanChart() {}
 
@@ -82,13 +93,18 @@ public final class PrivacyPlanChart {
         for (String name : series.keySet()) {
             int y = PANEL_HEIGHT + 50 + 18 * i;
             g.setColor(COLORS[i % COLORS.length]);
-            g.fillRect(MARGIN, y - 9, 24, 4);
+            g.setStroke(dashed(name) ? DASHED : new BasicStroke(2f));
+            g.drawLine(MARGIN, y - 7, MARGIN + 24, y - 7);
             g.setColor(Color.BLACK);
             g.drawString(name, MARGIN + 32, y - 3);
             i++;
         }
         g.dispose();
         ImageIO.write(image, "png", file.toFile());
+    }
+
+    private static boolean dashed(String seriesName) {
+        return seriesName.startsWith("user-level");
     }
 
     private static String seriesName(PrivacyPlanner.Prediction p) {
@@ -144,9 +160,10 @@ public final class PrivacyPlanChart {
         g.drawRect(x0, y0 - h, w, h);
         g.drawString(xLabel, x0 + w / 2 - 80, y0 + 32);
         g.drawString(yLabel, x0, y0 - h - 8);
-        g.setStroke(new BasicStroke(2f));
         int i = 0;
-        for (List<PrivacyPlanner.Prediction> s : series.values()) {
+        for (Map.Entry<String, List<PrivacyPlanner.Prediction>> entry : series.entrySet()) {
+            List<PrivacyPlanner.Prediction> s = entry.getValue();
+            g.setStroke(dashed(entry.getKey()) ? DASHED : new BasicStroke(2f));
             g.setColor(COLORS[i++ % COLORS.length]);
             int px = -1;
             int py = -1;
