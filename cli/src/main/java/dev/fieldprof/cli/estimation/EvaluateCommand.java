@@ -6,6 +6,7 @@ import dev.fieldprof.estimation.SignaturePairs;
 import dev.fieldprof.estimation.evaluation.AccuracyChart;
 import dev.fieldprof.estimation.evaluation.AccuracyStudy;
 import dev.fieldprof.estimation.evaluation.DeviceWorkload;
+import dev.fieldprof.estimation.evaluation.ModeComparison;
 import dev.fieldprof.estimation.evaluation.RecordedWorkload;
 import dev.fieldprof.estimation.evaluation.SyntheticWorkload;
 import dev.fieldprof.schemas.ProgramModel;
@@ -14,6 +15,7 @@ import dev.fieldprof.schemas.RecordDecodingException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -93,6 +95,15 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--png", paramLabel = "FILE", description = "Also draw the chart as PNG.")
     Path png;
 
+    @Option(
+            names = "--compare-modes",
+            description =
+                    "Instead of the paper's grid: both privacy modes at equal per-report"
+                            + " user-level epsilon (ln 3, ln 9, 4, 8), on the same devices:"
+                            + " epsilon-t at k = 1 and k = 5|V| (t = k), user-level; RE of g^ and"
+                            + " g* and HMC(0.25) of g* against the devices' mean share profile.")
+    boolean compareModes;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -106,6 +117,15 @@ public final class EvaluateCommand implements Callable<Integer> {
                     spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
         DeviceWorkload workload = input.synthetic != null ? synthetic() : recorded();
+        if (compareModes) {
+            double[] epsilons = {Math.log(3), Math.log(9), 4, 8};
+            List<ModeComparison.Row> rows =
+                    ModeComparison.run(workload, epsilons, devices, repetitions, 0.25, seed);
+            System.out.print(
+                    ModeComparison.table(
+                            workload.name(), workload.graph().methods(), devices, rows));
+            return 0;
+        }
         AccuracyStudy.Result result;
         try {
             result =

@@ -69,7 +69,7 @@ class PrivacyPlanCommandTest {
                 .contains("tiny:1: |V| = 4, 1 pairs; 1000 devices, windows of PT1H; profile zipf")
                 .contains(
                         "epsilon-t   2.1972     1     20     24       1000    1.2002    1.2002"
-                                + "   0.0195   0.0155      43.94       1055")
+                                + "   0.0195   0.0227      43.94       1055")
                 .contains(
                         "recommended for +-3.000% at 95%: user-level, epsilon 2.1972 (analyze"
                                 + " --privacy-mode user-level --epsilon 2.1972), 24 report(s) per"

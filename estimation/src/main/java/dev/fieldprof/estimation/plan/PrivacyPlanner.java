@@ -243,9 +243,8 @@ public final class PrivacyPlanner {
     private double simulatedProjectedError(double[] errors, Candidate candidate) {
         // One stream per candidate, derived from the seed and the candidate alone, so adding a
         // candidate to the grid does not change the others' figures.
-        SplittableRandom random =
-                new SplittableRandom(seed ^ (31L * candidate.hashCode() + 0x9E3779B97F4A7C15L));
         PrivacyParameters privacy = candidate.privacy();
+        SplittableRandom random = new SplittableRandom(streamSeed(privacy, candidate));
         double n = devices * candidate.reportsPerDay() * windowDays;
         SubsetSelection oracle =
                 privacy.mode() == PrivacyMode.USER_LEVEL && n <= Integer.MAX_VALUE
@@ -279,6 +278,23 @@ public final class PrivacyPlanner {
             total += FrequencyMetrics.relativeError(truth, projection.project(noisy).solution());
         }
         return total / repetitions;
+    }
+
+    /** A seed from the seed and the candidate's values (never identity hash codes). */
+    private long streamSeed(PrivacyParameters privacy, Candidate candidate) {
+        long h = seed;
+        for (long part :
+                new long[] {
+                    privacy.mode().ordinal(),
+                    Double.doubleToLongBits(privacy.epsilon()),
+                    privacy.t(),
+                    privacy.k(),
+                    Double.doubleToLongBits(candidate.reportsPerDay())
+                }) {
+            h = (h ^ part) * 0x9E3779B97F4A7C15L;
+            h ^= h >>> 29;
+        }
+        return h;
     }
 
     /** A standard normal draw (Marsaglia's polar method). */
