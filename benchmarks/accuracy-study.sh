@@ -4,7 +4,8 @@
 # once with the analysed pairs and once with none (the simplex-only projection, same seed).
 # Run from the repository root after building the class path (benchmarks/README.md).
 # Environment: DEVICES (1000), REPETITIONS (3), SEED (20261122), OUT (benchmarks/target/accuracy),
-# PROGRAMS (lang3,gson,codec,demo), RECORD (1; 0 reuses the recorded runs in OUT).
+# PROGRAMS (lang3,gson,codec,demo), RECORD (1; 0 reuses the recorded runs in OUT), MODES (1: also
+# compare the two privacy modes at equal per-report user-level epsilon).
 set -euo pipefail
 
 devices=${DEVICES:-1000}
@@ -41,3 +42,20 @@ for p in ${programs//,/ }; do
   done
 done | tee "$out/study.txt"
 echo "wrote $combined and $out/*-pairs.png, $out/*-none.png"
+
+# Issue 13 item 6: both privacy modes at equal per-report user-level epsilon, same devices.
+if [ "${MODES:-1}" = 1 ]; then
+  for p in ${programs//,/ }; do
+    s=${stem[$p]}
+    java -Xmx3g -cp "$cp" dev.fieldprof.cli.FieldprofCommand evaluate \
+      --model "$out/$s.model" --runs "$out/$s-runs.csv" --devices "$devices" \
+      --repetitions "$repetitions" --seed 1 --compare-modes
+  done | tee "$out/modes.txt"
+  # Issue 13 item 5: the privacy planner's predictions against the real randomizer and estimator.
+  for p in ${programs//,/ }; do
+    s=${stem[$p]}
+    java -Xmx3g -cp "$cp" dev.fieldprof.cli.FieldprofCommand evaluate \
+      --model "$out/$s.model" --runs "$out/$s-runs.csv" --devices "$devices" \
+      --repetitions "$repetitions" --seed 1 --check-plan
+  done | tee "$out/plan-check.txt"
+fi

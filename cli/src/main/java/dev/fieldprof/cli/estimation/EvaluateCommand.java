@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.estimation;
 
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.SignaturePairs;
 import dev.fieldprof.estimation.evaluation.AccuracyChart;
@@ -9,6 +10,8 @@ import dev.fieldprof.estimation.evaluation.DeviceWorkload;
 import dev.fieldprof.estimation.evaluation.ModeComparison;
 import dev.fieldprof.estimation.evaluation.RecordedWorkload;
 import dev.fieldprof.estimation.evaluation.SyntheticWorkload;
+import dev.fieldprof.estimation.plan.PlanValidation;
+import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.RecordDecodingException;
@@ -104,6 +107,15 @@ public final class EvaluateCommand implements Callable<Integer> {
                             + " g* and HMC(0.25) of g* against the devices' mean share profile.")
     boolean compareModes;
 
+    @Option(
+            names = "--check-plan",
+            description =
+                    "Instead of the paper's grid: the privacy planner's predicted RE of g^ and g*"
+                            + " against the real randomizer and estimator on these devices, for"
+                            + " epsilon-t (ln 9, t = 1 and 10, k = 5|V|) and user-level (ln 3, 4,"
+                            + " 8).")
+    boolean checkPlan;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -117,6 +129,38 @@ public final class EvaluateCommand implements Callable<Integer> {
                     spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
         DeviceWorkload workload = input.synthetic != null ? synthetic() : recorded();
+        if (checkPlan) {
+            int k = 5 * workload.graph().methods();
+            List<PrivacyParameters> configs =
+                    List.of(
+                            new PrivacyParameters(Math.log(9), 1, k),
+                            new PrivacyParameters(Math.log(9), 10, k),
+                            new PrivacyParameters(PrivacyMode.USER_LEVEL, Math.log(3), 1, 1),
+                            new PrivacyParameters(PrivacyMode.USER_LEVEL, 4, 1, 1),
+                            new PrivacyParameters(PrivacyMode.USER_LEVEL, 8, 1, 1));
+            System.out.printf(
+                    "== %s: |V| = %d, %d devices, %d repetitions: planner vs simulation%n",
+                    workload.name(), workload.graph().methods(), devices, repetitions);
+            for (PlanValidation.Comparison c :
+                    PlanValidation.run(workload, devices, configs, repetitions, seed)) {
+                PrivacyParameters p = c.predicted().candidate().privacy();
+                System.out.printf(
+                        java.util.Locale.ROOT,
+                        "%-10s eps %.4f t %5d k %5d: RE(g^) predicted %.4f simulated %.4f"
+                                + " (x%.3f)  RE(g*) predicted %.4f simulated %.4f (x%.3f)%n",
+                        p.mode() == PrivacyMode.USER_LEVEL ? "user-level" : "epsilon-t",
+                        p.epsilon(),
+                        p.t(),
+                        p.k(),
+                        c.predicted().relativeErrorRaw(),
+                        c.simulatedRaw(),
+                        c.rawRatio(),
+                        c.predicted().relativeErrorProjected(),
+                        c.simulatedProjected(),
+                        c.projectedRatio());
+            }
+            return 0;
+        }
         if (compareModes) {
             double[] epsilons = {Math.log(3), Math.log(9), 4, 8};
             List<ModeComparison.Row> rows =
