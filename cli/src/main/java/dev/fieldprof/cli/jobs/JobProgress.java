@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.checkpoint.FailedCheckpointStats;
 import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.executiongraph.ErrorInfo;
 
 /**
@@ -20,7 +21,9 @@ final class JobProgress {
             long failureTimestamp,
             String failure,
             long failedCheckpoints,
-            String checkpointFailure) {
+            String checkpointFailure,
+            int restarts) {
+        // restarts: the highest attempt number of any task, which each restart increments.
 
         static Snapshot of(AccessExecutionGraph graph) {
             ErrorInfo failure = graph.getFailureInfo();
@@ -32,12 +35,19 @@ final class JobProgress {
                 FailedCheckpointStats latest = checkpoints.getHistory().getLatestFailedCheckpoint();
                 checkpointFailure = latest == null ? null : latest.getFailureMessage();
             }
+            // Every restart deploys the tasks again with the next attempt number.
+            int restarts = 0;
+            for (AccessExecutionVertex vertex : graph.getAllExecutionVertices()) {
+                restarts =
+                        Math.max(restarts, vertex.getCurrentExecutionAttempt().getAttemptNumber());
+            }
             return new Snapshot(
                     graph.getState().name(),
                     failure == null ? 0 : failure.getTimestamp(),
                     failure == null ? null : firstLine(failure.getExceptionAsString()),
                     failed,
-                    checkpointFailure == null ? null : firstLine(checkpointFailure));
+                    checkpointFailure == null ? null : firstLine(checkpointFailure),
+                    restarts);
         }
 
         private static String firstLine(String text) {
@@ -46,13 +56,18 @@ final class JobProgress {
         }
     }
 
-    private Snapshot last = new Snapshot("RUNNING", 0, null, 0, null);
+    private Snapshot last = new Snapshot("RUNNING", 0, null, 0, null, 0);
+
+    /** The restart the newest failure led to, 1 for the first. */
+    private int restart;
 
     /** The lines to print for what changed since the last look. */
     List<String> changes(Snapshot now) {
         List<String> lines = new ArrayList<>();
         if (now.failureTimestamp() != last.failureTimestamp() && now.failure() != null) {
-            lines.add("job failed, Flink restarts it: " + now.failure());
+            // The attempt numbers catch up with failures that happened between two looks.
+            restart = Math.max(restart + 1, now.restarts() + 1);
+            lines.add("job failed, Flink restarts it (restart " + restart + "): " + now.failure());
         }
         if (now.failedCheckpoints() > last.failedCheckpoints()) {
             lines.add(

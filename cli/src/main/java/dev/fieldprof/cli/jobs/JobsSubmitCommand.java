@@ -98,6 +98,16 @@ public final class JobsSubmitCommand implements Callable<Integer> {
     @Parameters(paramLabel = "JOB-ARGS", description = "Arguments of the job's main(), after --.")
     List<String> jobArgs = new ArrayList<>();
 
+    @Option(
+            names = "--settle",
+            defaultValue = "15s",
+            converter = DurationConverter.class,
+            description =
+                    "After it runs, watch the job this long: one that fails or restarts meanwhile"
+                            + " exits 1 with the cause and the restart count instead of reporting"
+                            + " RUNNING (0s: do not watch; default: ${DEFAULT-VALUE}).")
+    Duration settle;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -144,6 +154,9 @@ public final class JobsSubmitCommand implements Callable<Integer> {
                     waitRunning
                             ? flink.awaitState(jobId, Set.of("RUNNING"), timeout)
                             : flink.jobState(jobId);
+            if (waitRunning) {
+                watchSettling(flink, jobId);
+            }
             out.printf(
                     "job %s %s: %s on %s%n",
                     jobId,
@@ -154,6 +167,43 @@ public final class JobsSubmitCommand implements Callable<Integer> {
             return 0;
         } catch (FlinkRestException e) {
             throw new CliFailure(e.getMessage());
+        }
+    }
+
+    /**
+     * A job that starts and then fails or restarts in a loop (a bad option, an unreachable broker)
+     * is RUNNING for a moment: watching it for a while is what tells the user the truth.
+     */
+    private void watchSettling(FlinkRestClient flink, String jobId) {
+        long deadline = System.nanoTime() + settle.toNanos();
+        while (true) {
+            String state = flink.jobState(jobId);
+            long restarts = flink.restarts(jobId);
+            if (restarts > 0 || FlinkRestClient.TERMINAL_STATES.contains(state)) {
+                String cause = flink.newestFailure(jobId);
+                throw new CliFailure(
+                        "job "
+                                + jobId
+                                + (restarts > 0
+                                        ? " restarted " + restarts + " time(s)"
+                                        : " is " + state)
+                                + " within "
+                                + settle.toSeconds()
+                                + " s of starting"
+                                + (cause == null ? "" : ": " + cause)
+                                + " (more: the Flink web UI at "
+                                + flink.base()
+                                + ")");
+            }
+            if (System.nanoTime() >= deadline) {
+                return;
+            }
+            try {
+                Thread.sleep(500); // polling interval of a real condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

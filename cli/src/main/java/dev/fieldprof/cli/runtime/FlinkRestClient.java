@@ -215,6 +215,49 @@ public final class FlinkRestClient {
         return state;
     }
 
+    /**
+     * How often the job has restarted ({@code numRestarts} of {@code GET /jobs/<id>/metrics}); 0
+     * when the cluster does not report the metric yet.
+     */
+    public long restarts(String jobId) {
+        JsonNode metrics =
+                send(
+                        HttpRequest.newBuilder(
+                                        resolve("/jobs/" + jobId + "/metrics?get=numRestarts"))
+                                .GET());
+        for (JsonNode metric : metrics) {
+            if ("numRestarts".equals(metric.path("id").asText())) {
+                try {
+                    return Long.parseLong(metric.path("value").asText("0"));
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The newest failure of the job in one line ({@code GET /jobs/<id>/exceptions}: the newest
+     * entry of the exception history, else the root exception), or null when it has none.
+     */
+    public String newestFailure(String jobId) {
+        JsonNode body =
+                send(HttpRequest.newBuilder(resolve("/jobs/" + jobId + "/exceptions")).GET());
+        JsonNode entries = body.path("exceptionHistory").path("entries");
+        String text = null;
+        if (entries.isArray() && !entries.isEmpty()) {
+            JsonNode newest = entries.get(0);
+            text = newest.path("stacktrace").asText(newest.path("exceptionName").asText(null));
+        } else if (body.hasNonNull("root-exception")) {
+            text = body.path("root-exception").asText();
+        }
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        return firstError(JSON.createObjectNode(), text);
+    }
+
     private URI resolve(String path) {
         return URI.create(base + path);
     }

@@ -25,7 +25,62 @@ class JobsSubmitCommandTest {
                         200,
                         "{\"filename\":\"/up/ab_job.jar\",\"status\":\"success\"}")
                 .answer("POST", "/jars/ab_job.jar/run", 200, "{\"jobid\":\"" + JOB_ID + "\"}")
-                .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}");
+                .answer("GET", "/jobs/" + JOB_ID, 200, "{\"state\":\"RUNNING\"}")
+                .answer(
+                        "GET",
+                        "/jobs/" + JOB_ID + "/metrics?get=numRestarts",
+                        200,
+                        "[{\"id\":\"numRestarts\",\"value\":\"0\"}]");
+    }
+
+    @Test
+    void reportsAJobThatRestartsWhileItSettlesWithItsCause(@TempDir Path dir) throws Exception {
+        Path jar =
+                Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});
+        try (FakeFlinkRest flink = new FakeFlinkRest()) {
+            acceptsAndRunsTheJob(flink);
+            flink.answer(
+                            "GET",
+                            "/jobs/" + JOB_ID + "/metrics?get=numRestarts",
+                            200,
+                            "[{\"id\":\"numRestarts\",\"value\":\"2\"}]")
+                    .answer(
+                            "GET",
+                            "/jobs/" + JOB_ID + "/exceptions",
+                            200,
+                            "{\"exceptionHistory\":{\"entries\":[{\"exceptionName\":"
+                                + "\"org.apache.kafka.common.errors.TimeoutException\","
+                                + "\"stacktrace\":\"org.apache.kafka.common.errors.TimeoutException:"
+                                + " Timed out waiting for a node assignment.\\n"
+                                + "\\tat org.apache.kafka.Foo.bar(Foo.java:1)\"}]"
+                                + ",\"truncated\":false}}");
+
+            int exit =
+                    cli.run(
+                            "jobs",
+                            "submit",
+                            "--jobmanager",
+                            flink.address(),
+                            "--jar",
+                            jar.toString(),
+                            "--settle",
+                            "1s",
+                            "--",
+                            "--bootstrap",
+                            "127.0.0.1:1");
+
+            assertThat(exit).isEqualTo(1);
+            assertThat(cli.out()).isEmpty();
+            assertThat(cli.err())
+                    .contains(
+                            "job "
+                                    + JOB_ID
+                                    + " restarted 2 time(s) within 1 s of starting:"
+                                    + " TimeoutException: Timed out waiting for a node"
+                                    + " assignment. (more: the Flink web UI at http://"
+                                    + flink.address()
+                                    + ")");
+        }
     }
 
     @Test
@@ -45,6 +100,8 @@ class JobsSubmitCommandTest {
                             jar.toString(),
                             "--parallelism",
                             "2",
+                            "--settle",
+                            "1s",
                             "--",
                             "--bootstrap",
                             "127.0.0.1:1");
@@ -91,6 +148,8 @@ class JobsSubmitCommandTest {
                             jar.toString(),
                             "--job",
                             "paths",
+                            "--settle",
+                            "1s",
                             "--",
                             "--bootstrap",
                             "127.0.0.1:1");
