@@ -117,6 +117,9 @@ public abstract class AsyncPublisher<R> {
 
     private void run() {
         try {
+            // Work left by an earlier run (a spool) starts at once, not after the first idle tick:
+            // a short-lived program may exit before that.
+            safely(this::idle);
             while (!closing || !queue.isEmpty()) {
                 R report;
                 try {

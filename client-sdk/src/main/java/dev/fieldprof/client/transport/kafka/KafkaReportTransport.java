@@ -52,7 +52,8 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     // flight are spooled too (the next run sends them; the job counts a numbered report once).
     private volatile boolean persisting;
     private Producer<String, byte[]> producer;
-    private long retryAtNanos;
+    // Read by flush callers (the exiting thread) as well as the publisher thread.
+    private volatile long retryAtNanos;
     private Duration backoff = MIN_BACKOFF;
 
     /**
@@ -262,10 +263,20 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         }
     }
 
-    /** Sends in flight, or failed ones not yet in the spool, have no outcome yet. */
+    /**
+     * Sends in flight, or failed ones not yet in the spool, have no outcome yet; nor has a spool
+     * the broker has not refused yet. Waiting for the spool too is what lets a short-lived program
+     * (a command-line run of a few seconds) deliver at exit what an earlier run spooled: without
+     * it, every run found the spool, queued its own report behind it and left before the
+     * publisher's first retry, and a device's reports reached the broker only once a run happened
+     * to last longer. Once a retry fails the transport is offline and exit does not wait for the
+     * spool.
+     */
     @Override
     protected boolean awaitingOutcomes() {
-        return !inFlight.isEmpty() || !failed.isEmpty();
+        return !inFlight.isEmpty()
+                || !failed.isEmpty()
+                || (!persisting && !offline() && !spool.isEmpty());
     }
 
     @Override
@@ -332,6 +343,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             }
             Optional<Producer<String, byte[]>> p = producer();
             if (p.isEmpty()) {
+                outcomesChanged(); // producer() went offline: exit need not wait for the spool
                 return;
             }
             FrequencyReport report = next.get().report();
@@ -344,6 +356,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                 spool.remove(next.get().sequence());
                 stats.sent();
                 goOnline();
+                outcomesChanged();
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof Exception cause && permanent(cause)) {
                     spool.remove(next.get().sequence());
@@ -351,6 +364,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                     continue;
                 }
                 goOffline();
+                outcomesChanged();
                 return;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -364,6 +378,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                     continue;
                 }
                 goOffline();
+                outcomesChanged();
                 return;
             }
         }

@@ -132,6 +132,35 @@ class KafkaReportTransportTest {
         assertThat(mock.history()).allSatisfy(r -> assertThat(r.topic()).isEqualTo("reports"));
     }
 
+    /**
+     * The third walkthrough's loss (google-java-format, one report per run of about 2 s): 5 devices
+     * that spooled their report at exit delivered it in none of their next runs either, since a run
+     * that made no report of its own exited at once, before the publisher's first retry. A flush
+     * (as at exit) now waits for a spool the broker has not refused, and the publisher retries the
+     * spool as it starts.
+     */
+    @Test
+    void aRunThatMakesNoReportDeliversAnEarlierRunsSpoolBeforeItExits() throws Exception {
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        DEAD_BROKER, "reports", Duration.ofMillis(200), dir, 1 << 20, 64)) {
+            transport.submit(Reports.report(0, 5));
+            transport.submit(Reports.report(1, 5));
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+            // Dead broker: the first retry failed, so a flush does not wait for the spool.
+            assertThat(transport.spooled()).isEqualTo(2);
+        }
+        MockProducer<String, byte[]> broker =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaReportTransport nextRun = onProducer(broker)) {
+            assertThat(nextRun.flush(Duration.ofSeconds(30))).isTrue();
+            assertThat(nextRun.spooled()).isZero();
+            assertThat(broker.history())
+                    .extracting(r -> r.key())
+                    .containsExactly("device-0", "device-1");
+        }
+    }
+
     @Test
     void flushWaitsUntilTheBrokerAnswersEverySendInFlight() throws Exception {
         // A broker that acknowledges only when told (MockProducer without auto-complete).
