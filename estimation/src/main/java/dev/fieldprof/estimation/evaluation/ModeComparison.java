@@ -1,11 +1,8 @@
 package dev.fieldprof.estimation.evaluation;
 
-import dev.fieldprof.client.privacy.HypergeometricSampler;
-import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.client.privacy.SeededRandomSource;
-import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.estimation.ConstraintProjection;
 import dev.fieldprof.estimation.FrequencyEstimator;
 import dev.fieldprof.estimation.FrequencyMetrics;
@@ -57,17 +54,10 @@ public final class ModeComparison {
         ConstraintProjection projection = new ConstraintProjection(workload.graph());
         RandomSource random = new SeededRandomSource(seed);
         long[][] epochs = new long[devices][];
-        double[] truth = new double[methods];
         for (int d = 0; d < devices; d++) {
             epochs[d] = workload.epoch(d, studyK, random);
-            double total = 0;
-            for (long c : epochs[d]) {
-                total += c;
-            }
-            for (int v = 0; v < methods; v++) {
-                truth[v] += epochs[d][v] / total / devices;
-            }
         }
+        double[] truth = SimulatedReports.meanShares(epochs);
         List<Row> rows = new ArrayList<>();
         for (double epsilon : epsilons) {
             List<PrivacyParameters> configs =
@@ -80,7 +70,7 @@ public final class ModeComparison {
                 double projected = 0;
                 double hot = 0;
                 for (int r = 0; r < repetitions; r++) {
-                    PartialSum sum = reports(privacy, epochs, random);
+                    PartialSum sum = SimulatedReports.sum(privacy, epochs, random, null);
                     double[] estimate = new FrequencyEstimator(privacy).estimate(sum).normalized();
                     double[] consistent = projection.project(estimate).solution();
                     raw += FrequencyMetrics.relativeError(truth, estimate);
@@ -100,36 +90,6 @@ public final class ModeComparison {
             }
         }
         return rows;
-    }
-
-    /** One report of every device, randomized as the device runtime does in that mode. */
-    private static PartialSum reports(
-            PrivacyParameters privacy, long[][] epochs, RandomSource random) {
-        int methods = epochs[0].length;
-        PartialSum sum = new PartialSum(methods);
-        if (privacy.mode() == PrivacyMode.USER_LEVEL) {
-            SubsetSelection oracle = new SubsetSelection(methods, privacy.epsilon());
-            for (long[] epoch : epochs) {
-                int[] one = HypergeometricSampler.sampleMultivariate(random, epoch, 1);
-                int event = 0;
-                while (one[event] == 0) {
-                    event++;
-                }
-                int[] indicators = new int[methods];
-                for (int z : oracle.randomize(random, event)) {
-                    indicators[z] = 1;
-                }
-                sum.add(indicators);
-            }
-            return sum;
-        }
-        LocalRandomizer randomizer = new LocalRandomizer(privacy, random);
-        for (long[] epoch : epochs) {
-            sum.add(
-                    randomizer.randomize(
-                            HypergeometricSampler.sampleMultivariate(random, epoch, privacy.k())));
-        }
-        return sum;
     }
 
     /** The rows as a table, one block per ε. */

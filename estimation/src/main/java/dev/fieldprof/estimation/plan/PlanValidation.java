@@ -1,16 +1,14 @@
 package dev.fieldprof.estimation.plan;
 
-import dev.fieldprof.client.privacy.HypergeometricSampler;
-import dev.fieldprof.client.privacy.LocalRandomizer;
 import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.client.privacy.SeededRandomSource;
-import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.estimation.ConstraintProjection;
 import dev.fieldprof.estimation.FrequencyEstimator;
 import dev.fieldprof.estimation.FrequencyMetrics;
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.estimation.evaluation.DeviceWorkload;
+import dev.fieldprof.estimation.evaluation.SimulatedReports;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,17 +56,10 @@ public final class PlanValidation {
         }
         RandomSource random = new SeededRandomSource(seed);
         long[][] epochs = new long[devices][];
-        double[] profile = new double[methods];
         for (int d = 0; d < devices; d++) {
             epochs[d] = workload.epoch(d, minimumEvents, random);
-            double total = 0;
-            for (long c : epochs[d]) {
-                total += c;
-            }
-            for (int v = 0; v < methods; v++) {
-                profile[v] += epochs[d][v] / total / devices;
-            }
         }
+        double[] profile = SimulatedReports.meanShares(epochs);
         PrivacyPlanner planner =
                 new PrivacyPlanner(workload.graph(), profile, devices, 1.0, repetitions, seed);
         ConstraintProjection projection = new ConstraintProjection(workload.graph());
@@ -77,9 +68,11 @@ public final class PlanValidation {
             double raw = 0;
             double projected = 0;
             for (int r = 0; r < repetitions; r++) {
-                double[] truth = new double[methods];
-                PartialSum sum = new PartialSum(methods);
-                simulate(privacy, epochs, random, truth, sum);
+                // ε-t estimates the reports' sampled events; user-level the mean profile.
+                boolean sampled = privacy.mode() != PrivacyMode.USER_LEVEL;
+                double[] truth = sampled ? new double[methods] : profile;
+                PartialSum sum =
+                        SimulatedReports.sum(privacy, epochs, random, sampled ? truth : null);
                 double[] estimate = new FrequencyEstimator(privacy).estimate(sum).normalized();
                 raw += FrequencyMetrics.relativeError(truth, estimate);
                 projected +=
@@ -93,48 +86,5 @@ public final class PlanValidation {
                             projected / repetitions));
         }
         return out;
-    }
-
-    /** One report per device into {@code sum}; the truth the mode estimates into {@code truth}. */
-    private static void simulate(
-            PrivacyParameters privacy,
-            long[][] epochs,
-            RandomSource random,
-            double[] truth,
-            PartialSum sum) {
-        int methods = truth.length;
-        int devices = epochs.length;
-        if (privacy.mode() == PrivacyMode.USER_LEVEL) {
-            SubsetSelection oracle = new SubsetSelection(methods, privacy.epsilon());
-            for (long[] epoch : epochs) {
-                int[] one = HypergeometricSampler.sampleMultivariate(random, epoch, 1);
-                int event = 0;
-                while (one[event] == 0) {
-                    event++;
-                }
-                int[] indicators = new int[methods];
-                for (int z : oracle.randomize(random, event)) {
-                    indicators[z] = 1;
-                }
-                sum.add(indicators);
-                double total = 0;
-                for (long c : epoch) {
-                    total += c;
-                }
-                for (int v = 0; v < methods; v++) {
-                    truth[v] += epoch[v] / total / devices;
-                }
-            }
-            return;
-        }
-        LocalRandomizer randomizer = new LocalRandomizer(privacy, random);
-        double nk = (double) devices * privacy.k();
-        for (long[] epoch : epochs) {
-            int[] trace = HypergeometricSampler.sampleMultivariate(random, epoch, privacy.k());
-            for (int v = 0; v < methods; v++) {
-                truth[v] += trace[v] / nk;
-            }
-            sum.add(randomizer.randomize(trace));
-        }
     }
 }

@@ -16,21 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AccuracyStudyTest {
     @TempDir Path dir;
 
-    /** A chain 0 <= 1 <= ... <= 59 plus a small diamond and free methods. */
     private static ConstraintGraph graph() {
-        int n = 80;
-        int[] left = new int[63];
-        int[] right = new int[63];
-        for (int i = 0; i < 59; i++) {
-            left[i] = i;
-            right[i] = i + 1;
-        }
-        int[][] diamond = {{60, 61}, {60, 62}, {61, 63}, {62, 63}};
-        for (int i = 0; i < 4; i++) {
-            left[59 + i] = diamond[i][0];
-            right[59 + i] = diamond[i][1];
-        }
-        return new ConstraintGraph(n, left, right);
+        return StudyGraphs.chainDiamondAndFree();
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.estimation.ConstraintGraph;
+import dev.fieldprof.estimation.evaluation.StudyGraphs;
 import dev.fieldprof.estimation.evaluation.SyntheticWorkload;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.util.List;
@@ -15,22 +16,6 @@ import org.junit.jupiter.api.Test;
 class PrivacyPlannerTest {
     private static final ConstraintGraph FREE = new ConstraintGraph(3, new int[0], new int[0]);
     private static final double[] PROFILE = {0.5, 0.3, 0.2};
-
-    /** A chain 0 <= 1 <= ... <= 59 plus a small diamond and free methods (as the study's test). */
-    private static ConstraintGraph studyGraph() {
-        int[] left = new int[63];
-        int[] right = new int[63];
-        for (int i = 0; i < 59; i++) {
-            left[i] = i;
-            right[i] = i + 1;
-        }
-        int[][] diamond = {{60, 61}, {60, 62}, {61, 63}, {62, 63}};
-        for (int i = 0; i < 4; i++) {
-            left[59 + i] = diamond[i][0];
-            right[59 + i] = diamond[i][1];
-        }
-        return new ConstraintGraph(80, left, right);
-    }
 
     @Test
     void epsilonTPredictionFollowsTheEstimatorsStandardErrorAndTheLedgersEpsilon() {
@@ -113,7 +98,8 @@ class PrivacyPlannerTest {
      */
     @Test
     void predictedRelativeErrorsAreWithinTenPercentOfTheRealRandomizerAndEstimator() {
-        SyntheticWorkload workload = new SyntheticWorkload("synthetic", studyGraph(), 7);
+        SyntheticWorkload workload =
+                new SyntheticWorkload("synthetic", StudyGraphs.chainDiamondAndFree(), 7);
         int k = 5 * 80;
         List<PrivacyParameters> configs =
                 List.of(
