@@ -65,7 +65,9 @@ final class DevicePaths implements AutoCloseable {
                             + table.methodCount());
         }
         int variant = plan == null ? 0 : plan.variantOf(deviceId);
-        EdgeModelStore models = new EdgeModelStore(config.appVersion(), table);
+        boolean[] traced = plan == null ? null : plan.traced(variant);
+        // The device adopts each published model for exactly the methods its variant traces.
+        EdgeModelStore models = new EdgeModelStore(config.appVersion(), table, traced);
         PathReportSink out =
                 givenSink != null
                         ? givenSink
@@ -88,7 +90,7 @@ final class DevicePaths implements AutoCloseable {
                         config.pathMaxReportBytes(),
                         config.pathsDebug());
         ledger.recordPathTracing(true);
-        PathProbes.install(tracer, plan == null ? null : plan.traced(variant));
+        PathProbes.install(tracer, traced);
         return new DevicePaths(tracer, out, feed, ledger);
     }
 

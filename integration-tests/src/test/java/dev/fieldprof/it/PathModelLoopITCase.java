@@ -362,6 +362,11 @@ class PathModelLoopITCase {
                         .as("%s adopts a learned model", device.id)
                         .isTrue();
             }
+            // The same runs again, coded with the models as each variant adopted them (its own
+            // methods only).
+            for (Device device : devices) {
+                device.run(instrumented, 3);
+            }
             // A forged report: variant 1's claim with the events of variant 0's device.
             Device forger = devices.stream().filter(d -> d.variant == 1).findFirst().orElseThrow();
             PathEncoder encoder = new PathEncoder(EdgeModel.uniform(table));
@@ -396,6 +401,7 @@ class PathModelLoopITCase {
         RecordCodec<dev.fieldprof.schemas.EdgeModel> modelCodec =
                 RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class);
         Map<String, EdgeModel> byVersionAndWriter = new HashMap<>();
+        Set<Long> adoptedVersions = new HashSet<>();
         byVersionAndWriter.put("0/", EdgeModel.uniform(table));
         for (byte[] bytes : RUNTIME.drain(models, new ByteArrayDeserializer())) {
             EdgeModel m = EdgeModelRecords.fromRecord(modelCodec.decode(bytes), table);
@@ -411,6 +417,10 @@ class PathModelLoopITCase {
                             report.getModelVersion() + "/" + report.getModelWriter());
             PathRecording decoded = new PathRecording();
             new PathDecoder(model).decode(array(report.getCoded()), decoded);
+            assertThat(decoded.firstDifference(PathRecording.fromBytes(array(report.getRaw()))))
+                    .as("report %s coded with model %d", report.getReportId(), model.version())
+                    .isEqualTo(-1);
+            adoptedVersions.add(report.getModelVersion());
             for (int i = 0; i < decoded.size(); i++) {
                 methodsByVariant
                         .computeIfAbsent(report.getVariant(), v -> new HashSet<>())
@@ -420,6 +430,8 @@ class PathModelLoopITCase {
         System.out.printf(
                 "methods traced: variant 0 %d, variant 1 %d%n",
                 methodsByVariant.get(0).size(), methodsByVariant.get(1).size());
+        assertThat(adoptedVersions).as("model versions reports were coded with").contains(0L);
+        assertThat(adoptedVersions).anyMatch(v -> v >= 1);
         assertThat(halves.get(0)).containsAll(methodsByVariant.get(0));
         assertThat(halves.get(1)).containsAll(methodsByVariant.get(1));
         assertThat(methodsByVariant.get(0))
@@ -565,7 +577,8 @@ class PathModelLoopITCase {
             this.id = id;
             this.variant = plan == null ? 0 : plan.variantOf(id);
             this.traced = plan == null ? null : plan.traced(variant);
-            this.store = new EdgeModelStore(APP, table);
+            // A device adopts each model for exactly its variant's methods, as DevicePaths does.
+            this.store = new EdgeModelStore(APP, table, traced);
             this.feed = new KafkaEdgeModelFeed(RUNTIME.bootstrapServers(), models, store);
             this.sink =
                     new KafkaPathReportSink(

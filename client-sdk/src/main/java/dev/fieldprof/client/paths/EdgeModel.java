@@ -86,6 +86,30 @@ public final class EdgeModel {
                 .build();
     }
 
+    /**
+     * This model as a device of a probe-plan variant adopts it: the branch nodes and successor
+     * hints of the methods it traces, and of the outermost frame, as published; every other method
+     * uniform, so a device holds nothing learned for methods it never codes (the job learns each
+     * method only from the devices that trace it). Its reports decode with the published model: a
+     * device codes only the frames of its traced methods and the outermost one.
+     *
+     * @param traced one flag per method
+     * @throws IllegalArgumentException if {@code traced} does not have one flag per method
+     */
+    public EdgeModel restrictedTo(boolean[] traced) {
+        if (traced.length != layout.methodCount) {
+            throw new IllegalArgumentException(
+                    "need one flag per method (" + layout.methodCount + "), got " + traced.length);
+        }
+        Builder restricted = builder(this);
+        for (int m = 0; m < traced.length; m++) {
+            if (!traced[m]) {
+                restricted.forget(m);
+            }
+        }
+        return restricted.build();
+    }
+
     /** A builder for a model with the same branch nodes, starting from a copy of {@code base}. */
     public static Builder builder(EdgeModel base) {
         return new Builder(base.layout, base)
@@ -382,6 +406,12 @@ public final class EdgeModel {
                 hints.get(methodId).put(context, new int[][] {symbols.clone(), freqs.clone()});
             }
             return this;
+        }
+
+        /** Makes a method's nodes uniform and drops its successor hints. */
+        private void forget(int methodId) {
+            Arrays.fill(freqs[methodId], 1);
+            hints.get(methodId).clear();
         }
 
         /**

@@ -21,10 +21,30 @@ public final class EdgeModelStore {
     private final BranchTable table;
     private final long fingerprint;
     private final AtomicReference<EdgeModel> current;
+    private final boolean[] traced;
     private final AtomicLong refused = new AtomicLong();
     private volatile String lastRefusal;
 
     public EdgeModelStore(String appVersion, BranchTable table) {
+        this(appVersion, table, null);
+    }
+
+    /**
+     * A store of a device that traces only some methods (its probe-plan variant): it adopts each
+     * model for exactly those ({@link EdgeModel#restrictedTo}).
+     *
+     * @param traced one flag per method of {@code table}, or null for all methods
+     * @throws IllegalArgumentException if {@code traced} does not have one flag per method
+     */
+    public EdgeModelStore(String appVersion, BranchTable table, boolean[] traced) {
+        if (traced != null && traced.length != table.methodCount()) {
+            throw new IllegalArgumentException(
+                    "need one traced flag per method ("
+                            + table.methodCount()
+                            + "), got "
+                            + traced.length);
+        }
+        this.traced = traced == null ? null : traced.clone();
         this.appVersion = appVersion;
         this.table = table;
         this.fingerprint = EdgeModel.branchFingerprint(table);
@@ -83,6 +103,9 @@ public final class EdgeModelStore {
         EdgeModel model;
         try {
             model = EdgeModelRecords.fromRecord(record, table);
+            if (traced != null) {
+                model = model.restrictedTo(traced);
+            }
         } catch (IllegalArgumentException e) {
             refuse(e.getMessage());
             return false;

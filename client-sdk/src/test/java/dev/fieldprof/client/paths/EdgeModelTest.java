@@ -190,4 +190,66 @@ class EdgeModelTest {
                 assertThrows(IllegalArgumentException.class, () -> EdgeModel.uniform(unsorted))
                         .getMessage());
     }
+
+    /**
+     * Issue 10 item 2: a device of a probe-plan variant adopts a published model for exactly the
+     * methods it traces; whatever was learned for other methods stays with the devices that trace
+     * them. Its reports still decode with the published model, which the job holds.
+     */
+    @Test
+    void aVariantAdoptsTheModelForItsMethodsOnlyAndItsReportsDecodeWithThePublishedOne()
+            throws InvalidPathReportException {
+        ArrayBranchTable table =
+                ArrayBranchTable.builder(2).branch(0, 2, 2).branch(1, 4, 2).build();
+        EdgeModel published =
+                EdgeModel.builder(EdgeModel.uniform(table))
+                        .version(3)
+                        .writer("job-a")
+                        .frequencies(0, 2, new int[] {30, 2})
+                        .frequencies(1, 4, new int[] {1, 40})
+                        .successors(0, 0, new int[] {2}, new int[] {9})
+                        .successors(1, 0, new int[] {2}, new int[] {7})
+                        .successors(2, 0, new int[] {2}, new int[] {5})
+                        .build();
+
+        EdgeModel adopted = published.restrictedTo(new boolean[] {true, false});
+
+        assertEquals(3, adopted.version());
+        assertEquals("job-a", adopted.writer());
+        assertArrayEquals(new int[] {30, 2}, adopted.frequencies(0, 2));
+        assertArrayEquals(new int[] {9}, adopted.successorFrequencies(0, 0));
+        assertArrayEquals(new int[] {1, 1}, adopted.frequencies(1, 4));
+        assertArrayEquals(new int[0], adopted.successorContexts(1));
+        // The outermost frame (id = methodCount) is every device's: kept as published.
+        assertArrayEquals(new int[] {5}, adopted.successorFrequencies(2, 0));
+
+        PathRecording run = new PathRecording();
+        for (int i = 0; i < 50; i++) {
+            run.enter(0);
+            run.branch(0, 2, i % 7 == 0 ? 1 : 0);
+            run.exit(0, false);
+        }
+        PathEncoder encoder = new PathEncoder(adopted);
+        run.replay(
+                new PathEventSink() {
+                    @Override
+                    public void enter(int methodId) {
+                        encoder.enterMethod(methodId);
+                    }
+
+                    @Override
+                    public void branch(int methodId, int blockId, int edgeIndex) {
+                        encoder.branch(blockId, edgeIndex);
+                    }
+
+                    @Override
+                    public void exit(int methodId, boolean exceptional) {
+                        encoder.exitMethod(methodId);
+                    }
+                });
+        PathRecording decoded = new PathRecording();
+        new PathDecoder(published).decode(encoder.finishReport(), decoded);
+        assertEquals(run, decoded);
+        assertThrows(IllegalArgumentException.class, () -> published.restrictedTo(new boolean[1]));
+    }
 }
