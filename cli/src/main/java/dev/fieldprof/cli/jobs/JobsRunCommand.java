@@ -109,8 +109,9 @@ public final class JobsRunCommand implements Callable<Integer> {
             spec.commandLine()
                     .getOut()
                     .printf(
-                            "job %s running on a local MiniCluster (web UI %s); Ctrl-C stops it%n",
-                            client.getJobID(), flink.restAddress());
+                            "job %s running on a local MiniCluster (web UI %s, Flink's warnings"
+                                    + " in %s); Ctrl-C stops it%n",
+                            client.getJobID(), flink.restAddress(), logFile());
             spec.commandLine().getOut().flush();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> client.cancel().join()));
             var result = client.getJobExecutionResult();
@@ -131,6 +132,14 @@ public final class JobsRunCommand implements Callable<Integer> {
             throw new CliFailure("the job failed: " + e.getCause().getMessage(), e.getCause());
         }
         return 0;
+    }
+
+    /** Where the CLI's log4j2.xml writes Flink's and Kafka's warnings. */
+    static String logFile() {
+        return System.getProperty(
+                "fieldprof.log.file",
+                java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "fieldprof-cli.log")
+                        .toString());
     }
 
     /**
