@@ -121,18 +121,7 @@ class MonitorPageBrowserITCase {
         MonitorHistory history = new MonitorHistory(30, 4, 10_000);
         AtomicBoolean stop = new AtomicBoolean();
         try (MonitorServer server = new MonitorServer("127.0.0.1", 0);
-                MonitorFeed feed =
-                        new MonitorFeed(
-                                RUNTIME.clientProperties(),
-                                new MonitorFeed.TopicNames(
-                                        topics.estimates(),
-                                        topics.deadLetters(),
-                                        edgeModels,
-                                        topics.programs()),
-                                Duration.ofHours(1),
-                                null,
-                                history,
-                                server)) {
+                MonitorFeed feed = feed(topics, edgeModels, history, server)) {
             Thread poller = new Thread(() -> feed.run(stop::get), "monitor-feed");
             poller.start();
             try (HeadlessChromium browser = HeadlessChromium.start(dir, 1280, 2300)) {
@@ -241,18 +230,7 @@ class MonitorPageBrowserITCase {
         // As `monitor --flink-rest`: the MiniCluster running the job serves the REST API.
         FlinkJobHealth jobs = FlinkJobHealth.feeding(RUNTIME.flink().restAddress(), history);
         try (MonitorServer server = new MonitorServer("127.0.0.1", 0);
-                MonitorFeed feed =
-                        new MonitorFeed(
-                                RUNTIME.clientProperties(),
-                                new MonitorFeed.TopicNames(
-                                        topics.estimates(),
-                                        topics.deadLetters(),
-                                        edgeModels,
-                                        topics.programs()),
-                                Duration.ofHours(1),
-                                null,
-                                history,
-                                server);
+                MonitorFeed feed = feed(topics, edgeModels, history, server);
                 HeadlessChromium browser = HeadlessChromium.start(dir, 1280, 2300)) {
             Thread poller = new Thread(() -> feed.run(stop::get), "monitor-feed");
             poller.start();
@@ -386,5 +364,21 @@ class MonitorPageBrowserITCase {
                         .toList();
             }
         }
+    }
+
+    /** The monitor's feed as `fieldprof monitor` starts it, on this test's topics. */
+    private static MonitorFeed feed(
+            FrequencyJobTopics topics,
+            String edgeModels,
+            MonitorHistory history,
+            MonitorServer server) {
+        return new MonitorFeed(
+                RUNTIME.clientProperties(),
+                new MonitorFeed.TopicNames(
+                        topics.estimates(), topics.deadLetters(), edgeModels, topics.programs()),
+                Duration.ofHours(1),
+                null,
+                history,
+                server);
     }
 }

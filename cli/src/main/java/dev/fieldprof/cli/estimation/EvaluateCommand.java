@@ -143,21 +143,7 @@ public final class EvaluateCommand implements Callable<Integer> {
                     workload.name(), workload.graph().methods(), devices, repetitions);
             for (PlanValidation.Comparison c :
                     PlanValidation.run(workload, devices, configs, repetitions, seed)) {
-                PrivacyParameters p = c.predicted().candidate().privacy();
-                System.out.printf(
-                        java.util.Locale.ROOT,
-                        "%-10s eps %.4f t %5d k %5d: RE(g^) predicted %.4f simulated %.4f"
-                                + " (x%.3f)  RE(g*) predicted %.4f simulated %.4f (x%.3f)%n",
-                        p.mode() == PrivacyMode.USER_LEVEL ? "user-level" : "epsilon-t",
-                        p.epsilon(),
-                        p.t(),
-                        p.k(),
-                        c.predicted().relativeErrorRaw(),
-                        c.simulatedRaw(),
-                        c.rawRatio(),
-                        c.predicted().relativeErrorProjected(),
-                        c.simulatedProjected(),
-                        c.projectedRatio());
+                System.out.println(c.describe());
             }
             return 0;
         }

@@ -33,6 +33,27 @@ public final class PlanValidation {
         public double projectedRatio() {
             return predicted.relativeErrorProjected() / simulatedProjected;
         }
+
+        /**
+         * One line: the configuration, predicted and simulated RE of ĝ and g*, and their ratios.
+         */
+        public String describe() {
+            PrivacyParameters p = predicted.candidate().privacy();
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "%-10s eps %.4f t %5d k %5d: RE(g^) predicted %.4f simulated %.4f (x%.3f)"
+                            + "  RE(g*) predicted %.4f simulated %.4f (x%.3f)",
+                    p.mode() == PrivacyMode.USER_LEVEL ? "user-level" : "epsilon-t",
+                    p.epsilon(),
+                    p.t(),
+                    p.k(),
+                    predicted.relativeErrorRaw(),
+                    simulatedRaw,
+                    rawRatio(),
+                    predicted.relativeErrorProjected(),
+                    simulatedProjected,
+                    projectedRatio());
+        }
     }
 
     private PlanValidation() {}

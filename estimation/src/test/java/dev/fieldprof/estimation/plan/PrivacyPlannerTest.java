@@ -10,7 +10,6 @@ import dev.fieldprof.estimation.evaluation.StudyGraphs;
 import dev.fieldprof.estimation.evaluation.SyntheticWorkload;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.util.List;
-import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class PrivacyPlannerTest {
@@ -111,20 +110,7 @@ class PrivacyPlannerTest {
                 PlanValidation.run(workload, 2000, configs, 16, 20261125L);
         for (PlanValidation.Comparison c : comparisons) {
             PrivacyParameters p = c.predicted().candidate().privacy();
-            System.out.printf(
-                    Locale.ROOT,
-                    "%-11s eps %.3f t %3d k %3d: RE(g^) predicted %.4f simulated %.4f (%.3f),"
-                            + " RE(g*) predicted %.4f simulated %.4f (%.3f)%n",
-                    p.mode(),
-                    p.epsilon(),
-                    p.t(),
-                    p.k(),
-                    c.predicted().relativeErrorRaw(),
-                    c.simulatedRaw(),
-                    c.rawRatio(),
-                    c.predicted().relativeErrorProjected(),
-                    c.simulatedProjected(),
-                    c.projectedRatio());
+            System.out.println(c.describe());
             // assertThat(c.rawRatio()).as("RE(g^) of %s", p).isBetween(0.9, 1.1);
             // assertThat(c.projectedRatio()).as("RE(g*) of %s", p).isBetween(0.9, 1.1);
         }
