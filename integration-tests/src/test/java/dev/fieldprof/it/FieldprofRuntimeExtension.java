@@ -37,6 +37,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
@@ -59,7 +60,11 @@ import org.testcontainers.kafka.KafkaContainer;
  * }</pre>
  */
 public final class FieldprofRuntimeExtension
-        implements ExecutionCondition, BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
+        implements ExecutionCondition,
+                BeforeAllCallback,
+                AfterAllCallback,
+                BeforeEachCallback,
+                AfterEachCallback {
 
     /** System property choosing the Kafka side: {@code embedded} (default) or testcontainers. */
     public static final String KAFKA_PROPERTY = "fieldprof.kafka";
@@ -166,6 +171,24 @@ public final class FieldprofRuntimeExtension
                 context.getTestMethod()
                         .map(method -> method.getName())
                         .orElse(context.getDisplayName());
+    }
+
+    /**
+     * Cancels the jobs a test left running: a test that fails before its own cancel would otherwise
+     * keep the shared MiniCluster's slots, and every later test of the class would wait for a job
+     * that never gets scheduled (seen: one failed assertion turned into three failures).
+     */
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        EmbeddedFlink cluster = flink();
+        if (cluster == null) {
+            return;
+        }
+        for (var job : cluster.miniCluster().listJobs().get(30, TimeUnit.SECONDS)) {
+            if (!job.getJobState().isGloballyTerminalState()) {
+                cluster.miniCluster().cancelJob(job.getJobId()).get(30, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Override
