@@ -95,7 +95,15 @@ public final class FrequencyEstimator {
         if (parameters.mode() == PrivacyMode.USER_LEVEL) {
             throw new IllegalStateException("user-level standard errors depend on |V|");
         }
-        return Math.sqrt(a / ((double) n * parameters.k())) / (a - 1.0);
+        return epsilonTStandardError(parameters, n);
+    }
+
+    /**
+     * √(a/(n·k)) / (a − 1) for ε-t parameters and n reports (a predicted count need not be whole).
+     */
+    public static double epsilonTStandardError(PrivacyParameters parameters, double n) {
+        double a = parameters.a();
+        return Math.sqrt(a / (n * parameters.k())) / (a - 1.0);
     }
 
     /**

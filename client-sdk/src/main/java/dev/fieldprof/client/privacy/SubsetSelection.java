@@ -284,7 +284,20 @@ public final class SubsetSelection implements Serializable {
 
     /** The standard error of ĝ(v) from n reports for a method of share 0: √(q(1−q)/n)/(p−q). */
     public double standardErrorAtZero(long n) {
-        return Math.sqrt(q * (1 - q) / n) / (p - q);
+        return standardError(0, n);
+    }
+
+    /**
+     * The standard error of ĝ(v) from n reports for a method of share g: √(μ(1−μ)/n)/(p−q) with μ =
+     * q + (p−q)·g, exact when every device's share of v is g and an upper bound otherwise (the
+     * devices' Σ μ_i(1−μ_i) is at most n·μ(1−μ) at their mean μ).
+     *
+     * @param share g in [0, 1]
+     * @param n reports, > 0 (a predicted count need not be whole)
+     */
+    public double standardError(double share, double n) {
+        double mu = q + (p - q) * share;
+        return Math.sqrt(mu * (1 - mu) / n) / (p - q);
     }
 
     @Override

@@ -7,9 +7,9 @@ import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.ConstraintProjection;
+import dev.fieldprof.estimation.FrequencyEstimator;
 import dev.fieldprof.estimation.FrequencyMetrics;
 import dev.fieldprof.schemas.PrivacyMode;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -152,21 +152,31 @@ public final class PrivacyPlanner {
     }
 
     public Prediction predict(Candidate candidate) {
+        PrivacyParameters privacy = candidate.privacy();
         double n = devices * candidate.reportsPerDay() * windowDays;
-        double[] errors = standardErrors(candidate.privacy(), n);
-        double atZero = standardErrorAtZero(candidate.privacy(), n);
+        // One oracle per candidate: every user-level figure below is the estimator's own.
+        SubsetSelection oracle =
+                privacy.mode() == PrivacyMode.USER_LEVEL
+                        ? new SubsetSelection(profile.length, privacy.epsilon())
+                        : null;
+        double atZero =
+                oracle == null
+                        ? FrequencyEstimator.epsilonTStandardError(privacy, n)
+                        : oracle.standardError(0, n);
+        double[] errors = new double[profile.length];
         double raw = 0;
-        for (double e : errors) {
-            raw += MEAN_ABSOLUTE_NORMAL * e;
+        for (int v = 0; v < errors.length; v++) {
+            errors[v] = oracle == null ? atZero : oracle.standardError(profile[v], n);
+            raw += MEAN_ABSOLUTE_NORMAL * errors[v];
         }
         return new Prediction(
                 candidate,
                 n,
                 atZero,
                 Z95 * atZero,
-                smallestShare(candidate.privacy(), n),
+                oracle == null ? Z95 * atZero : smallestShare(oracle, n),
                 raw,
-                simulatedProjectedError(errors, candidate));
+                simulatedProjectedError(errors, candidate, oracle));
     }
 
     /** Predictions of every candidate, in the order given. */
@@ -187,47 +197,14 @@ public final class PrivacyPlanner {
                                 .thenComparingDouble(Prediction::relativeErrorProjected));
     }
 
-    /** The standard error of every method's ĝ from n reports. */
-    double[] standardErrors(PrivacyParameters privacy, double n) {
-        double[] errors = new double[profile.length];
-        if (privacy.mode() == PrivacyMode.USER_LEVEL) {
-            SubsetSelection oracle = oracle(privacy);
-            double p = oracle.p();
-            double q = oracle.q();
-            for (int v = 0; v < errors.length; v++) {
-                double mu = q + (p - q) * profile[v];
-                errors[v] = Math.sqrt(mu * (1 - mu) / n) / (p - q);
-            }
-        } else {
-            Arrays.fill(errors, standardErrorAtZero(privacy, n));
-        }
-        return errors;
-    }
-
-    private double standardErrorAtZero(PrivacyParameters privacy, double n) {
-        if (privacy.mode() == PrivacyMode.USER_LEVEL) {
-            SubsetSelection oracle = oracle(privacy);
-            return Math.sqrt(oracle.q() * (1 - oracle.q()) / n) / (oracle.p() - oracle.q());
-        }
-        double a = privacy.a();
-        return Math.sqrt(a / (n * privacy.k())) / (a - 1);
-    }
-
     /**
-     * The smallest g with g ≥ 1.96·SE(g): in ε-t mode 1.96·SE; in user-level mode SE grows with g,
-     * so the fixed point, found by iteration (SE(g) is concave in g, so it converges from 0).
+     * The smallest g with g ≥ 1.96·SE(g) in user-level mode, where SE grows with g: the fixed
+     * point, found by iteration (SE(g) is concave in g, so it converges from 0).
      */
-    private double smallestShare(PrivacyParameters privacy, double n) {
-        if (privacy.mode() != PrivacyMode.USER_LEVEL) {
-            return Z95 * standardErrorAtZero(privacy, n);
-        }
-        SubsetSelection oracle = oracle(privacy);
-        double p = oracle.p();
-        double q = oracle.q();
+    private static double smallestShare(SubsetSelection oracle, double n) {
         double g = 0;
         for (int i = 0; i < 100; i++) {
-            double mu = q + (p - q) * Math.min(g, 1);
-            double next = Z95 * Math.sqrt(mu * (1 - mu) / n) / (p - q);
+            double next = Z95 * oracle.standardError(Math.min(g, 1), n);
             if (Math.abs(next - g) < 1e-15) {
                 break;
             }
@@ -236,20 +213,15 @@ public final class PrivacyPlanner {
         return g;
     }
 
-    private SubsetSelection oracle(PrivacyParameters privacy) {
-        return new SubsetSelection(profile.length, privacy.epsilon());
-    }
-
-    private double simulatedProjectedError(double[] errors, Candidate candidate) {
+    private double simulatedProjectedError(
+            double[] errors, Candidate candidate, SubsetSelection userLevel) {
         // One stream per candidate, derived from the seed and the candidate alone, so adding a
         // candidate to the grid does not change the others' figures.
         PrivacyParameters privacy = candidate.privacy();
         SplittableRandom random = new SplittableRandom(streamSeed(privacy, candidate));
         double n = devices * candidate.reportsPerDay() * windowDays;
-        SubsetSelection oracle =
-                privacy.mode() == PrivacyMode.USER_LEVEL && n <= Integer.MAX_VALUE
-                        ? oracle(privacy)
-                        : null;
+        // Binomial draws need a whole int n; beyond it the normal noise below is as good.
+        SubsetSelection oracle = n <= Integer.MAX_VALUE ? userLevel : null;
         RandomSource binomials = oracle == null ? null : new SeededRandomSource(random.nextLong());
         double events = n * privacy.k();
         double total = 0;

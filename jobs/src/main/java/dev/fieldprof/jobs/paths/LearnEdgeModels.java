@@ -139,7 +139,7 @@ public final class LearnEdgeModels
         ArrayBranchTable table =
                 reference.table(
                         shard.appVersion, ctx.getBroadcastState(PathReferenceData.BRANCHES));
-        if (fits(shard, table)) {
+        if (hasTableOf(shard, table)) {
             merge(shard, table);
             registerWindowTimer(shard.windowEnd, ctx.timerService());
             return;
@@ -158,7 +158,7 @@ public final class LearnEdgeModels
         }
     }
 
-    private static boolean fits(ShardEdgeCounts shard, ArrayBranchTable table) {
+    private static boolean hasTableOf(ShardEdgeCounts shard, ArrayBranchTable table) {
         return table != null && EdgeModel.branchFingerprint(table) == shard.branchFingerprint;
     }
 
@@ -196,7 +196,7 @@ public final class LearnEdgeModels
         List<ShardEdgeCounts> still = new ArrayList<>();
         long next = Long.MAX_VALUE;
         for (ShardEdgeCounts shard : waiting.get()) {
-            if (fits(shard, table)) {
+            if (hasTableOf(shard, table)) {
                 merge(shard, table);
             } else if (ended || shard.waitUntil <= now) {
                 ctx.output(PathDeadLetters.TAG, dropped(shard, table, ended));
