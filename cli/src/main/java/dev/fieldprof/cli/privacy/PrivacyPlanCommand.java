@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Predicts, for both privacy modes and a grid of (epsilon, t, k, reports per device per"
-                    + " day), the per-method 95% interval of the window estimates, the smallest"
+                    + " day), the per-method 95%% interval of the window estimates, the smallest"
                     + " share distinguishable from zero, the expected relative error of g^ and of"
                     + " the consistent g*, and the user-level epsilon a device spends per report"
                     + " and per day; recommends the configuration that meets --target-ci at the"
@@ -73,7 +73,7 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
             names = "--target-ci",
             paramLabel = "X",
             description =
-                    "The 95% half-width a method's share must have, as a share (0.01 = one"
+                    "The 95%% half-width a method's share must have, as a share (0.01 = one"
                             + " percentage point).")
     Double targetHalfWidth;
 
