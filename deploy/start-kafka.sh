@@ -68,7 +68,7 @@ if [[ "${FIELDPROF_TOPICS:-1}" != 0 ]]; then
   # The six fieldprof topics with the settings the jobs need (report topics stamped with the
   # broker's append time), by the same command users run against an existing cluster.
   CLI_JAR="$REPO_DIR/cli/target/fieldprof-cli.jar"
-  [[ -f "$CLI_JAR" ]] || die "$CLI_JAR is missing: run 'mvn -B install -DskipTests' first (it creates the topics)"
+  [[ -f "$CLI_JAR" ]] || die "$CLI_JAR is missing: run 'mvn -B package -DskipTests' first (it creates the topics)"
   "$JAVA" -Xmx256m -jar "$CLI_JAR" topics create --bootstrap "$BOOTSTRAP" --partitions "$KAFKA_PARTITIONS" >&2 \
     || die "could not create the fieldprof topics"
 fi

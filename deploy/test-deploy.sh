@@ -8,7 +8,7 @@
 # through the REST API), then stops everything. Exit 0 only when every step passed; cleanup runs on
 # every exit (trap).
 #
-# Needs the built CLI and job jar: run `mvn -B install -DskipTests` (or `mvn -B install`) first.
+# Needs the built CLI and job jar: run `mvn -B package -DskipTests` (or `mvn -B verify`) first.
 # Environment: FIELDPROF_MVN_ARGS (e.g. -o), READY_TIMEOUT_SECONDS, KEEP_RUN_DIR=1 to keep logs.
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -64,9 +64,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 CLI_JAR="$REPO_DIR/cli/target/fieldprof-cli.jar"
-[[ -f "$CLI_JAR" ]] || fail "$CLI_JAR is missing: run 'mvn -B install -DskipTests' first"
+[[ -f "$CLI_JAR" ]] || fail "$CLI_JAR is missing: run 'mvn -B package -DskipTests' first"
 ls "$REPO_DIR"/jobs/target/fieldprof-jobs-*-job.jar >/dev/null 2>&1 \
-  || fail "the job jar (jobs/target/fieldprof-jobs-*-job.jar) is missing: run 'mvn -B install -DskipTests' first"
+  || fail "the job jar (jobs/target/fieldprof-jobs-*-job.jar) is missing: run 'mvn -B package -DskipTests' first"
 
 step "starting the Kafka broker on 127.0.0.1:$KAFKA_PORT"
 BOOTSTRAP="$("$DEPLOY_DIR/start-kafka.sh")" || fail "start-kafka.sh"
