@@ -3,6 +3,7 @@ package dev.fieldprof.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fieldprof.cli.demo.DemoPrivacy;
 import dev.fieldprof.cli.demo.DemoProgram;
 import dev.fieldprof.cli.demo.SimulatedDevices;
 import dev.fieldprof.cli.programs.ProgramPublisher;
@@ -18,6 +19,7 @@ import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
@@ -88,10 +90,19 @@ class DemoPipelineITCase {
                                 program.instrumentedJar(),
                                 work.resolve("devices"),
                                 transport,
-                                DEVICES,
-                                SESSIONS_PER_DEVICE,
-                                200,
-                                Duration.ZERO)) {
+                                new SimulatedDevices.DeviceUse(
+                                        DEVICES,
+                                        SESSIONS_PER_DEVICE,
+                                        200,
+                                        Duration.ZERO,
+                                        Duration.ofDays(1)),
+                                // The analyzed model's epsilon-t reports (k = 5|V| events each),
+                                // with no budget: this test checks the counting, not the budget.
+                                new DemoPrivacy(
+                                        PrivacyMode.EPSILON_T,
+                                        model.getPrivacyConfigs().get(0).getEpsilon(),
+                                        Double.POSITIVE_INFINITY,
+                                        Duration.ofDays(1)))) {
             devices.start();
             devices.awaitFinished();
             assertThat(transport.flush(Duration.ofSeconds(60))).isTrue();

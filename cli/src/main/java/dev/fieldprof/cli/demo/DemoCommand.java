@@ -2,6 +2,8 @@ package dev.fieldprof.cli.demo;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.schemas.PrivacyMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -27,7 +29,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--devices",
-            defaultValue = "8",
+            defaultValue = "100",
             description = "Simulated devices (default: ${DEFAULT-VALUE}).")
     int devices;
 
@@ -58,6 +60,49 @@ public final class DemoCommand implements Callable<Integer> {
     Duration pause;
 
     @Option(
+            names = "--run-every",
+            defaultValue = "1d",
+            converter = DurationConverter.class,
+            description =
+                    "The span of use one program run stands for on a device's clock: a demo"
+                            + " compresses weeks of use into minutes, and a device's budget and"
+                            + " daily cap see this time pass (default: ${DEFAULT-VALUE}).")
+    Duration runEvery;
+
+    @Option(
+            names = "--privacy-mode",
+            defaultValue = "user-level",
+            paramLabel = "user-level|epsilon-t",
+            description =
+                    "user-level: each report protects a device's whole run at --epsilon;"
+                            + " epsilon-t: a report of k = 5|V| events protects any t = 1 of them"
+                            + " at --epsilon, the whole report at epsilon*k (default:"
+                            + " ${DEFAULT-VALUE}).")
+    String privacyMode;
+
+    @Option(
+            names = "--epsilon",
+            defaultValue = "ln(9)",
+            description = "Epsilon of every report: a number or ln(x) (default: ${DEFAULT-VALUE}).")
+    String epsilon;
+
+    @Option(
+            names = "--budget",
+            defaultValue = "ln(9)",
+            description =
+                    "User-level epsilon a device may spend per --budget-period, or none; a report"
+                            + " beyond it is refused (default: ${DEFAULT-VALUE}: one user-level"
+                            + " report a day).")
+    String budget;
+
+    @Option(
+            names = "--budget-period",
+            defaultValue = "1d",
+            converter = DurationConverter.class,
+            description = "The rolling period of --budget (default: ${DEFAULT-VALUE}).")
+    Duration budgetPeriod;
+
+    @Option(
             names = "--top",
             defaultValue = "10",
             description = "Methods listed (default: ${DEFAULT-VALUE}).")
@@ -85,6 +130,33 @@ public final class DemoCommand implements Callable<Integer> {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+    private DemoPrivacy privacy() {
+        PrivacyMode mode =
+                switch (privacyMode) {
+                    case "user-level" -> PrivacyMode.USER_LEVEL;
+                    case "epsilon-t" -> PrivacyMode.EPSILON_T;
+                    default ->
+                            throw bad(
+                                    "--privacy-mode must be user-level or epsilon-t, was '"
+                                            + privacyMode
+                                            + "'");
+                };
+        try {
+            double perReport = PrivacyParameters.parseEpsilon(epsilon);
+            double bound =
+                    budget.trim().equalsIgnoreCase("none")
+                            ? Double.POSITIVE_INFINITY
+                            : PrivacyParameters.parseEpsilon(budget);
+            return new DemoPrivacy(mode, perReport, bound, budgetPeriod);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+    }
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
     @Override
     public Integer call() throws Exception {
         if (devices < 1 || devices > 1000) {
@@ -103,6 +175,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--web-port must be -1 or in [0, 65535], got " + webPort);
         }
+        DemoPrivacy privacy = privacy();
         Path home = Path.of(System.getProperty("fieldprof.home", "."));
         DemoSettings settings =
                 new DemoSettings(
@@ -118,7 +191,9 @@ public final class DemoCommand implements Callable<Integer> {
                         window,
                         top,
                         webPort,
-                        duration);
+                        duration,
+                        privacy,
+                        runEvery);
         try {
             new DemoRun(settings, System.out).run();
         } catch (IllegalArgumentException e) {

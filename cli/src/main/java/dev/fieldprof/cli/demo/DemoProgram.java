@@ -34,7 +34,7 @@ public record DemoProgram(
             throw new IllegalArgumentException(
                     "sample program jar not found: "
                             + programJar
-                            + " (build it with: mvn -pl samples/demo-app install)");
+                            + " (build it with: mvn -pl samples/demo-app package)");
         }
         Path modelFile = workDir.resolve("notes.model");
         Path instrumented = workDir.resolve("notes-instrumented.jar");

@@ -2,7 +2,6 @@ package dev.fieldprof.cli.demo;
 
 import dev.fieldprof.cli.programs.ProgramPublisher;
 import dev.fieldprof.cli.runtime.EmbeddedRuntime;
-import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
@@ -58,7 +57,8 @@ final class DemoRun {
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("fieldprof demo: preparing the sample program ...");
         DemoProgram program = DemoProgram.prepare(settings.programJar(), settings.workDir());
-        ProgramModel model = program.model();
+        // Before anything starts: a mode, epsilon or budget no device could report under fails.
+        ProgramModel model = settings.privacy().applyTo(program.model());
         out.printf(
                 Locale.ROOT,
                 "fieldprof demo: %s has %d methods and %d order pairs (%s)%n",
@@ -100,10 +100,13 @@ final class DemoRun {
                                     program.instrumentedJar(),
                                     deviceState,
                                     transport,
-                                    settings.devices(),
-                                    settings.sessionsPerDevice(),
-                                    settings.commandsPerSession(),
-                                    settings.pause());
+                                    new SimulatedDevices.DeviceUse(
+                                            settings.devices(),
+                                            settings.sessionsPerDevice(),
+                                            settings.commandsPerSession(),
+                                            settings.pause(),
+                                            settings.runEvery()),
+                                    settings.privacy());
                     EstimatesTail tail = new EstimatesTail(bootstrap, Topics.ESTIMATES);
                     DeadLetterTally deadLetters =
                             new DeadLetterTally(bootstrap, Topics.DEAD_LETTERS);
@@ -258,19 +261,15 @@ final class DemoRun {
                                 sent.sent(),
                                 sent.spooledNow(),
                                 sent.droppedTotal()));
-                PrivacyLedger.Entry ledger = devices.mostExposedLedger();
+                header.addAll(devices.mostExposed().describe());
                 header.add(
                         String.format(
                                 Locale.ROOT,
-                                "privacy: eps %.3f per %d changed event(s) in each report;"
-                                        + " most-reporting device %s: %d reports, %d events,"
-                                        + " whole-history bound eps %.0f",
-                                ledger.epsilon(),
-                                ledger.t(),
-                                ledger.deviceId(),
-                                ledger.reports(),
-                                ledger.eventsReported(),
-                                ledger.userLevelEpsilon()));
+                                "runs refused: %d by the budget, %d by the daily cap of %d"
+                                        + " reports",
+                                devices.refusedByBudget(),
+                                devices.refusedByCap(),
+                                devices.mostExposed().ledger().reportsPerDayCap()));
                 if (deadLetters.total() > 0) {
                     header.add(
                             "dead letters "

@@ -16,6 +16,8 @@ import java.time.Duration;
  * @param top methods shown
  * @param webPort port of the web view, 0 for any, -1 for none
  * @param duration how long to run, null for until stopped
+ * @param privacy the reports' mode and ε, and the devices' budget
+ * @param runEvery the span of use one program run stands for on a device's clock
  */
 record DemoSettings(
         Path programJar,
@@ -27,4 +29,6 @@ record DemoSettings(
         Duration window,
         int top,
         int webPort,
-        Duration duration) {}
+        Duration duration,
+        DemoPrivacy privacy,
+        Duration runEvery) {}

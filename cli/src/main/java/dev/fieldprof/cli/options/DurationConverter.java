@@ -5,8 +5,8 @@ import java.util.Locale;
 import picocli.CommandLine;
 
 /**
- * Reads durations as people write them: {@code 90s}, {@code 5m}, {@code 2h}, {@code 1500ms} or
- * ISO-8601 {@code PT1M}.
+ * Reads durations as people write them: {@code 90s}, {@code 5m}, {@code 2h}, {@code 1d}, {@code
+ * 1500ms} or ISO-8601 {@code PT1M}, and writes them the same way ({@link #format}).
  */
 public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
@@ -26,6 +26,7 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
                 case 's' -> positive(Duration.ofSeconds(amount), value);
                 case 'm' -> positive(Duration.ofMinutes(amount), value);
                 case 'h' -> positive(Duration.ofHours(amount), value);
+                case 'd' -> positive(Duration.ofDays(amount), value);
                 default -> throw bad(value);
             };
         } catch (RuntimeException e) {
@@ -34,6 +35,21 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
             }
             throw bad(value);
         }
+    }
+
+    /**
+     * The duration in its largest whole unit: {@code 1d}, {@code 8h}, {@code 90s}, {@code 1500ms}.
+     */
+    public static String format(Duration duration) {
+        long millis = duration.toMillis();
+        long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
+        String[] units = {"d", "h", "m", "s"};
+        for (int i = 0; i < sizes.length; i++) {
+            if (millis != 0 && millis % sizes[i] == 0) {
+                return millis / sizes[i] + units[i];
+            }
+        }
+        return millis + "ms";
     }
 
     private static Duration positive(Duration duration, String value) {
@@ -46,6 +62,6 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
 
     private static CommandLine.TypeConversionException bad(String value) {
         return new CommandLine.TypeConversionException(
-                "'" + value + "' is not a duration (examples: 90s, 5m, 2h, 1500ms, PT1M)");
+                "'" + value + "' is not a duration (examples: 90s, 5m, 2h, 1d, 1500ms, PT1M)");
     }
 }

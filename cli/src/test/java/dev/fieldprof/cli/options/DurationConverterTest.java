@@ -17,6 +17,17 @@ class DurationConverterTest {
         assertThat(converter.convert("2h")).isEqualTo(Duration.ofHours(2));
         assertThat(converter.convert("1500ms")).isEqualTo(Duration.ofMillis(1500));
         assertThat(converter.convert("PT1M")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(converter.convert("1d")).isEqualTo(Duration.ofDays(1));
+    }
+
+    @Test
+    void writesADurationInItsLargestWholeUnit() {
+        assertThat(DurationConverter.format(Duration.ofDays(1))).isEqualTo("1d");
+        assertThat(DurationConverter.format(Duration.ofHours(36))).isEqualTo("36h");
+        assertThat(DurationConverter.format(Duration.ofMinutes(90))).isEqualTo("90m");
+        assertThat(DurationConverter.format(Duration.ofSeconds(90))).isEqualTo("90s");
+        assertThat(DurationConverter.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
+        assertThat(DurationConverter.format(Duration.ZERO)).isEqualTo("0ms");
     }
 
     @Test
@@ -26,6 +37,6 @@ class DurationConverterTest {
                 .hasMessage("'0s' is not a positive duration");
         assertThatThrownBy(() -> converter.convert("soon"))
                 .isInstanceOf(CommandLine.TypeConversionException.class)
-                .hasMessage("'soon' is not a duration (examples: 90s, 5m, 2h, 1500ms, PT1M)");
+                .hasMessage("'soon' is not a duration (examples: 90s, 5m, 2h, 1d, 1500ms, PT1M)");
     }
 }
