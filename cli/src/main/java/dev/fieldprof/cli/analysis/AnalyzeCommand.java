@@ -70,24 +70,21 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Privacy loss epsilon > 0 (default: ln 9 = ${DEFAULT-VALUE}).")
     double epsilon;
 
-    @Option(
-            names = "--t",
-            defaultValue = "1",
-            description = "Distance threshold t >= 1 (default: ${DEFAULT-VALUE}).")
-    int t;
+    @Option(names = "--t", description = "epsilon-t mode: distance threshold t >= 1 (default: 1).")
+    Integer t;
 
-    @Option(names = "--k", description = "Trace length k >= 1 (default: 5 * |V|).")
+    @Option(names = "--k", description = "epsilon-t mode: trace length k >= 1 (default: 5 * |V|).")
     Integer k;
 
     @Option(
             names = "--privacy-mode",
-            defaultValue = "epsilon-t",
-            paramLabel = "epsilon-t|user-level",
+            defaultValue = "user-level",
+            paramLabel = "user-level|epsilon-t",
             description =
-                    "epsilon-t: a report of k events protects t changed events at --epsilon (its"
-                            + " whole content at epsilon*k/t); user-level: a report of one sampled"
-                            + " event protects the device's whole epoch at --epsilon (k = t = 1)"
-                            + " (default: ${DEFAULT-VALUE}).")
+                    "user-level: a report of one sampled event protects the device's whole epoch"
+                            + " at --epsilon (k = t = 1); epsilon-t (the paper's mode): a report of"
+                            + " k events protects any t changed events at --epsilon, its whole"
+                            + " content at epsilon*k/t (default: ${DEFAULT-VALUE}).")
     String privacyMode;
 
     @Option(
@@ -113,7 +110,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw bad("--epsilon must be > 0 and finite, was " + epsilon);
         }
-        if (t < 1) {
+        if (t != null && t < 1) {
             throw bad("--t must be >= 1, was " + t);
         }
         if (k != null && k < 1) {
@@ -126,8 +123,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!userLevel && !privacyMode.equals("epsilon-t")) {
             throw bad("--privacy-mode must be epsilon-t or user-level, was '" + privacyMode + "'");
         }
-        if (userLevel && (t != 1 || k != null)) {
-            throw bad("--privacy-mode user-level reports one event: leave --t and --k out");
+        if (userLevel && (t != null || k != null)) {
+            throw bad(
+                    "--t and --k shape the reports of --privacy-mode epsilon-t; the user-level mode"
+                            + " (the default) reports one event");
         }
         World chosen;
         try {
@@ -149,7 +148,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                         .withClasspath(dependencies)
                         .withAppPackages(AppPackages.parse(appPackages))
                         .withWorld(chosen)
-                        .withPrivacy(configId, epsilon, t, k);
+                        .withPrivacy(configId, epsilon, t == null ? 1 : t, k);
         AnalysisResult result;
         try {
             result = ProgramAnalyzer.analyze(request);

@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.analysis;
 
 import dev.fieldprof.analysis.cfg.BranchDescription;
+import dev.fieldprof.analysis.instrument.DeviceBudget;
 import dev.fieldprof.analysis.instrument.InstrumentationResult;
 import dev.fieldprof.analysis.instrument.JarInstrumenter;
 import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
@@ -8,13 +9,16 @@ import dev.fieldprof.analysis.jar.InvalidJarException;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.client.paths.ProbePlanText;
+import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
@@ -79,7 +83,38 @@ public final class InstrumentCommand implements Callable<Integer> {
                             + " (--branches).")
     String pathMethods;
 
+    @Option(
+            names = "--budget",
+            defaultValue = "ln(9)",
+            paramLabel = "EPS|none",
+            description =
+                    "User-level epsilon each device may spend per --budget-period; a report beyond"
+                            + " it is refused on the device (a device's -Dfieldprof.privacy.budget"
+                            + " overrides it). A model whose every report costs more is refused"
+                            + " (default: ${DEFAULT-VALUE}, one user-level report a day).")
+    String budget;
+
+    @Option(
+            names = "--budget-period",
+            defaultValue = "1d",
+            converter = DurationConverter.class,
+            description = "The rolling period of --budget (default: ${DEFAULT-VALUE}).")
+    Duration budgetPeriod;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    private DeviceBudget deviceBudget() {
+        try {
+            double epsilon =
+                    budget.trim().equalsIgnoreCase("none")
+                            ? Double.POSITIVE_INFINITY
+                            : PrivacyParameters.parseEpsilon(budget);
+            return new DeviceBudget(epsilon, budgetPeriod);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--budget: " + e.getMessage());
+        }
+    }
 
     @Override
     public Integer call() {
@@ -87,6 +122,7 @@ public final class InstrumentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--out must differ from --jar");
         }
+        DeviceBudget devices = deviceBudget();
         ProgramModel programModel;
         try {
             programModel = ProgramModels.read(model);
@@ -132,7 +168,9 @@ public final class InstrumentCommand implements Callable<Integer> {
                                                                                 .UTF_8)));
                 input = pathJar;
             }
-            result = new JarInstrumenter(stripSignatures).instrument(input, programModel, out);
+            result =
+                    new JarInstrumenter(stripSignatures, devices)
+                            .instrument(input, programModel, out);
         } catch (InvalidJarException
                 | UncheckedIOException
                 | IllegalArgumentException
@@ -170,6 +208,16 @@ public final class InstrumentCommand implements Callable<Integer> {
                                 out,
                                 result.seconds(),
                                 result.classesPerSecond()));
+        spec.commandLine()
+                .getOut()
+                .println(
+                        Double.isInfinite(devices.epsilon())
+                                ? "device budget: none (devices spend without bound)"
+                                : String.format(
+                                        Locale.ROOT,
+                                        "device budget: user-level eps %.4g per %s",
+                                        devices.epsilon(),
+                                        DurationConverter.format(devices.period())));
         if (pathResult != null) {
             printPaths(pathResult, traced.size());
             ProbePlanText plan = ProbePlanText.of(programModel);

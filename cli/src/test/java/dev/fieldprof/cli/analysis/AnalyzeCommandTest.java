@@ -58,7 +58,10 @@ class AnalyzeCommandTest {
                         "<tiny.Main: void go()>",
                         "<tiny.Main: void helper()>",
                         "<tiny.Main: void main(java.lang.String[])>");
-        assertThat(read.getPrivacyConfigs().get(0).getK()).isEqualTo(20);
+        // The defaults: user-level reports of one event at eps ln 9.
+        assertThat(read.getPrivacyConfigs().get(0).getMode())
+                .isEqualTo(dev.fieldprof.schemas.PrivacyMode.USER_LEVEL);
+        assertThat(read.getPrivacyConfigs().get(0).getK()).isEqualTo(1);
         assertThat(read.getPrivacyConfigs().get(0).getEpsilon()).isEqualTo(Math.log(9));
         // main <= <init> (dominating), <init> <= main, go <= main, helper <= go, go <= helper.
         assertThat(read.getPairs()).hasSize(5);
@@ -76,8 +79,67 @@ class AnalyzeCommandTest {
                         "--out",
                         instrumented.toString());
         assertThat(exit).as(cli.err()).isZero();
-        assertThat(cli.out()).contains("instrumented 1 classes (4 probes)");
+        assertThat(cli.out())
+                .contains("instrumented 1 classes (4 probes)")
+                .contains("device budget: user-level eps 2.197 per 1d");
         assertThat(instrumented).exists();
+    }
+
+    @Test
+    void anEpsilonTModelNeedsABudgetItsReportsFitInto() throws IOException {
+        Path model = work.resolve("tiny-et.model");
+        assertThat(
+                        cli.run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "tiny:3.0",
+                                "--world",
+                                "application",
+                                "--privacy-mode",
+                                "epsilon-t",
+                                "--out",
+                                model.toString()))
+                .as(cli.err())
+                .isZero();
+        assertThat(ProgramModels.read(model).getPrivacyConfigs().get(0).getK()).isEqualTo(20);
+        Path instrumented = work.resolve("tiny-et.jar");
+        CliCapture refused = new CliCapture();
+        assertThat(
+                        refused.run(
+                                "instrument",
+                                "--jar",
+                                jar.toString(),
+                                "--model",
+                                model.toString(),
+                                "--out",
+                                instrumented.toString()))
+                .isEqualTo(1);
+        assertThat(refused.err())
+                .isEqualTo(
+                        "fieldprof: each report of privacy configuration 'default' costs"
+                                + " user-level eps 43.94 (epsilon-t: eps*k/t with k=20, t=1), more"
+                                + " than the device budget eps 2.197 per PT24H: no device could"
+                                + " ever report; give a larger --budget, --budget none, or analyze"
+                                + " with --privacy-mode user-level"
+                                + System.lineSeparator());
+        assertThat(instrumented).doesNotExist();
+        CliCapture unbounded = new CliCapture();
+        assertThat(
+                        unbounded.run(
+                                "instrument",
+                                "--jar",
+                                jar.toString(),
+                                "--model",
+                                model.toString(),
+                                "--out",
+                                instrumented.toString(),
+                                "--budget",
+                                "none"))
+                .as(unbounded.err())
+                .isZero();
+        assertThat(unbounded.out()).contains("device budget: none (devices spend without bound)");
     }
 
     @Test
@@ -140,7 +202,10 @@ class AnalyzeCommandTest {
                                 "--out",
                                 work.resolve("y").toString()))
                 .isEqualTo(2);
-        assertThat(cli.err()).contains("--privacy-mode user-level reports one event");
+        assertThat(cli.err())
+                .contains(
+                        "--t and --k shape the reports of --privacy-mode epsilon-t; the user-level"
+                                + " mode (the default) reports one event");
     }
 
     @Test

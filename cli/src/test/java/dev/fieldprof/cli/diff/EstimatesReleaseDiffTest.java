@@ -191,6 +191,8 @@ class EstimatesReleaseDiffTest {
                         jackson,
                         "--app",
                         appVersion,
+                        "--privacy-mode",
+                        "epsilon-t",
                         "--k",
                         Integer.toString(K),
                         "--out",
@@ -210,7 +212,10 @@ class EstimatesReleaseDiffTest {
                         "--model",
                         model.toString(),
                         "--out",
-                        out.toString());
+                        out.toString(),
+                        // Reports of K events at eps per event: this test measures the diff.
+                        "--budget",
+                        "none");
         assertThat(exit).as(cli.err()).isZero();
         return out;
     }

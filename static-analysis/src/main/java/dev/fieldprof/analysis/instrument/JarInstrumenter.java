@@ -41,13 +41,26 @@ public final class JarInstrumenter {
     public static final String CLIENT_PROPERTIES = "META-INF/fieldprof/client.properties";
 
     private final boolean stripSignatures;
+    private final DeviceBudget budget;
 
     /**
+     * An instrumenter that writes no budget into the jar: its devices spend without bound unless
+     * they are given {@code -Dfieldprof.privacy.budget}.
+     *
      * @param stripSignatures if false, signed jars are refused (instrumenting invalidates the
      *     signature); if true their signature files and per-entry digests are removed
      */
     public JarInstrumenter(boolean stripSignatures) {
+        this(stripSignatures, null);
+    }
+
+    /**
+     * @param stripSignatures as in {@link #JarInstrumenter(boolean)}
+     * @param budget the budget written into the jar for its devices; null for none
+     */
+    public JarInstrumenter(boolean stripSignatures, DeviceBudget budget) {
         this.stripSignatures = stripSignatures;
+        this.budget = budget;
     }
 
     /**
@@ -55,6 +68,10 @@ public final class JarInstrumenter {
      */
     public InstrumentationResult instrument(Path inputJar, ProgramModel model, Path outputJar) {
         long start = System.nanoTime();
+        if (budget != null && !model.getPrivacyConfigs().isEmpty()) {
+            // Before any work: a jar whose devices could never report is not worth writing.
+            budget.checkAffords(model.getPrivacyConfigs().get(0));
+        }
         JarContents jar = JarContents.read(inputJar);
         List<String> signatureEntries = jar.signatureEntries();
         if (!signatureEntries.isEmpty() && !stripSignatures) {
@@ -117,7 +134,7 @@ public final class JarInstrumenter {
                 out.closeEntry();
             }
             out.putNextEntry(new ZipEntry(CLIENT_PROPERTIES));
-            out.write(clientProperties(model).getBytes(StandardCharsets.UTF_8));
+            out.write(clientProperties(model, budget).getBytes(StandardCharsets.UTF_8));
             out.closeEntry();
         } catch (IOException e) {
             deleteQuietly(temporary);
@@ -172,7 +189,7 @@ public final class JarInstrumenter {
     }
 
     /** The client SDK's configuration, from the model and its first privacy configuration. */
-    static String clientProperties(ProgramModel model) {
+    static String clientProperties(ProgramModel model, DeviceBudget budget) {
         if (model.getPrivacyConfigs().isEmpty()) {
             throw new IllegalArgumentException(
                     "model of " + model.getAppVersion() + " has no privacy configuration");
@@ -188,6 +205,9 @@ public final class JarInstrumenter {
         out.append("privacy.k=").append(config.getK()).append('\n');
         if (config.getMode() == dev.fieldprof.schemas.PrivacyMode.USER_LEVEL) {
             out.append("privacy.mode=user-level\n");
+        }
+        if (budget != null) {
+            out.append(budget.properties());
         }
         return out.toString();
     }

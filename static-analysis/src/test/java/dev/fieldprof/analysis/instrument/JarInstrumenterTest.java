@@ -188,6 +188,41 @@ class JarInstrumenterTest {
     }
 
     @Test
+    void writesTheDeviceBudgetIntoTheClientPropertiesOfAUserLevelModel() throws IOException {
+        Path budgeted = work.resolve("budgeted.jar");
+        new JarInstrumenter(false, DeviceBudget.DEFAULT)
+                .instrument(appJar, ProgramModels.userLevel(model), budgeted);
+        byte[] bytes =
+                JarContents.read(budgeted).entries().stream()
+                        .filter(e -> e.name().equals(JarInstrumenter.CLIENT_PROPERTIES))
+                        .findFirst()
+                        .orElseThrow()
+                        .bytes();
+        Properties properties = new Properties();
+        properties.load(new StringReader(new String(bytes, StandardCharsets.UTF_8)));
+        assertThat(properties.getProperty("privacy.mode")).isEqualTo("user-level");
+        assertThat(properties.getProperty("privacy.budget")).isEqualTo("2.1972245773362196");
+        assertThat(properties.getProperty("privacy.budget.period")).isEqualTo("PT24H");
+    }
+
+    @Test
+    void refusesAModelWhoseEveryReportCostsMoreThanTheBudgetBeforeWritingAnything() {
+        Path refused = work.resolve("refused.jar");
+        assertThatThrownBy(
+                        () ->
+                                new JarInstrumenter(false, DeviceBudget.DEFAULT)
+                                        .instrument(appJar, model, refused))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "each report of privacy configuration 'default' costs user-level eps 32.96"
+                                + " (epsilon-t: eps*k/t with k=15, t=1), more than the device"
+                                + " budget eps 2.197 per PT24H: no device could ever report; give"
+                                + " a larger --budget, --budget none, or analyze with"
+                                + " --privacy-mode user-level");
+        assertThat(refused).doesNotExist();
+    }
+
+    @Test
     void writesClientPropertiesFromFirstPrivacyConfig() throws IOException {
         JarContents after = JarContents.read(instrumented);
         byte[] bytes =
