@@ -203,6 +203,13 @@ class JarInstrumenterTest {
         assertThat(properties.getProperty("privacy.mode")).isEqualTo("user-level");
         assertThat(properties.getProperty("privacy.budget")).isEqualTo("2.1972245773362196");
         assertThat(properties.getProperty("privacy.budget.period")).isEqualTo("PT24H");
+        // What a device reads from the jar: the client SDK's own parser of these properties.
+        properties.setProperty("device.id", "reader");
+        properties.setProperty("state.dir", work.resolve("reader-state").toString());
+        dev.fieldprof.client.ClientConfig device =
+                dev.fieldprof.client.ClientConfig.fromProperties(properties);
+        assertThat(device.budget()).isEqualTo(Math.log(9));
+        assertThat(device.budgetPeriod()).isEqualTo(java.time.Duration.ofDays(1));
     }
 
     @Test
