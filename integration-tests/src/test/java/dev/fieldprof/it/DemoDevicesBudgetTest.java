@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fieldprof.analysis.instrument.DeviceBudget;
 import dev.fieldprof.cli.demo.DemoPrivacy;
 import dev.fieldprof.cli.demo.DemoProgram;
 import dev.fieldprof.cli.demo.SimulatedDevices;
@@ -85,7 +86,7 @@ class DemoDevicesBudgetTest {
 
     @Test
     void anEpsilonTConfigurationThatNoDeviceCouldReportUnderIsRefusedNamingTheCost() {
-        DemoPrivacy epsilonT = new DemoPrivacy(PrivacyMode.EPSILON_T, LN9, LN9, Duration.ofDays(1));
+        DemoPrivacy epsilonT = new DemoPrivacy(PrivacyMode.EPSILON_T, LN9, DeviceBudget.DEFAULT);
         int k = program.model().getPrivacyConfigs().get(0).getK();
         assertThat(k).isEqualTo(5 * program.model().getMethods().size());
         assertThatThrownBy(() -> epsilonT.applyTo(program.model()))
@@ -93,10 +94,11 @@ class DemoDevicesBudgetTest {
                 .hasMessage(
                         String.format(
                                 java.util.Locale.ROOT,
-                                "each epsilon-t report costs user-level eps %.4g (eps*k/t with"
-                                        + " k=%d, t=1), more than the budget eps 2.197 per 1d: no"
-                                        + " device could ever report; pass a larger --budget,"
-                                        + " --budget none, or --privacy-mode user-level",
+                                "each report of privacy configuration 'default' costs user-level"
+                                        + " eps %.4g (epsilon-t: eps*k/t with k=%d, t=1), more"
+                                        + " than the device budget eps 2.197 per PT24H: no device"
+                                        + " could ever report; raise --budget, give --budget none,"
+                                        + " or use --privacy-mode user-level",
                                 LN9 * k,
                                 k));
     }

@@ -3,6 +3,7 @@ package dev.fieldprof.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fieldprof.analysis.instrument.DeviceBudget;
 import dev.fieldprof.cli.demo.DemoPrivacy;
 import dev.fieldprof.cli.demo.DemoProgram;
 import dev.fieldprof.cli.demo.SimulatedDevices;
@@ -101,8 +102,7 @@ class DemoPipelineITCase {
                                 new DemoPrivacy(
                                         PrivacyMode.EPSILON_T,
                                         model.getPrivacyConfigs().get(0).getEpsilon(),
-                                        Double.POSITIVE_INFINITY,
-                                        Duration.ofDays(1)))) {
+                                        DeviceBudget.NONE))) {
             devices.start();
             devices.awaitFinished();
             assertThat(transport.flush(Duration.ofSeconds(60))).isTrue();

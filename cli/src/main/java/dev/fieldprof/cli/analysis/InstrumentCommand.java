@@ -9,16 +9,14 @@ import dev.fieldprof.analysis.jar.InvalidJarException;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
-import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.options.BudgetOptions;
 import dev.fieldprof.client.paths.ProbePlanText;
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
@@ -83,33 +81,13 @@ public final class InstrumentCommand implements Callable<Integer> {
                             + " (--branches).")
     String pathMethods;
 
-    @Option(
-            names = "--budget",
-            defaultValue = "ln(9)",
-            paramLabel = "EPS|none",
-            description =
-                    "User-level epsilon each device may spend per --budget-period; a report beyond"
-                            + " it is refused on the device (a device's -Dfieldprof.privacy.budget"
-                            + " overrides it). A model whose every report costs more is refused"
-                            + " (default: ${DEFAULT-VALUE}, one user-level report a day).")
-    String budget;
-
-    @Option(
-            names = "--budget-period",
-            defaultValue = "1d",
-            converter = DurationConverter.class,
-            description = "The rolling period of --budget (default: ${DEFAULT-VALUE}).")
-    Duration budgetPeriod;
+    @CommandLine.Mixin BudgetOptions budget;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     private DeviceBudget deviceBudget() {
         try {
-            double epsilon =
-                    budget.trim().equalsIgnoreCase("none")
-                            ? Double.POSITIVE_INFINITY
-                            : PrivacyParameters.parseEpsilon(budget);
-            return new DeviceBudget(epsilon, budgetPeriod);
+            return budget.budget();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--budget: " + e.getMessage());
@@ -208,16 +186,7 @@ public final class InstrumentCommand implements Callable<Integer> {
                                 out,
                                 result.seconds(),
                                 result.classesPerSecond()));
-        spec.commandLine()
-                .getOut()
-                .println(
-                        Double.isInfinite(devices.epsilon())
-                                ? "device budget: none (devices spend without bound)"
-                                : String.format(
-                                        Locale.ROOT,
-                                        "device budget: user-level eps %.4g per %s",
-                                        devices.epsilon(),
-                                        DurationConverter.format(devices.period())));
+        spec.commandLine().getOut().println("device budget: " + BudgetOptions.describe(devices));
         if (pathResult != null) {
             printPaths(pathResult, traced.size());
             ProbePlanText plan = ProbePlanText.of(programModel);

@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.demo;
 
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.BudgetOptions;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyMode;
@@ -86,21 +87,7 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Epsilon of every report: a number or ln(x) (default: ${DEFAULT-VALUE}).")
     String epsilon;
 
-    @Option(
-            names = "--budget",
-            defaultValue = "ln(9)",
-            description =
-                    "User-level epsilon a device may spend per --budget-period, or none; a report"
-                            + " beyond it is refused (default: ${DEFAULT-VALUE}: one user-level"
-                            + " report a day).")
-    String budget;
-
-    @Option(
-            names = "--budget-period",
-            defaultValue = "1d",
-            converter = DurationConverter.class,
-            description = "The rolling period of --budget (default: ${DEFAULT-VALUE}).")
-    Duration budgetPeriod;
+    @CommandLine.Mixin BudgetOptions budget;
 
     @Option(
             names = "--top",
@@ -142,12 +129,7 @@ public final class DemoCommand implements Callable<Integer> {
                                             + "'");
                 };
         try {
-            double perReport = PrivacyParameters.parseEpsilon(epsilon);
-            double bound =
-                    budget.trim().equalsIgnoreCase("none")
-                            ? Double.POSITIVE_INFINITY
-                            : PrivacyParameters.parseEpsilon(budget);
-            return new DemoPrivacy(mode, perReport, bound, budgetPeriod);
+            return new DemoPrivacy(mode, PrivacyParameters.parseEpsilon(epsilon), budget.budget());
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }

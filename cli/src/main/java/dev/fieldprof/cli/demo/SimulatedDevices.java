@@ -110,7 +110,7 @@ public final class SimulatedDevices implements AutoCloseable {
                                 .deviceId(deviceId)
                                 .methodCount(model.getMethods().size())
                                 .stateDir(stateRoot.resolve(deviceId))
-                                .budget(privacy.budget(), privacy.budgetPeriod());
+                                .budget(privacy.budget().epsilon(), privacy.budget().period());
                 if (config.getMode() == PrivacyMode.USER_LEVEL) {
                     builder.userLevelPrivacy(config.getConfigId(), config.getEpsilon());
                 } else {
@@ -277,14 +277,14 @@ public final class SimulatedDevices implements AutoCloseable {
                                     ledger.k(),
                                     ledger.epsilon(),
                                     ledger.epsilon() * ledger.k() / ledger.t());
-            String period = DurationConverter.format(privacy.budgetPeriod());
+            String period = DurationConverter.format(privacy.budget().period());
             String budget =
                     privacy.unbounded()
                             ? "no budget: devices spend without bound"
                             : String.format(
                                     Locale.ROOT,
                                     "budget eps %.3f per %s",
-                                    privacy.budget(),
+                                    privacy.budget().epsilon(),
                                     period);
             String spent =
                     String.format(

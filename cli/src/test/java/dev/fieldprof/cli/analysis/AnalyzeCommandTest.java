@@ -121,8 +121,8 @@ class AnalyzeCommandTest {
                         "fieldprof: each report of privacy configuration 'default' costs"
                                 + " user-level eps 43.94 (epsilon-t: eps*k/t with k=20, t=1), more"
                                 + " than the device budget eps 2.197 per PT24H: no device could"
-                                + " ever report; give a larger --budget, --budget none, or analyze"
-                                + " with --privacy-mode user-level"
+                                + " ever report; raise --budget, give --budget none, or use"
+                                + " --privacy-mode user-level"
                                 + System.lineSeparator());
         assertThat(instrumented).doesNotExist();
         CliCapture unbounded = new CliCapture();

@@ -56,8 +56,8 @@ public record DeviceBudget(double epsilon, Duration period) {
                             Locale.ROOT,
                             "each report of privacy configuration '%s' costs user-level eps %.4g"
                                     + " (%s), more than the device budget eps %.4g per %s: no"
-                                    + " device could ever report; give a larger --budget, --budget"
-                                    + " none, or analyze with --privacy-mode user-level",
+                                    + " device could ever report; raise --budget, give --budget"
+                                    + " none, or use --privacy-mode user-level",
                             config.getConfigId(),
                             perReport,
                             userLevel

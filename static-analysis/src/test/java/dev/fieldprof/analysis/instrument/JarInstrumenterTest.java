@@ -223,9 +223,9 @@ class JarInstrumenterTest {
                 .hasMessage(
                         "each report of privacy configuration 'default' costs user-level eps 32.96"
                                 + " (epsilon-t: eps*k/t with k=15, t=1), more than the device"
-                                + " budget eps 2.197 per PT24H: no device could ever report; give"
-                                + " a larger --budget, --budget none, or analyze with"
-                                + " --privacy-mode user-level");
+                                + " budget eps 2.197 per PT24H: no device could ever report; raise"
+                                + " --budget, give --budget none, or use --privacy-mode"
+                                + " user-level");
         assertThat(refused).doesNotExist();
     }
 
