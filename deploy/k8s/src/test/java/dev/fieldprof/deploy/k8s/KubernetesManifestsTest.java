@@ -31,10 +31,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The manifests of deploy/k8s: every custom resource valid under the published CRD schema of its
  * operator (Flink Kubernetes operator, Strimzi), checked as strictly as an API server with strict
- * field validation checks it ({@link CrdSchemaConverter}); and what they say agrees with the code
- * they deploy: the jobs' arguments parse with the jobs' own option parsers, the topics are the ones
- * and have the settings {@code fieldprof topics create} gives them, and checkpoints and metrics are
- * configured as deploy/conf configures the local cluster.
+ * field validation checks it ({@link CrdSchemaConverter}), the one core resource under Kubernetes'
+ * API model ({@link CoreResources}); and what they say agrees with the code they deploy: the jobs'
+ * arguments parse with the jobs' own option parsers, the topics are the ones and have the settings
+ * {@code fieldprof topics create} gives them, and checkpoints and metrics are configured as
+ * deploy/conf configures the local cluster.
  */
 class KubernetesManifestsTest {
     /** This module's directory, deploy/k8s (Maven runs tests there). */
@@ -95,17 +96,28 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void everyCustomResourceIsValidUnderItsOperatorsCrd() {
+    void everyManifestIsValidUnderItsSchema() {
         List<String> problems = new ArrayList<>();
-        int validated = 0;
+        int customResources = 0;
         for (JsonNode manifest : manifests) {
-            if (isCustomResource(manifest)) {
+            if (CoreResources.isCore(manifest)) {
+                problems.addAll(CoreResources.validate(manifest));
+            } else {
                 problems.addAll(schemas.validate(manifest));
-                validated++;
+                customResources++;
             }
         }
         assertThat(problems).isEmpty();
-        assertThat(validated).isEqualTo(12);
+        assertThat(customResources).isEqualTo(12);
+    }
+
+    @Test
+    void rejectsAMisspelledFieldOfTheVolumeClaim() throws IOException {
+        JsonNode broken = edited("flink-storage.yaml", "  accessModes:", "  accessMode:");
+        assertThat(CoreResources.validate(broken))
+                .containsExactly(
+                        "PersistentVolumeClaim fieldprof-flink-data: unknown field"
+                                + " spec.accessMode");
     }
 
     @Test
@@ -505,10 +517,6 @@ class KubernetesManifestsTest {
 
     private static List<JsonNode> ofKind(String kind) {
         return manifests.stream().filter(m -> m.path("kind").asText().equals(kind)).toList();
-    }
-
-    private static boolean isCustomResource(JsonNode manifest) {
-        return manifest.path("apiVersion").asText().contains("/");
     }
 
     private static String describe(JsonNode manifest) {
