@@ -18,7 +18,7 @@ import java.util.Map;
  * additional properties are, {@code nullable} becomes a {@code null} type, {@code
  * x-kubernetes-int-or-string} an integer-or-string type, and the root gets the {@code apiVersion},
  * {@code kind} and {@code metadata} that the API server checks itself. CEL rules ({@code
- * x-kubernetes-validations}) are dropped: no Java evaluator of them is published.
+ * x-kubernetes-validations}) are left out here; {@link CelRules} evaluates them.
  */
 final class CrdSchemaConverter {
     private static final String PRESERVE_UNKNOWN = "x-kubernetes-preserve-unknown-fields";

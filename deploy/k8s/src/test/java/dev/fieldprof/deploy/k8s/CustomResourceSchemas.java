@@ -20,6 +20,11 @@ final class CustomResourceSchemas {
             SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4);
     private final Map<String, Schema> schemas = new LinkedHashMap<>();
 
+    /**
+     * The (amended) openAPIV3Schema of each version, whose CEL rules {@link CelRules} evaluates.
+     */
+    private final Map<String, JsonNode> openApiSchemas = new LinkedHashMap<>();
+
     /** Adds the served versions of a CustomResourceDefinition (apiextensions.k8s.io/v1). */
     void add(JsonNode crd) {
         add(crd, UnaryOperator.identity());
@@ -43,6 +48,7 @@ final class CustomResourceSchemas {
             String apiVersion = group + "/" + version.path("name").asText();
             JsonNode openApi =
                     amendment.apply(version.path("schema").path("openAPIV3Schema").deepCopy());
+            openApiSchemas.put(key(apiVersion, kind), openApi);
             schemas.put(
                     key(apiVersion, kind),
                     registry.getSchema(CrdSchemaConverter.convert(openApi, apiVersion, kind)));
@@ -71,6 +77,14 @@ final class CustomResourceSchemas {
             // The validator names the document's root by an empty pointer; "/" reads better.
             String problem = error.toString();
             problems.add(resource + ": " + (problem.startsWith(": ") ? "/" + problem : problem));
+        }
+        if (problems.isEmpty()) {
+            // CEL rules assume the declared types: run them once the schema passes, so that one
+            // mistake gives one line.
+            for (String problem :
+                    CelRules.check(openApiSchemas.get(key(apiVersion, kind)), manifest)) {
+                problems.add(resource + ": " + problem);
+            }
         }
         return problems;
     }

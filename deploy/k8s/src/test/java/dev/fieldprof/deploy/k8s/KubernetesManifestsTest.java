@@ -31,11 +31,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The manifests of deploy/k8s: every custom resource valid under the published CRD schema of its
  * operator (Flink Kubernetes operator, Strimzi), checked as strictly as an API server with strict
- * field validation checks it ({@link CrdSchemaConverter}), the one core resource under Kubernetes'
- * API model ({@link CoreResources}); and what they say agrees with the code they deploy: the jobs'
- * arguments parse with the jobs' own option parsers, the topics are the ones and have the settings
- * {@code fieldprof topics create} gives them, and checkpoints and metrics are configured as
- * deploy/conf configures the local cluster.
+ * field validation checks it ({@link CrdSchemaConverter}, {@link CelRules}), the one core resource
+ * under Kubernetes' API model ({@link CoreResources}); and what they say agrees with the code they
+ * deploy: the jobs' arguments parse with the jobs' own option parsers, the topics are the ones and
+ * have the settings {@code fieldprof topics create} gives them, and checkpoints and metrics are
+ * configured as deploy/conf configures the local cluster.
  */
 class KubernetesManifestsTest {
     /** This module's directory, deploy/k8s (Maven runs tests there). */
@@ -201,6 +201,23 @@ class KubernetesManifestsTest {
                 .containsExactly(
                         "KafkaTopic fieldprof.programs: /spec: property 'replica' is not defined in"
                             + " the schema and the schema does not allow additional properties");
+    }
+
+    @Test
+    void rejectsWhatOnlyStrimzisCelRulesForbid() throws IOException {
+        // validityDays is declared in the schema, but Strimzi's CEL rule allows it with tls only.
+        JsonNode user =
+                edited(
+                        "kafka.yaml",
+                        "  authentication:\n    type: scram-sha-512\n",
+                        "  authentication:\n    type: scram-sha-512\n    validityDays: 30\n",
+                        3);
+        assertThat(user.path("spec").path("authentication").path("validityDays").asInt())
+                .isEqualTo(30);
+        assertThat(schemas.validate(user))
+                .containsExactly(
+                        "KafkaUser fieldprof-client: /spec/authentication: 'validityDays' and"
+                                + " 'renewalDays' can be configured only with 'type: tls'");
     }
 
     @Test
