@@ -190,6 +190,14 @@ public final class LoadCommand implements Callable<Integer> {
             if (json != null) {
                 Files.writeString(json, summary.json() + System.lineSeparator());
             }
+            if (summary.windows() == 0 && summary.made() > 0) {
+                throw new CliFailure(
+                        "no estimate window of the run was committed within --drain-timeout "
+                                + drainTimeout
+                                + ": is the frequency job running against "
+                                + servers
+                                + "?");
+            }
             if (!summary.exact()) {
                 throw new CliFailure(
                         String.format(

@@ -61,9 +61,14 @@ final class PipelineObserver implements AutoCloseable {
         this.reportsTopic = reportsTopic;
         this.deadLetterTopic = deadLetterTopic;
         this.reportConsumer = consumerAtEnd(bootstrap, List.of(reportsTopic), "read_uncommitted");
-        this.estimateConsumer =
-                consumerAtEnd(
-                        bootstrap, List.of(estimatesTopic, deadLetterTopic), "read_committed");
+        try {
+            this.estimateConsumer =
+                    consumerAtEnd(
+                            bootstrap, List.of(estimatesTopic, deadLetterTopic), "read_committed");
+        } catch (RuntimeException e) {
+            reportConsumer.close(Duration.ofSeconds(1));
+            throw e;
+        }
         this.reportThread = new Thread(this::followReports, "load-observer-reports");
         this.estimateThread = new Thread(this::followEstimates, "load-observer-estimates");
         reportThread.setDaemon(true);
