@@ -25,7 +25,9 @@ import java.util.Arrays;
  * varint  model version the stream was coded with (unsigned LEB128)
  * varint  event count N
  * varint  d = frames open at the start
- * varint  position of the outermost frame: previous outermost callee + 1 (0 = none)
+ * varint  p * 5 + r: p = previous outermost callee + 1 (0 = none), the outermost frame's
+ *         position; r = calls returned to the outermost frame so far (capped at 4), which
+ *         the edge model's successor hints count
  * d times, outermost first: varint method id, varint position s * 8 + k: s = last local
  *         edge + 1 (0 = none since entry), k = calls made since (capped at 7)
  * bytes   range-coded stream to the end of the report, trailing zero bytes stripped:
@@ -65,10 +67,12 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     private int[] frameCallBase = new int[64];
     private int[][][] frameRows = new int[64][][];
     private int depth;
+    private int rootReturned;
 
     private int[] startMethod = new int[0];
     private int[] startPosition = new int[0];
     private int startRootPosition;
+    private int startRootReturned;
     private long events;
     private long dropped;
     private PathRecording recording;
@@ -207,6 +211,9 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         sites.encode(coder, sites.row(frameRows[d], m, framePosition[d]), m, symbol);
         events++;
         depth = d - 1;
+        if (d == 1 && rootReturned < SuccessorModel.CALL_LEVELS) {
+            rootReturned++;
+        }
         if (recording != null) {
             recording.exit(m, symbol == CallSiteModel.THROW);
         }
@@ -252,7 +259,8 @@ public final class CallSitePathEncoder implements PathReportEncoder {
                         + PathFormat.varLongSize(model.version())
                         + PathFormat.varLongSize(events)
                         + PathFormat.varLongSize(startMethod.length)
-                        + PathFormat.varLongSize(startRootPosition);
+                        + PathFormat.varLongSize(
+                                PathFormat.pack(startRootPosition, startRootReturned));
         for (int i = 0; i < startMethod.length; i++) {
             size +=
                     PathFormat.varLongSize(startMethod[i])
@@ -263,7 +271,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         int p = PathFormat.putVarLong(out, 1, model.version());
         p = PathFormat.putVarLong(out, p, events);
         p = PathFormat.putVarLong(out, p, startMethod.length);
-        p = PathFormat.putVarLong(out, p, startRootPosition);
+        p = PathFormat.putVarLong(out, p, PathFormat.pack(startRootPosition, startRootReturned));
         for (int i = 0; i < startMethod.length; i++) {
             p = PathFormat.putVarLong(out, p, startMethod[i]);
             p = PathFormat.putVarLong(out, p, startPosition[i]);
@@ -302,6 +310,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         coder.reset();
         events = 0;
         startRootPosition = framePosition[0];
+        startRootReturned = rootReturned;
         startMethod = Arrays.copyOfRange(frameMethod, 1, depth + 1);
         startPosition = Arrays.copyOfRange(framePosition, 1, depth + 1);
     }

@@ -107,7 +107,12 @@ public final class PathDecoder {
         long events = in.varLong("event count");
         // Each open frame takes at least two bytes: bounds the allocation by the report size.
         int d = in.varInt("open frame count", report.length / 2 + 1);
-        int rootPosition = in.varInt("outermost position", BranchTable.MAX_METHODS + 1);
+        long root = in.varLong("outermost position");
+        if (root < 0 || root / PathFormat.PACK > BranchTable.MAX_METHODS) {
+            throw new InvalidPathReportException("malformed header: outermost position");
+        }
+        int rootPosition = (int) (root / PathFormat.PACK);
+        int rootCalls = (int) (root % PathFormat.PACK);
         int[] methods = new int[d];
         int[] positions = new int[d];
         int[] lastEdges = new int[d];
@@ -128,7 +133,7 @@ public final class PathDecoder {
                 PathFormat.VERSION_2,
                 modelVersion,
                 events,
-                0,
+                rootCalls,
                 methods,
                 lastEdges,
                 calls,

@@ -9,8 +9,7 @@ import java.util.Arrays;
  * first), each with the context its next event is predicted from. {@code codedOffset} is where the
  * range-coded stream starts. Version 2 also carries each frame's exact position ({@code
  * openPositions}, {@code rootPosition}); its {@code openLastEdges} and {@code openCalls} are
- * derived from them (calls returned, capped at 4; {@code rootCalls} 0) for sinks written for
- * version 1.
+ * derived from them (calls returned, capped at 4) for sinks that count version-1 contexts.
  */
 public record PathReportHeader(
         int formatVersion,
