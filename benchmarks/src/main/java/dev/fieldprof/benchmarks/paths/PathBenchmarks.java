@@ -329,7 +329,7 @@ public final class PathBenchmarks {
                 "Path trace size per program (measured run: seed 0), bits per invocation and total"
                         + " bytes; every decodable baseline is charged the same call information");
         out.printf(
-                "%-14s %7s %7s %9s %10s %9s | %-18s | %-18s | %-18s | %-18s%n",
+                "%-14s %7s %7s %9s %10s %9s | %-18s | %-18s | %-18s | %-18s | %-18s%n",
                 "program",
                 "methods",
                 "nodes",
@@ -339,11 +339,12 @@ public final class PathBenchmarks {
                 "BLPP",
                 "PAP (decodable)",
                 "fixed code",
+                "PAP + v2 calls**",
                 "PAP lower bound*");
         for (Row r : rows) {
             PathBaselines.Costs b = r.base();
             out.printf(
-                    "%-14s %7d %7d %9d %10d %9d | %s | %s | %s | %s%n",
+                    "%-14s %7d %7d %9d %10d %9d | %s | %s | %s | %s | %s%n",
                     r.name(),
                     r.methods(),
                     r.branchNodes(),
@@ -353,11 +354,14 @@ public final class PathBenchmarks {
                     cell(b.blppBits() + b.callBits(), r.invocations()),
                     cell(b.papBits() + b.callBits(), r.invocations()),
                     cell(b.fixedBits() + b.callBits(), r.invocations()),
+                    cell(b.papBits() + Math.round(r.v2()[3].callBits()), r.invocations()),
                     cell(b.papLowerBoundBits(), r.invocations()));
         }
         out.println(
-                "* not decodable (no delimiter, no call structure): a lower bound only. Call"
-                        + " information charged to each decodable baseline, bits per call:");
+                "* not decodable (no delimiter, no call structure): a lower bound only. ** PAP's"
+                        + " path bits charged the call-structure bits version 2 pays with M3 (the"
+                        + " strictest comparison). Call information charged to each decodable"
+                        + " baseline with its fixed code, bits per call:");
         for (Row r : rows) {
             out.printf("  %-14s %.2f%n", r.name(), (double) r.base().callBits() / r.invocations());
         }
@@ -429,9 +433,9 @@ public final class PathBenchmarks {
         out.println();
         out.println("Targets of issue 12 (version 2 with M3 against the run's baselines):");
         out.printf(
-                "%-14s %22s %18s %26s %16s%n",
+                "%-14s %34s %18s %26s %16s%n",
                 "program",
-                "smaller than PAP dec.",
+                "smaller than PAP dec. (fixed/**)",
                 "call bits / call",
                 "branch bits vs entropy",
                 "CPU vs PAP");
@@ -439,15 +443,18 @@ public final class PathBenchmarks {
             PathBaselines.Costs b = r.base();
             Coded m3 = r.v2()[3];
             double size = 1 - 8.0 * m3.bytes() / (b.papBits() + b.callBits());
+            double strict = 1 - 8.0 * m3.bytes() / (b.papBits() + m3.callBits());
             double callPerCall = m3.callBits() / r.invocations();
             double entropy = b.nodeEntropyBits();
             double branchVsEntropy = entropy == 0 ? 0 : m3.branchBits() / entropy - 1;
             double cpu = r.arithmeticMs() / r.papMs();
             out.printf(
-                    "%-14s %8.1f%% (%-9s) %8.3f (%-6s) %+9.1f%% of %9.0f b (%-6s) %6.2fx (%-6s)%n",
+                    "%-14s %8.1f%% / %5.1f%% (%-6s) %8.3f (%-6s) %+9.1f%% of %9.0f b (%-6s)"
+                            + " %6.2fx (%-6s)%n",
                     r.name(),
                     100 * size,
-                    size >= 0.60 ? "met" : "missed",
+                    100 * strict,
+                    Math.min(size, strict) >= 0.60 ? "met" : "missed",
                     callPerCall,
                     callPerCall <= 0.3 ? "met" : "missed",
                     100 * branchVsEntropy,
