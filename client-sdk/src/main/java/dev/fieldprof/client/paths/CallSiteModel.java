@@ -37,11 +37,14 @@ final class CallSiteModel {
     private static final int HINT_LEVELS = SuccessorModel.CALL_LEVELS;
 
     // One row per position: [EPOCH] report epoch, [COUNT] candidates, [ESCAPE] escape count,
-    // CANDIDATES counts, CANDIDATES symbols. Slots at or beyond the count are stale.
+    // [TOTAL] escape + counts, CANDIDATES counts, CANDIDATES symbols. Slots at or beyond the count
+    // are stale. A hit moves its candidate one slot forward when it outgrows the one before, so
+    // the frequent outcomes sit first and a hit's scan is short.
     private static final int EPOCH = 0;
     private static final int COUNT = 1;
     private static final int ESCAPE = 2;
-    private static final int FREQ = 3;
+    private static final int TOTAL = 3;
+    private static final int FREQ = 4;
     private static final int SYM = FREQ + CANDIDATES;
     private static final int STRIDE = SYM + CANDIDATES;
 
@@ -111,6 +114,7 @@ final class CallSiteModel {
         r[EPOCH] = epoch;
         r[COUNT] = 0;
         r[ESCAPE] = 1;
+        r[TOTAL] = 1;
         if (m < layout.methodCount) {
             seed(r, m, pos);
         }
@@ -165,36 +169,47 @@ final class CallSiteModel {
             }
         }
         r[COUNT] = n;
-        while (total > BOUND) {
-            total = halve(r, n);
+        r[TOTAL] = total;
+        while (r[TOTAL] > BOUND) {
+            halve(r, n);
         }
     }
 
     /** Codes {@code symbol} at row {@code r} of method {@code m}'s frame. */
     void encode(RangeEncoder enc, int[] r, int m, int symbol) {
         int n = r[COUNT];
-        int total = r[ESCAPE];
-        int hit = -1;
+        int total = r[TOTAL];
         int cum = 0;
-        for (int j = 0; j < n; j++) {
-            int f = r[FREQ + j];
-            if (hit < 0) {
-                if (r[SYM + j] == symbol) {
-                    hit = j;
-                } else {
-                    cum += f;
-                }
-            }
-            total += f;
+        int j = 0;
+        while (j < n && r[SYM + j] != symbol) {
+            cum += r[FREQ + j];
+            j++;
         }
-        if (hit >= 0) {
+        if (j < n) {
             if (meter != null) {
                 meterHit(r, m, n, symbol, total);
             }
-            enc.encode(cum, r[FREQ + hit], total);
-            adapt(r, n, FREQ + hit, INC, total);
+            enc.encode(cum, r[FREQ + j], total);
+            hit(r, n, j, total);
         } else {
             encodeEscape(enc, r, m, symbol, total);
+        }
+    }
+
+    /** Adapts after candidate {@code j} was coded: its count grows, it may move one slot up. */
+    private static void hit(int[] r, int n, int j, int total) {
+        int f = r[FREQ + j] + INC;
+        r[FREQ + j] = f;
+        r[TOTAL] = total + INC;
+        if (j > 0 && f > r[FREQ + j - 1]) {
+            int s = r[SYM + j];
+            r[FREQ + j] = r[FREQ + j - 1];
+            r[SYM + j] = r[SYM + j - 1];
+            r[FREQ + j - 1] = f;
+            r[SYM + j - 1] = s;
+        }
+        if (total + INC > BOUND) {
+            halve(r, n);
         }
     }
 
@@ -205,7 +220,7 @@ final class CallSiteModel {
             meter.category = CodeLengths.CALL;
         }
         enc.encode(total - escape, escape, total);
-        adapt(r, r[COUNT], ESCAPE, 1, total);
+        escaped(r, total);
         if (m == layout.methodCount) {
             methods.encode(enc, symbol - FIRST_EDGE); // the outermost frame only calls
         } else {
@@ -265,23 +280,21 @@ final class CallSiteModel {
      */
     int decode(RangeDecoder dec, int[] r, int m) {
         int n = r[COUNT];
-        int total = r[ESCAPE];
-        for (int j = 0; j < n; j++) {
-            total += r[FREQ + j];
-        }
+        int total = r[TOTAL];
         int target = dec.target(total);
         int cum = 0;
         for (int j = 0; j < n; j++) {
             int f = r[FREQ + j];
             if (target < cum + f) {
+                int symbol = r[SYM + j];
                 dec.consume(cum, f, total);
-                adapt(r, n, FREQ + j, INC, total);
-                return r[SYM + j];
+                hit(r, n, j, total);
+                return symbol;
             }
             cum += f;
         }
         dec.consume(cum, r[ESCAPE], total);
-        adapt(r, n, ESCAPE, 1, total);
+        escaped(r, total);
         int symbol;
         if (m == layout.methodCount) {
             int callee = methods.decode(dec);
@@ -344,45 +357,46 @@ final class CallSiteModel {
         return methods.digest(h);
     }
 
-    private static void adapt(int[] r, int n, int slot, int inc, int total) {
-        r[slot] += inc;
-        if (total + inc > BOUND) {
-            halve(r, n);
+    /** The escape was coded: a position that keeps seeing new outcomes should expect more. */
+    private static void escaped(int[] r, int total) {
+        r[ESCAPE]++;
+        r[TOTAL] = total + 1;
+        if (total + 1 > BOUND) {
+            halve(r, r[COUNT]);
         }
     }
 
-    private static int halve(int[] r, int n) {
+    private static void halve(int[] r, int n) {
         int total = 0;
         for (int j = 0; j < n; j++) {
             r[FREQ + j] = (r[FREQ + j] + 1) >>> 1;
             total += r[FREQ + j];
         }
         r[ESCAPE] = (r[ESCAPE] + 1) >>> 1;
-        return total + r[ESCAPE];
+        r[TOTAL] = total + r[ESCAPE];
     }
 
     private static void insert(int[] r, int symbol) {
         int n = r[COUNT];
         int slot = n;
+        int total = r[TOTAL];
         if (n < CANDIDATES) {
             n++;
             r[COUNT] = n;
         } else {
-            // Full: replace the least frequent candidate (the first of equals).
-            slot = 0;
-            for (int j = 1; j < CANDIDATES; j++) {
+            // Full: replace the least frequent candidate (the last of equals).
+            slot = CANDIDATES - 1;
+            for (int j = CANDIDATES - 2; j >= 0; j--) {
                 if (r[FREQ + j] < r[FREQ + slot]) {
                     slot = j;
                 }
             }
+            total -= r[FREQ + slot];
         }
         r[SYM + slot] = symbol;
         r[FREQ + slot] = NEW_COUNT;
-        int total = r[ESCAPE];
-        for (int j = 0; j < n; j++) {
-            total += r[FREQ + j];
-        }
-        if (total > BOUND) {
+        r[TOTAL] = total + NEW_COUNT;
+        if (r[TOTAL] > BOUND) {
             halve(r, n);
         }
     }

@@ -92,6 +92,6 @@ class CallSitePathRoundTripTest extends PathRoundTripTest {
         h.branch(4, 1);
         h.exit(0);
         long bytes = h.verify(Map.of(0L, model), "callbacks");
-        assertEquals(694, bytes);
+        assertEquals(695, bytes);
     }
 }
