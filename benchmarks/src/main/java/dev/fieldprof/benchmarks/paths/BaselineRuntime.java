@@ -37,6 +37,7 @@ final class BaselineRuntime implements PathProbeHandler {
         int[] opKind;
         long[] opA;
         long[] opB;
+        long[] opLimit; // PAP: the largest r for which r * in + idx does not overflow
         int entryChain;
     }
 
@@ -167,6 +168,15 @@ final class BaselineRuntime implements PathProbeHandler {
         m.opKind = ops.stream().mapToInt(x -> (int) x[0]).toArray();
         m.opA = ops.stream().mapToLong(x -> x[1]).toArray();
         m.opB = ops.stream().mapToLong(x -> x[2]).toArray();
+        m.opLimit =
+                ops.stream()
+                        .mapToLong(
+                                x ->
+                                        x[0] == MUL
+                                                ? Long.divideUnsigned(
+                                                        -1L - (x[2] & 0xFFFF_FFFFL), x[1])
+                                                : 0)
+                        .toArray();
         return m;
     }
 
@@ -262,7 +272,8 @@ final class BaselineRuntime implements PathProbeHandler {
             } else if (k == MUL) {
                 long in = m.opA[op];
                 long idx = m.opB[op] & 0xFFFF_FFFFL;
-                if (Long.compareUnsigned(r, Long.divideUnsigned(-1L - idx, in)) > 0) {
+                // The overflow bound is precomputed per edge: no division on the hot path.
+                if (Long.compareUnsigned(r, m.opLimit[op]) > 0) {
                     write(r);
                     write(m.opB[op] >>> 32); // the node of the breakpoint
                     r = 0;

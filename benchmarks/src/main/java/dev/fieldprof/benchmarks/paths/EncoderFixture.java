@@ -7,10 +7,10 @@ import dev.fieldprof.analysis.model.MethodInventory;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.paths.ArrayBranchTable;
 import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.CallSitePathEncoder;
 import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.ModelUpdater;
-import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.client.paths.PathEventSink;
 import dev.fieldprof.client.paths.PathRecording;
 import dev.fieldprof.client.tracing.EdgeModelStore;
@@ -24,9 +24,9 @@ import java.util.Map;
 /**
  * One program's measured run (seed 0 of {@link PathBenchmarks}' workload, recorded as raw path
  * events) with the uniform model and the model M3 learned from seeds 1-3, replayed into the SDK's
- * {@link PathEncoder} or, through {@link PathProbes}, into a {@link PathTracer}: the device's
- * per-event cost without the traced library's own work around it. Also gives a digest of the coded
- * reports, so that two builds of the SDK can be checked to code byte-identical reports.
+ * {@link CallSitePathEncoder} or, through {@link PathProbes}, into a {@link PathTracer}: the
+ * device's per-event cost without the traced library's own work around it. Also gives a digest of
+ * the coded reports, so that two builds of the SDK can be checked to code byte-identical reports.
  */
 final class EncoderFixture {
     final String name;

@@ -8,12 +8,15 @@ import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.paths.ArrayBranchTable;
 import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.client.paths.CallSitePathEncoder;
+import dev.fieldprof.client.paths.CodeLengths;
 import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.client.paths.PathEventSink;
 import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.paths.PathReportEncoder;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.schemas.PathReport;
@@ -27,18 +30,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * Issue 6 item 5: path trace sizes and encoder overhead on real libraries, side by side. For each
- * program the jar's own methods get path probes; a seeded workload runs once to be measured (seed
- * 0) and three times as "field" runs (seeds 1-3) from which model versions 1, 2 and 3 are learned
- * in turn (the PathModelJob's ModelUpdater). The measured run's recorded events are then coded with
- * BLPP, PAP ({@link PathBaselines}) and our arithmetic coder with the uniform model and the three
- * learned ones, cut into device reports (16 KiB or 65536 events), and again into 512-byte reports
- * (where the shipped model matters most). Times: the workload on the original jar, on the
- * instrumented jar with tracing off (probe calls only), with the arithmetic tracer on, and with
- * BLPP and PAP run on the same probes ({@link BaselineRuntime}); the running thread's CPU time
- * (robust on a shared machine), median of 9 runs after 15 warm-up runs, in one JVM.
+ * Issues 6 item 5 and 12: path trace sizes and encoder overhead on real libraries, side by side.
+ * For each program the jar's own methods get path probes; a seeded workload runs once to be
+ * measured (seed 0) and three times as "field" runs (seeds 1-3) from which model versions 1, 2 and
+ * 3 are learned in turn (the PathModelJob's ModelUpdater). The measured run's recorded events are
+ * then coded with the decodable baselines of {@link PathBaselines} (BLPP, PAP, the strongest fixed
+ * code, each charged the same call information) and with both arithmetic formats (version 1, and
+ * version 2 which devices write) under the uniform model and the three learned ones, cut into
+ * device reports (16 KiB or 65536 events), and version 2 again into 512-byte reports (where the
+ * shipped model matters most); each arithmetic row splits its ideal code length into branch bits
+ * and call-structure bits beside the run's per-node entropy. Times: the workload on the original
+ * jar, on the instrumented jar with tracing off (probe calls only), with the arithmetic tracer on,
+ * and with BLPP and PAP run on the same probes ({@link BaselineRuntime}); the running thread's CPU
+ * time (robust on a shared machine), median of 9 runs after 60 warm-up runs, in one JVM. The last
+ * table prints issue 12's targets, met or missed.
  *
  * <p>Run: {@code java -cp benchmarks.jar:deps dev.fieldprof.benchmarks.paths.PathBenchmarks [scale
  * [programs]]} (scale of the workload rounds, default 1; programs a comma list of commons-lang3,
@@ -53,18 +61,24 @@ public final class PathBenchmarks {
             String name,
             int methods,
             int branchNodes,
-            long invocations,
             long events,
-            long blppBits,
-            long papBits,
-            long pap64Bits,
-            long[] arithmeticBytes,
+            PathBaselines.Costs base,
+            Coded[] v1,
+            Coded[] v2,
             long[] shortReportBytes,
             double baseMs,
             double probesOffMs,
             double arithmeticMs,
             double blppMs,
-            double papMs) {}
+            double papMs) {
+
+        long invocations() {
+            return base.invocations();
+        }
+    }
+
+    /** One format's coding of the measured run with one model: bytes and where the bits go. */
+    record Coded(long bytes, double branchBits, double callBits) {}
 
     private PathBenchmarks() {}
 
@@ -105,13 +119,22 @@ public final class PathBenchmarks {
             runs[v].replay(counts);
             models[v] = updater.next(models[v - 1], counts);
         }
-        long[] bytes = new long[4];
+        Coded[] v1 = new Coded[4];
+        Coded[] v2 = new Coded[4];
         long[] shortBytes = new long[4];
         for (int v = 0; v <= 3; v++) {
-            bytes[v] = codedBytes(runs[0], models[v], PathTracer.DEFAULT_MAX_REPORT_BYTES);
-            shortBytes[v] = codedBytes(runs[0], models[v], SHORT_REPORT_BYTES);
+            v1[v] = coded(runs[0], models[v], PathEncoder::new);
+            v2[v] = coded(runs[0], models[v], CallSitePathEncoder::new);
+            shortBytes[v] =
+                    codedBytes(
+                            runs[0],
+                            models[v],
+                            SHORT_REPORT_BYTES,
+                            CallSitePathEncoder::new,
+                            null,
+                            report -> {});
         }
-        PathBaselines.Costs base = PathBaselines.measure(instrumenter.cfgs(), runs[0]);
+        PathBaselines.Costs base = PathBaselines.measure(instrumenter.cfgs(), ids.size(), runs[0]);
 
         double baseMs = time(jar, p, null);
         double offMs = time(instrumented, p, null);
@@ -142,18 +165,30 @@ public final class PathBenchmarks {
                 p.name(),
                 ids.size(),
                 result.branches().branchNodeCount(),
-                base.invocations(),
                 runs[0].size(),
-                base.blppBits(),
-                base.papBits(),
-                base.pap64Bits(),
-                bytes,
+                base,
+                v1,
+                v2,
                 shortBytes,
                 baseMs,
                 offMs,
                 onMs,
                 blppMs,
                 papMs);
+    }
+
+    private static Coded coded(
+            PathRecording run, EdgeModel model, Function<EdgeModel, PathReportEncoder> format) {
+        CodeLengths meter = new CodeLengths();
+        long bytes =
+                codedBytes(
+                        run,
+                        model,
+                        PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                        format,
+                        meter,
+                        report -> {});
+        return new Coded(bytes, meter.branchBits(), meter.callBits());
     }
 
     /** The run's events, recorded by the tracer in debug mode. */
@@ -193,18 +228,29 @@ public final class PathBenchmarks {
         return all;
     }
 
-    /** Bytes of the recording coded with {@code model}, cut into reports as a device cuts them. */
-    static long codedBytes(PathRecording recording, EdgeModel model, int maxReportBytes) {
-        return codedBytes(recording, model, maxReportBytes, report -> {});
-    }
-
-    /** As above, handing every finished report's bytes to {@code eachReport}. */
+    /**
+     * Bytes of the recording coded with {@code model} in the current format (version 2), cut into
+     * reports as a device cuts them, each report's bytes handed to {@code eachReport}.
+     */
     static long codedBytes(
             PathRecording recording,
             EdgeModel model,
             int maxReportBytes,
             Consumer<byte[]> eachReport) {
-        PathEncoder enc = new PathEncoder(model);
+        return codedBytes(
+                recording, model, maxReportBytes, CallSitePathEncoder::new, null, eachReport);
+    }
+
+    /** As above in the given format, adding the code lengths to {@code meter} (or null). */
+    static long codedBytes(
+            PathRecording recording,
+            EdgeModel model,
+            int maxReportBytes,
+            Function<EdgeModel, PathReportEncoder> format,
+            CodeLengths meter,
+            Consumer<byte[]> eachReport) {
+        PathReportEncoder enc = format.apply(model);
+        enc.meter(meter);
         long[] total = {0};
         Runnable finish =
                 () -> {
@@ -249,10 +295,11 @@ public final class PathBenchmarks {
         return total[0];
     }
 
-    private static final int WARMUP = 15;
+    // The issue's floor: fewer warm-up runs leave the uninstrumented baseline unwarmed.
+    private static final int WARMUP = 60;
     private static final int MEASURED = 9;
 
-    /** Median CPU time of the workload's thread in ms (15 warm-up runs, 9 measured). */
+    /** Median CPU time of the workload's thread in ms (60 warm-up runs, 9 measured). */
     private static double time(Path jar, LibraryProgram p, PathProbeHandler tracer)
             throws Exception {
         try (WorkloadLoader loader = new WorkloadLoader(jar)) {
@@ -279,42 +326,71 @@ public final class PathBenchmarks {
 
     static void print(PrintStream out, List<Row> rows) {
         out.println(
-                "Path trace size per program (measured run: seed 0), bits per invocation and"
-                        + " total bytes");
+                "Path trace size per program (measured run: seed 0), bits per invocation and total"
+                        + " bytes; every decodable baseline is charged the same call information");
         out.printf(
-                "%-14s %7s %7s %9s %10s | %-18s | %-18s | %-18s | %-18s | %-18s | %-18s"
-                        + " | %-18s%n",
+                "%-14s %7s %7s %9s %10s %9s | %-18s | %-18s | %-18s | %-18s | %-18s%n",
                 "program",
                 "methods",
                 "nodes",
                 "calls",
                 "events",
+                "decisions",
                 "BLPP",
-                "PAP (64-bit)",
-                "PAP (min bits)",
-                "arith uniform",
-                "arith M1",
-                "arith M2",
-                "arith M3");
+                "PAP (decodable)",
+                "fixed code",
+                "PAP + v2 calls**",
+                "PAP lower bound*");
         for (Row r : rows) {
+            PathBaselines.Costs b = r.base();
             out.printf(
-                    "%-14s %7d %7d %9d %10d | %s | %s | %s | %s | %s | %s | %s%n",
+                    "%-14s %7d %7d %9d %10d %9d | %s | %s | %s | %s | %s%n",
                     r.name(),
                     r.methods(),
                     r.branchNodes(),
                     r.invocations(),
                     r.events(),
-                    cell(r.blppBits(), r.invocations()),
-                    cell(r.pap64Bits(), r.invocations()),
-                    cell(r.papBits(), r.invocations()),
-                    cell(8 * r.arithmeticBytes()[0], r.invocations()),
-                    cell(8 * r.arithmeticBytes()[1], r.invocations()),
-                    cell(8 * r.arithmeticBytes()[2], r.invocations()),
-                    cell(8 * r.arithmeticBytes()[3], r.invocations()));
+                    b.branchDecisions(),
+                    cell(b.blppBits() + b.callBits(), r.invocations()),
+                    cell(b.papBits() + b.callBits(), r.invocations()),
+                    cell(b.fixedBits() + b.callBits(), r.invocations()),
+                    cell(b.papBits() + Math.round(r.v2()[3].callBits()), r.invocations()),
+                    cell(b.papLowerBoundBits(), r.invocations()));
+        }
+        out.println(
+                "* not decodable (no delimiter, no call structure): a lower bound only. ** PAP's"
+                        + " path bits charged the call-structure bits version 2 pays with M3 (the"
+                        + " strictest comparison). Call information charged to each decodable"
+                        + " baseline with its fixed code, bits per call:");
+        for (Row r : rows) {
+            out.printf("  %-14s %.2f%n", r.name(), (double) r.base().callBits() / r.invocations());
+        }
+        out.println();
+        out.println(
+                "Arithmetic formats on the same run (16 KiB reports), bits per invocation and"
+                    + " bytes; branch / call: ideal code lengths per branch decision and per call");
+        out.printf(
+                "%-14s %-8s %-18s %-18s %-18s %-18s | %12s%n",
+                "program", "format", "uniform", "M1", "M2", "M3", "M3 br / call");
+        for (Row r : rows) {
+            for (int f = 0; f < 2; f++) {
+                Coded[] c = f == 0 ? r.v1() : r.v2();
+                long decisions = r.base().branchDecisions();
+                out.printf(
+                        "%-14s %-8s %s %s %s %s | %5.3f / %5.3f%n",
+                        r.name(),
+                        f == 0 ? "v1" : "v2",
+                        cell(8 * c[0].bytes(), r.invocations()),
+                        cell(8 * c[1].bytes(), r.invocations()),
+                        cell(8 * c[2].bytes(), r.invocations()),
+                        cell(8 * c[3].bytes(), r.invocations()),
+                        c[3].branchBits() / Math.max(1, decisions),
+                        c[3].callBits() / r.invocations());
+            }
         }
         out.println();
         out.printf(
-                "Same run cut into reports of %d bytes (each report restarts from the model):"
+                "Version 2 cut into reports of %d bytes (each report restarts from the model):"
                         + " bits per invocation%n",
                 SHORT_REPORT_BYTES);
         out.printf("%-14s %10s %10s %10s %10s%n", "program", "uniform", "M1", "M2", "M3");
@@ -330,7 +406,7 @@ public final class PathBenchmarks {
         out.println();
         out.println(
                 "Workload CPU time of the running thread, median ms (overhead against the original"
-                        + " jar)");
+                        + " jar); the tracer writes format version 2");
         out.printf(
                 "%-14s %10s %22s %22s %22s %22s%n",
                 "program",
@@ -355,20 +431,41 @@ public final class PathBenchmarks {
                     100 * (r.papMs() / r.baseMs() - 1));
         }
         out.println();
-        out.println(
-                "Arithmetic after 3 updates, trace bytes smaller than each baseline by (the"
-                        + " arithmetic stream also codes every call and exit, which BLPP and PAP"
-                        + " are not charged for):");
+        out.println("Targets of issue 12 (version 2 with M3 against the run's baselines):");
+        out.printf(
+                "%-14s %34s %18s %26s %16s%n",
+                "program",
+                "smaller than PAP dec. (fixed/**)",
+                "call bits / call",
+                "branch bits vs entropy",
+                "CPU vs PAP");
         for (Row r : rows) {
-            double m3 = 8.0 * r.arithmeticBytes()[3];
+            PathBaselines.Costs b = r.base();
+            Coded m3 = r.v2()[3];
+            double size = 1 - 8.0 * m3.bytes() / (b.papBits() + b.callBits());
+            double strict = 1 - 8.0 * m3.bytes() / (b.papBits() + m3.callBits());
+            double callPerCall = m3.callBits() / r.invocations();
+            double entropy = b.nodeEntropyBits();
+            double branchVsEntropy = entropy == 0 ? 0 : m3.branchBits() / entropy - 1;
+            double cpu = r.arithmeticMs() / r.papMs();
             out.printf(
-                    "%-14s %6.1f%% against PAP (64-bit), %6.1f%% against PAP (min bits),"
-                            + " %6.1f%% against BLPP (negative: larger)%n",
+                    "%-14s %8.1f%% / %5.1f%% (%-6s) %8.3f (%-6s) %+9.1f%% of %9.0f b (%-6s)"
+                            + " %6.2fx (%-6s)%n",
                     r.name(),
-                    100 * (1 - m3 / r.pap64Bits()),
-                    100 * (1 - m3 / r.papBits()),
-                    100 * (1 - m3 / r.blppBits()));
+                    100 * size,
+                    100 * strict,
+                    Math.min(size, strict) >= 0.60 ? "met" : "missed",
+                    callPerCall,
+                    callPerCall <= 0.3 ? "met" : "missed",
+                    100 * branchVsEntropy,
+                    entropy,
+                    branchVsEntropy <= 0.02 ? "met" : "missed",
+                    cpu,
+                    cpu <= 1.10 ? "met" : "missed");
         }
+        out.println(
+                "(targets: >= 60% smaller than decodable PAP, <= 0.3 call bits per call, branch"
+                        + " bits within 2% of the per-node entropy, CPU <= 1.10x PAP)");
     }
 
     private static String cell(long bits, long invocations) {

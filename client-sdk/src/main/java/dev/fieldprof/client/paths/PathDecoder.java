@@ -3,10 +3,10 @@ package dev.fieldprof.client.paths;
 import java.util.Arrays;
 
 /**
- * Decodes path reports written by {@link PathEncoder} back into the exact event sequence (the
- * decoding side of AdapTracer section 4.2), given the edge model version each report names and so
- * the branch nodes and fan-outs that model was built for. Reusable for many reports of one model;
- * not thread-safe.
+ * Decodes path reports back into the exact event sequence (the decoding side of AdapTracer section
+ * 4.2), given the edge model version each report names and so the branch nodes and fan-outs that
+ * model was built for: format version 2 ({@link CallSitePathEncoder}, what devices write) and
+ * version 1 ({@link PathEncoder}). Reusable for many reports of one model; not thread-safe.
  *
  * <pre>{@code
  * long version = PathDecoder.readHeader(report).modelVersion();
@@ -23,6 +23,7 @@ public final class PathDecoder {
     private final AdaptiveEdgeModel edges;
     private final SuccessorModel successors;
     private final long maxEvents;
+    private CallSitePathDecoder callSites;
     private int[] frameMethod = new int[64];
     private int[] frameEdge = new int[64];
     private int[] frameCalls = new int[64];
@@ -61,12 +62,14 @@ public final class PathDecoder {
             throw new InvalidPathReportException("empty path report");
         }
         int format = report[0] & 0xFF;
+        if (format == PathFormat.VERSION_2) {
+            return readHeaderV2(report);
+        }
         if (format != PathFormat.VERSION_1) {
             throw new InvalidPathReportException(
                     "unsupported path format version "
                             + format
-                            + "; this decoder reads version "
-                            + PathFormat.VERSION_1);
+                            + "; this decoder reads versions 1 and 2");
         }
         PathFormat.Reader in = new PathFormat.Reader(report, 1);
         long modelVersion = in.varLong("model version");
@@ -98,6 +101,47 @@ public final class PathDecoder {
                 format, modelVersion, events, rootCalls, methods, lastEdges, calls, in.pos);
     }
 
+    private static PathReportHeader readHeaderV2(byte[] report) throws InvalidPathReportException {
+        PathFormat.Reader in = new PathFormat.Reader(report, 1);
+        long modelVersion = in.varLong("model version");
+        long events = in.varLong("event count");
+        // Each open frame takes at least two bytes: bounds the allocation by the report size.
+        int d = in.varInt("open frame count", report.length / 2 + 1);
+        long root = in.varLong("outermost position");
+        if (root < 0 || root / PathFormat.PACK > BranchTable.MAX_METHODS) {
+            throw new InvalidPathReportException("malformed header: outermost position");
+        }
+        int rootPosition = (int) (root / PathFormat.PACK);
+        int rootCalls = (int) (root % PathFormat.PACK);
+        int[] methods = new int[d];
+        int[] positions = new int[d];
+        int[] lastEdges = new int[d];
+        int[] calls = new int[d];
+        for (int i = 0; i < d; i++) {
+            methods[i] = in.varInt("open method id", BranchTable.MAX_METHODS);
+            positions[i] = in.varInt("open frame position", Integer.MAX_VALUE);
+            lastEdges[i] = positions[i] / CallSiteModel.LEVELS;
+            int made = positions[i] % CallSiteModel.LEVELS;
+            // Calls returned: a frame below the top has one call still open.
+            int returned = i == d - 1 ? made : Math.max(0, made - 1);
+            calls[i] = Math.min(returned, SuccessorModel.CALL_LEVELS);
+        }
+        if (modelVersion < 0 || events < 0) {
+            throw new InvalidPathReportException("malformed header: negative version or count");
+        }
+        return new PathReportHeader(
+                PathFormat.VERSION_2,
+                modelVersion,
+                events,
+                rootCalls,
+                methods,
+                lastEdges,
+                calls,
+                in.pos,
+                rootPosition,
+                positions);
+    }
+
     /**
      * Decodes one report into {@code sink}, event by event.
      *
@@ -118,6 +162,13 @@ public final class PathDecoder {
         if (h.eventCount() > maxEvents) {
             throw new InvalidPathReportException(
                     "report claims " + h.eventCount() + " events, limit " + maxEvents);
+        }
+        if (h.formatVersion() == PathFormat.VERSION_2) {
+            if (callSites == null) {
+                callSites = new CallSitePathDecoder(model);
+            }
+            callSites.decode(report, h, sink);
+            return h;
         }
         edges.reset();
         successors.reset();

@@ -45,7 +45,7 @@ import java.util.Arrays;
  * byte[] report = enc.finishReport();
  * }</pre>
  */
-public final class PathEncoder {
+public final class PathEncoder implements PathReportEncoder {
     private EdgeModel model;
     private EdgeModel pendingModel;
     private final BranchLayout layout;
@@ -95,6 +95,7 @@ public final class PathEncoder {
      *
      * @throws IllegalArgumentException if {@code next} is for other branch nodes
      */
+    @Override
     public void useModel(EdgeModel next) {
         if (!next.layout.sameAs(layout)) {
             throw new IllegalArgumentException(
@@ -104,16 +105,19 @@ public final class PathEncoder {
     }
 
     /** The model the current report is coded with. */
+    @Override
     public EdgeModel model() {
         return model;
     }
 
     /** In debug mode, every accepted event is also appended to {@code recording} (or null). */
+    @Override
     public void record(PathRecording recording) {
         this.recording = recording;
     }
 
     /** A method was entered. */
+    @Override
     public void enterMethod(int methodId) {
         if (methodId < 0 || methodId >= layout.methodCount) {
             dropped++;
@@ -121,6 +125,9 @@ public final class PathEncoder {
         }
         int top = depth;
         int caller = frameMethod[top];
+        if (coder.meter != null) {
+            coder.meter.category = CodeLengths.CALL;
+        }
         successors.encode(
                 coder,
                 successorTable(top, caller),
@@ -142,6 +149,7 @@ public final class PathEncoder {
     }
 
     /** The current method's branch node {@code blockId} takes out-edge {@code edgeIndex}. */
+    @Override
     public void branch(int blockId, int edgeIndex) {
         if (depth == 0) {
             dropped++;
@@ -159,6 +167,9 @@ public final class PathEncoder {
             dropped++;
             return;
         }
+        if (coder.meter != null) {
+            coder.meter.category = CodeLengths.CALL;
+        }
         successors.encode(
                 coder,
                 successorTable(depth, m),
@@ -171,6 +182,9 @@ public final class PathEncoder {
             frameFreq[depth] = f;
             frameTotal[depth] = edges.totals(m);
         }
+        if (coder.meter != null) {
+            coder.meter.category = CodeLengths.BRANCH;
+        }
         edges.encode(coder, f, frameTotal[depth], starts, ord, edgeIndex);
         events++;
         frameEdge[depth] = from + edgeIndex + 1;
@@ -181,11 +195,13 @@ public final class PathEncoder {
     }
 
     /** The method returns normally. */
+    @Override
     public void exitMethod(int methodId) {
         exit(methodId, SuccessorModel.EXIT);
     }
 
     /** The method is left by an exception (its catch-all exit probe). */
+    @Override
     public void exitExceptionally(int methodId) {
         exit(methodId, SuccessorModel.THROW);
     }
@@ -207,6 +223,9 @@ public final class PathEncoder {
 
     private void pop(int symbol) {
         int m = frameMethod[depth];
+        if (coder.meter != null) {
+            coder.meter.category = CodeLengths.CALL;
+        }
         successors.encode(
                 coder,
                 successorTable(depth, m),
@@ -243,22 +262,31 @@ public final class PathEncoder {
         frameTotal = Arrays.copyOf(frameTotal, n);
     }
 
+    @Override
+    public void meter(CodeLengths meter) {
+        coder.meter = meter;
+    }
+
     /** Frames open now (not counting the root). */
+    @Override
     public int depth() {
         return depth;
     }
 
     /** Events coded in the current report. */
+    @Override
     public long eventsInReport() {
         return events;
     }
 
     /** Coded bytes of the current report so far (the header and a few bytes still held aside). */
+    @Override
     public int codedBytesSoFar() {
         return coder.length();
     }
 
     /** Probe calls dropped since creation because they did not fit the table or the frames. */
+    @Override
     public long droppedEvents() {
         return dropped;
     }
@@ -269,7 +297,11 @@ public final class PathEncoder {
      *
      * @return the report bytes (format above)
      */
+    @Override
     public byte[] finishReport() {
+        if (coder.meter != null) {
+            coder.meter.category = CodeLengths.CALL;
+        }
         coder.encodeUniform(endCheck(), 1 << 16);
         int codedLength = coder.finish();
         int size =
@@ -284,7 +316,7 @@ public final class PathEncoder {
                             + PathFormat.varLongSize(PathFormat.pack(startEdge[i], startCalls[i]));
         }
         byte[] out = new byte[size + codedLength];
-        out[0] = (byte) PathFormat.CURRENT;
+        out[0] = (byte) PathFormat.VERSION_1;
         int p = PathFormat.putVarLong(out, 1, model.version());
         p = PathFormat.putVarLong(out, p, events);
         p = PathFormat.putVarLong(out, p, PathFormat.pack(startMethod.length, startRootCalls));

@@ -5,10 +5,17 @@ package dev.fieldprof.client.paths;
  * {@link PathEncoder}.
  */
 final class PathFormat {
-    /** Format written by this code. Version 1 is the first; decoders keep reading old ones. */
+    /** Version 1: every event coded as the frame's next event (successor model). */
     static final int VERSION_1 = 1;
 
-    static final int CURRENT = VERSION_1;
+    /**
+     * Version 2: branch outcomes and call-site outcomes at CFG positions ({@link
+     * CallSitePathEncoder}). Decoders keep reading old versions.
+     */
+    static final int VERSION_2 = 2;
+
+    /** Format written by devices. */
+    static final int CURRENT = VERSION_2;
 
     /** Seed of the end check (a hash of the final adaptive state and open frames). */
     static final int CHECK_SEED = 0xA55A_1F0D;

@@ -3,10 +3,13 @@ package dev.fieldprof.client.paths;
 import java.util.Arrays;
 
 /**
- * The uncoded header of a path report (see {@link PathEncoder} for the byte layout): format
- * version, the model version the stream was coded with, the number of coded events, and the frames
- * open when the report began (outermost first), each with the context its next event is predicted
- * from. {@code codedOffset} is where the range-coded stream starts.
+ * The uncoded header of a path report (see {@link CallSitePathEncoder} for the byte layout of
+ * version 2, {@link PathEncoder} for version 1): format version, the model version the stream was
+ * coded with, the number of coded events, and the frames open when the report began (outermost
+ * first), each with the context its next event is predicted from. {@code codedOffset} is where the
+ * range-coded stream starts. Version 2 also carries each frame's exact position ({@code
+ * openPositions}, {@code rootPosition}); its {@code openLastEdges} and {@code openCalls} are
+ * derived from them (calls returned, capped at 4) for sinks that count version-1 contexts.
  */
 public record PathReportHeader(
         int formatVersion,
@@ -16,7 +19,38 @@ public record PathReportHeader(
         int[] openMethods,
         int[] openLastEdges,
         int[] openCalls,
-        int codedOffset) {
+        int codedOffset,
+        int rootPosition,
+        int[] openPositions) {
+
+    /** Version-1 header (no positions). */
+    public PathReportHeader(
+            int formatVersion,
+            long modelVersion,
+            long eventCount,
+            int rootCalls,
+            int[] openMethods,
+            int[] openLastEdges,
+            int[] openCalls,
+            int codedOffset) {
+        this(
+                formatVersion,
+                modelVersion,
+                eventCount,
+                rootCalls,
+                openMethods,
+                openLastEdges,
+                openCalls,
+                codedOffset,
+                0,
+                new int[0]);
+    }
+
+    /** Version 2: per open frame, its position (last local edge + 1) * 8 + calls made since. */
+    @Override
+    public int[] openPositions() {
+        return openPositions.clone();
+    }
 
     /** Methods open when the report began, outermost first. */
     @Override
@@ -46,7 +80,9 @@ public record PathReportHeader(
                 && Arrays.equals(openMethods, h.openMethods)
                 && Arrays.equals(openLastEdges, h.openLastEdges)
                 && Arrays.equals(openCalls, h.openCalls)
-                && codedOffset == h.codedOffset;
+                && codedOffset == h.codedOffset
+                && rootPosition == h.rootPosition
+                && Arrays.equals(openPositions, h.openPositions);
     }
 
     @Override

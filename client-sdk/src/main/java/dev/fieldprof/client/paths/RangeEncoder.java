@@ -36,6 +36,8 @@ public final class RangeEncoder {
     private long pendingFF;
     private byte[] buf;
     private int pos;
+    // Benchmarks only: where the code lengths go (null on devices).
+    CodeLengths meter;
 
     /**
      * Creates an empty encoder.
@@ -74,6 +76,9 @@ public final class RangeEncoder {
      * @param total sum of all frequencies, cum + freq <= total <= {@link #MAX_TOTAL}
      */
     public void encode(int cum, int freq, int total) {
+        if (meter != null) {
+            meter.add(freq, total);
+        }
         long r = range / total;
         long start = r * cum;
         low += start;

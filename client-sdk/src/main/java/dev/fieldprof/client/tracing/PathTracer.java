@@ -1,9 +1,10 @@
 package dev.fieldprof.client.tracing;
 
 import dev.fieldprof.client.PathProbeHandler;
+import dev.fieldprof.client.paths.CallSitePathEncoder;
 import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.paths.PathReportEncoder;
 import dev.fieldprof.schemas.PathReport;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -16,13 +17,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The device side of adaptive path profiling (DESIGN.md "Paths"; AdapTracer section 4): one {@link
- * PathEncoder} per traced thread, coding with the {@link EdgeModelStore}'s model, cut into {@link
- * PathReport}s when a report reaches {@code maxReportBytes} or an epoch ends, and handed to a
- * {@link PathReportSink}. A thread adopts the store's newer model at the cut, so every report is
- * coded with one model version and names it. {@link dev.fieldprof.client.PathProbes} calls it.
+ * CallSitePathEncoder} (path format version 2) per traced thread, coding with the {@link
+ * EdgeModelStore}'s model, cut into {@link PathReport}s when a report reaches {@code
+ * maxReportBytes} or an epoch ends, and handed to a {@link PathReportSink}. A thread adopts the
+ * store's newer model at the cut, so every report is coded with one model version and names it.
+ * {@link dev.fieldprof.client.PathProbes} calls it.
  *
  * <p>An epoch end ({@link #endEpoch()}) cuts the calling thread's report and those of threads that
- * have ended at once; any other live thread cuts its report at its own next probe event, because
+ * have ended at once; any other live thread cuts its report at its own next method exit, because
  * only the owning thread touches its encoder (no lock on the probe path). In debug mode each report
  * also carries the raw events (PathRecording bytes) so decoded == recorded can be checked.
  */
@@ -90,7 +92,7 @@ public final class PathTracer implements PathProbeHandler {
     private static final class ThreadTrace {
         final Thread owner;
         final int number;
-        final PathEncoder encoder;
+        final PathReportEncoder encoder;
         final PathRecording recording;
         long sequence;
         long epoch;
@@ -99,7 +101,7 @@ public final class PathTracer implements PathProbeHandler {
         ThreadTrace(Thread owner, int number, EdgeModel model, boolean debug, long epoch) {
             this.owner = owner;
             this.number = number;
-            this.encoder = new PathEncoder(model);
+            this.encoder = new CallSitePathEncoder(model);
             this.recording = debug ? new PathRecording() : null;
             this.epoch = epoch;
             encoder.record(recording);
@@ -134,7 +136,6 @@ public final class PathTracer implements PathProbeHandler {
         ThreadTrace t = current();
         before(t);
         t.encoder.enterMethod(methodId);
-        after(t);
     }
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
@@ -143,7 +144,9 @@ public final class PathTracer implements PathProbeHandler {
         ThreadTrace t = current();
         before(t);
         t.encoder.branch(blockId, edgeIndex);
-        after(t);
+        if (t.encoder.codedBytesSoFar() >= LOOP_CUT_FACTOR * maxReportBytes) {
+            after(t); // a loop that exits no method for long: cut it anyway
+        }
     }
 
     /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
@@ -163,6 +166,13 @@ public final class PathTracer implements PathProbeHandler {
         t.encoder.exitExceptionally(methodId);
         after(t);
     }
+
+    /**
+     * Reports are cut (and the epoch checked) at exits only, so enters and branches pay neither
+     * check; a frame that loops without any exit is cut once its report reaches this many times the
+     * report size.
+     */
+    static final int LOOP_CUT_FACTOR = 4;
 
     /**
      * At the first event of a report, switches to a newer adopted model right away (the empty
@@ -189,7 +199,7 @@ public final class PathTracer implements PathProbeHandler {
 
     /**
      * Ends the epoch: cuts the calling thread's report and those of ended threads now; every other
-     * traced thread cuts its report at its next probe event.
+     * traced thread cuts its report at its next method exit.
      */
     public void endEpoch() {
         epoch++;
@@ -226,7 +236,7 @@ public final class PathTracer implements PathProbeHandler {
         }
         t.cutting = true;
         try {
-            PathEncoder encoder = t.encoder;
+            PathReportEncoder encoder = t.encoder;
             EdgeModel latest = models.current();
             if (latest.version() > encoder.model().version()) {
                 encoder.useModel(latest); // takes effect from the next report on

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.client.paths.CallSitePathEncoder;
 import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathDecoder;
 import dev.fieldprof.client.paths.PathEncoder;
+import dev.fieldprof.client.paths.PathReportEncoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +25,7 @@ class PathModelAggregatorTest {
             ArrayBranchTable.builder(3).branch(0, 1, 2).branch(0, 4, 3).branch(1, 0, 2).build();
 
     /** One device's run: {@code invocations} calls of method 0, one report per invocation. */
-    static List<byte[]> deviceReports(PathEncoder device, long seed, int invocations) {
+    static List<byte[]> deviceReports(PathReportEncoder device, long seed, int invocations) {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<byte[]> reports = new ArrayList<>();
         for (int i = 0; i < invocations; i++) {
@@ -115,6 +117,27 @@ class PathModelAggregatorTest {
     }
 
     @Test
+    void learnsTheSameModelFromVersionOneAndVersionTwoReportsOfTheSameRuns() {
+        EdgeModel m0 = EdgeModel.uniform(TABLE);
+        ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
+        PathModelAggregator fromV1 = new PathModelAggregator(m0, 2, updater);
+        PathModelAggregator fromV2 = new PathModelAggregator(m0, 2, updater);
+        List<byte[]> v1 = deviceReports(new PathEncoder(m0), 7, 20);
+        List<byte[]> v2 = deviceReports(new CallSitePathEncoder(m0), 7, 20);
+        for (int i = 0; i < v1.size(); i++) {
+            assertTrue(fromV1.add(v1.get(i)).accepted());
+            assertTrue(fromV2.add(v2.get(i)).accepted());
+        }
+        EdgeModel learned = fromV2.closeWindow().orElseThrow();
+        assertEquals(fromV1.closeWindow().orElseThrow(), learned);
+        assertEquals(1, learned.version());
+        // One-invocation reports with the uniform model are mostly first occurrences, which
+        // version 2 (finer positions, an escape per new callee) pays more for than version 1.
+        assertEquals(296, bytes(v1));
+        assertEquals(350, bytes(v2));
+    }
+
+    @Test
     void rejectedReportsCountNothing() {
         EdgeModel m0 = EdgeModel.uniform(TABLE);
         PathModelAggregator agg =
@@ -126,9 +149,9 @@ class PathModelAggregatorTest {
         assertFalse(o.accepted());
         assertTrue(o.reason().startsWith("corrupt stream"), o.reason());
         byte[] future = report.clone();
-        future[0] = 2;
+        future[0] = 3;
         assertEquals(
-                "unsupported path format version 2; this decoder reads version 1",
+                "unsupported path format version 3; this decoder reads versions 1 and 2",
                 agg.add(future).reason());
         assertEquals(-1, agg.add(new byte[0]).modelVersion());
         assertEquals(Optional.empty(), agg.closeWindow());

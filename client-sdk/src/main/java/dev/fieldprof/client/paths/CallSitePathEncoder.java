@@ -1,0 +1,317 @@
+package dev.fieldprof.client.paths;
+
+import java.util.Arrays;
+
+/**
+ * Encodes one thread's execution path into path reports of format version 2 (issue 12; DESIGN.md
+ * "Paths"; AdapTracer section 4.1). Only what the method's CFG cannot tell is coded, each event
+ * once, at its position in the frame ({@link CallSiteModel}): at a branch node its outcome (which
+ * also says that no further call came before it), at a call which method the call reached, at an
+ * exit whether it was a return or an exception. Positions are the last branch edge taken and the
+ * calls made since, so the decoder ({@link PathDecoder}) follows the method's CFG from one branch
+ * node to the next with the device. Loops need nothing special and recursion any depth; a report
+ * may begin and end with frames open.
+ *
+ * <p>Per thread, not thread-safe. The probe methods never throw and do not allocate once each
+ * position has been used (the position tables are kept across reports and restarted by an epoch
+ * stamp): calls that do not fit the branch table or the open frames are dropped and counted in
+ * {@link #droppedEvents()}. An exit of a method below the top frame first closes the frames above
+ * it as exceptional exits (their exit probes were skipped).
+ *
+ * <h2>Report format, version 2</h2>
+ *
+ * <pre>
+ * byte    format version (2)
+ * varint  model version the stream was coded with (unsigned LEB128)
+ * varint  event count N
+ * varint  d = frames open at the start
+ * varint  p * 5 + r: p = previous outermost callee + 1 (0 = none), the outermost frame's
+ *         position; r = calls returned to the outermost frame so far (capped at 4), which
+ *         the edge model's successor hints count
+ * d times, outermost first: varint method id, varint position s * 8 + k: s = last local
+ *         edge + 1 (0 = none since entry), k = calls made since (capped at 7)
+ * bytes   range-coded stream to the end of the report, trailing zero bytes stripped:
+ *         N events, then a 16-bit check coded uniformly: a hash of the open frames, of the
+ *         positions used and of the method model at the end
+ * </pre>
+ *
+ * Each event is one symbol at its frame's position: normal exit, exceptional exit, out-edge g of
+ * the method's branch nodes, or call of method c. A symbol new to its position is an escape, its
+ * kind (2 bits) and then a uniform branch ordinal and the edge from the report's {@link
+ * AdaptiveEdgeModel} (seeded from the model's edge frequencies), or the callee from the report's
+ * adaptive method model. Positions start from the model's successor hints. All adaptive state
+ * restarts from the named model version with every report.
+ *
+ * <pre>{@code
+ * CallSitePathEncoder enc = new CallSitePathEncoder(EdgeModel.uniform(table));
+ * enc.enterMethod(3);
+ * enc.branch(7, 1);      // block 7 of method 3 took its out-edge 1
+ * enc.exitMethod(3);
+ * byte[] report = enc.finishReport();
+ * }</pre>
+ */
+public final class CallSitePathEncoder implements PathReportEncoder {
+    private static final int LEVEL_MASK = CallSiteModel.LEVELS - 1;
+
+    private EdgeModel model;
+    private EdgeModel pendingModel;
+    private final BranchLayout layout;
+    private CallSiteModel sites;
+    private final RangeEncoder coder;
+
+    // Frame 0 is the outermost pseudo-frame (method id == methodCount) that calls outermost
+    // methods; its position is the previous outermost callee + 1.
+    private int[] frameMethod = new int[64];
+    private int[] framePosition = new int[64];
+    // First call symbol of the frame's method (2 + its edge count), and its position rows.
+    private int[] frameCallBase = new int[64];
+    private int[][][] frameRows = new int[64][][];
+    private int depth;
+    private int rootReturned;
+
+    private int[] startMethod = new int[0];
+    private int[] startPosition = new int[0];
+    private int startRootPosition;
+    private int startRootReturned;
+    private long events;
+    private long dropped;
+    private PathRecording recording;
+
+    /**
+     * Creates an encoder that starts its first report with {@code model}.
+     *
+     * @param model the current edge model (the uniform one if the device has received none)
+     */
+    public CallSitePathEncoder(EdgeModel model) {
+        this.model = model;
+        this.layout = model.layout;
+        this.sites = new CallSiteModel(model);
+        this.coder = new RangeEncoder(256);
+        frameMethod[0] = layout.methodCount;
+        frameCallBase[0] = CallSiteModel.FIRST_EDGE;
+        frameRows[0] = sites.rowsOf(layout.methodCount);
+        beginReport();
+    }
+
+    @Override
+    public void useModel(EdgeModel next) {
+        if (!next.layout.sameAs(layout)) {
+            throw new IllegalArgumentException(
+                    "model " + next.version() + " is for other branch nodes than the encoder's");
+        }
+        pendingModel = next;
+    }
+
+    @Override
+    public EdgeModel model() {
+        return model;
+    }
+
+    @Override
+    public void record(PathRecording recording) {
+        this.recording = recording;
+    }
+
+    @Override
+    public void meter(CodeLengths meter) {
+        coder.meter = meter;
+        sites.meter = meter;
+    }
+
+    @Override
+    public void enterMethod(int methodId) {
+        if (methodId < 0 || methodId >= layout.methodCount) {
+            dropped++;
+            return;
+        }
+        int top = depth;
+        int pos = framePosition[top];
+        sites.encode(
+                coder,
+                sites.row(frameRows[top], frameMethod[top], pos),
+                frameMethod[top],
+                frameCallBase[top] + methodId);
+        events++;
+        if (top == 0) {
+            framePosition[0] = methodId + 1;
+        } else if ((pos & LEVEL_MASK) != LEVEL_MASK) {
+            framePosition[top] = pos + 1;
+        }
+        if (++depth == frameMethod.length) {
+            grow();
+        }
+        frameMethod[depth] = methodId;
+        framePosition[depth] = 0;
+        frameCallBase[depth] = CallSiteModel.FIRST_EDGE + layout.edgeCount(methodId);
+        frameRows[depth] = sites.rowsOf(methodId);
+        if (recording != null) {
+            recording.enter(methodId);
+        }
+    }
+
+    @Override
+    public void branch(int blockId, int edgeIndex) {
+        int d = depth;
+        if (d == 0) {
+            dropped++;
+            return;
+        }
+        int m = frameMethod[d];
+        int ord = layout.ordinal(m, blockId);
+        if (ord < 0) {
+            dropped++;
+            return;
+        }
+        int[] starts = layout.edgeStart[m];
+        int g = starts[ord] + edgeIndex;
+        if (edgeIndex < 0 || g >= starts[ord + 1]) {
+            dropped++;
+            return;
+        }
+        sites.encode(
+                coder,
+                sites.row(frameRows[d], m, framePosition[d]),
+                m,
+                CallSiteModel.FIRST_EDGE + g);
+        events++;
+        framePosition[d] = (g + 1) * CallSiteModel.LEVELS;
+        if (recording != null) {
+            recording.branch(m, blockId, edgeIndex);
+        }
+    }
+
+    @Override
+    public void exitMethod(int methodId) {
+        exit(methodId, CallSiteModel.EXIT);
+    }
+
+    @Override
+    public void exitExceptionally(int methodId) {
+        exit(methodId, CallSiteModel.THROW);
+    }
+
+    private void exit(int methodId, int symbol) {
+        int target = depth;
+        while (target > 0 && frameMethod[target] != methodId) {
+            target--;
+        }
+        if (target == 0) {
+            dropped++;
+            return;
+        }
+        while (depth > target) {
+            pop(CallSiteModel.THROW);
+        }
+        pop(symbol);
+    }
+
+    private void pop(int symbol) {
+        int d = depth;
+        int m = frameMethod[d];
+        sites.encode(coder, sites.row(frameRows[d], m, framePosition[d]), m, symbol);
+        events++;
+        depth = d - 1;
+        if (d == 1 && rootReturned < SuccessorModel.CALL_LEVELS) {
+            rootReturned++;
+        }
+        if (recording != null) {
+            recording.exit(m, symbol == CallSiteModel.THROW);
+        }
+    }
+
+    private void grow() {
+        int n = frameMethod.length * 2;
+        frameMethod = Arrays.copyOf(frameMethod, n);
+        framePosition = Arrays.copyOf(framePosition, n);
+        frameCallBase = Arrays.copyOf(frameCallBase, n);
+        frameRows = Arrays.copyOf(frameRows, n);
+    }
+
+    @Override
+    public int depth() {
+        return depth;
+    }
+
+    @Override
+    public long eventsInReport() {
+        return events;
+    }
+
+    @Override
+    public int codedBytesSoFar() {
+        return coder.length();
+    }
+
+    @Override
+    public long droppedEvents() {
+        return dropped;
+    }
+
+    @Override
+    public byte[] finishReport() {
+        if (coder.meter != null) {
+            coder.meter.category = CodeLengths.CALL;
+        }
+        coder.encodeUniform(endCheck(), 1 << 16);
+        int codedLength = coder.finish();
+        int size =
+                1
+                        + PathFormat.varLongSize(model.version())
+                        + PathFormat.varLongSize(events)
+                        + PathFormat.varLongSize(startMethod.length)
+                        + PathFormat.varLongSize(
+                                PathFormat.pack(startRootPosition, startRootReturned));
+        for (int i = 0; i < startMethod.length; i++) {
+            size +=
+                    PathFormat.varLongSize(startMethod[i])
+                            + PathFormat.varLongSize(startPosition[i]);
+        }
+        byte[] out = new byte[size + codedLength];
+        out[0] = (byte) PathFormat.VERSION_2;
+        int p = PathFormat.putVarLong(out, 1, model.version());
+        p = PathFormat.putVarLong(out, p, events);
+        p = PathFormat.putVarLong(out, p, startMethod.length);
+        p = PathFormat.putVarLong(out, p, PathFormat.pack(startRootPosition, startRootReturned));
+        for (int i = 0; i < startMethod.length; i++) {
+            p = PathFormat.putVarLong(out, p, startMethod[i]);
+            p = PathFormat.putVarLong(out, p, startPosition[i]);
+        }
+        System.arraycopy(coder.buffer(), 0, out, p, codedLength);
+        if (pendingModel != null) {
+            model = pendingModel;
+            CodeLengths meter = sites.meter;
+            sites = new CallSiteModel(model);
+            sites.meter = meter;
+            for (int i = 0; i <= depth; i++) {
+                frameRows[i] = sites.rowsOf(frameMethod[i]);
+            }
+            pendingModel = null;
+        }
+        beginReport();
+        return out;
+    }
+
+    private int endCheck() {
+        return PathFormat.check(sites.digest(frameDigest(frameMethod, framePosition, depth)));
+    }
+
+    /** Hash of the open frames (the outermost pseudo-frame included), as both sides compute it. */
+    static int frameDigest(int[] methods, int[] positions, int depth) {
+        int h = PathFormat.mix(PathFormat.CHECK_SEED + PathFormat.VERSION_2, depth);
+        for (int i = 0; i <= depth; i++) {
+            h = PathFormat.mix(h, methods[i]);
+            h = PathFormat.mix(h, positions[i]);
+        }
+        return h;
+    }
+
+    private void beginReport() {
+        sites.reset();
+        coder.reset();
+        events = 0;
+        startRootPosition = framePosition[0];
+        startRootReturned = rootReturned;
+        startMethod = Arrays.copyOfRange(frameMethod, 1, depth + 1);
+        startPosition = Arrays.copyOfRange(framePosition, 1, depth + 1);
+    }
+}
