@@ -109,9 +109,9 @@ class JobsSubmitCommandTest {
             // No broker answers there: the job may still be submitted, with a warning.
             assertThat(cli.err())
                     .isEqualTo(
-                            "warning: could not check the settings of report topic"
-                                + " fieldprof.reports.frequency: the broker at 127.0.0.1:1 did not"
-                                + " answer within 5 s"
+                            "warning: no Kafka broker answered at 127.0.0.1:1 within 5 s (is it"
+                                    + " running, and do security.protocol=PLAINTEXT and the port"
+                                    + " match its listener?)"
                                     + System.lineSeparator());
             assertThat(exit).isZero();
             assertThat(cli.out())
@@ -157,9 +157,9 @@ class JobsSubmitCommandTest {
             // No broker answers there: the job may still be submitted, with a warning.
             assertThat(cli.err())
                     .isEqualTo(
-                            "warning: could not check the settings of report topic"
-                                    + " fieldprof.reports.paths: the broker at 127.0.0.1:1 did not"
-                                    + " answer within 5 s"
+                            "warning: no Kafka broker answered at 127.0.0.1:1 within 5 s (is it"
+                                    + " running, and do security.protocol=PLAINTEXT and the port"
+                                    + " match its listener?)"
                                     + System.lineSeparator());
             assertThat(exit).isZero();
             assertThat(cli.out())

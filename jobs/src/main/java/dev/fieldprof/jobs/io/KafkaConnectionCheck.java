@@ -44,6 +44,20 @@ public final class KafkaConnectionCheck {
         KafkaConnectionException(String message, Throwable cause) {
             super(message, cause);
         }
+
+        /**
+         * Whether a broker answered and refused (credentials, certificate, permission), as opposed
+         * to no broker answering: only a refusal is sure to fail elsewhere too (a job's cluster may
+         * reach brokers this machine cannot).
+         */
+        public boolean refused() {
+            for (Throwable t = getCause(); t != null; t = t.getCause()) {
+                if (t instanceof AuthenticationException || t instanceof AuthorizationException) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /**
@@ -71,14 +85,18 @@ public final class KafkaConnectionCheck {
                     .nodes()
                     .get(millis + 1_000L, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new KafkaConnectionException(describe(e.getCause(), client), e.getCause());
+            String line =
+                    e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
+                            ? noAnswer(client, timeout)
+                            : describe(e.getCause(), client);
+            throw new KafkaConnectionException(line, e.getCause());
         } catch (TimeoutException e) {
             throw new KafkaConnectionException(noAnswer(client, timeout), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaConnectionException("interrupted while connecting to Kafka", e);
         } finally {
-            admin.close(Duration.ofSeconds(1));
+            admin.close(Duration.ZERO);
         }
     }
 
