@@ -38,7 +38,7 @@ if [[ ! -f "$TOOLS/KafkaTopics.class" || "$DEPLOY_DIR/tools/KafkaTopics.java" -n
   "${JAVA}c" -nowarn -cp "$CP" -d "$TOOLS" "$DEPLOY_DIR/tools/KafkaTopics.java" || die "could not compile tools/KafkaTopics.java"
 fi
 kafka_topics() {
-  "$JAVA" -Xmx128m -Dlog4j2.level=ERROR -cp "$TOOLS:$CP" KafkaTopics "$@" $FIELDPROF_KAFKA_PROPERTIES
+  "$JAVA" -Xmx128m -Dlog4j2.level=ERROR -cp "$TOOLS:$CP" KafkaTopics "$@" ${FIELDPROF_KAFKA_PROPERTIES:+"$FIELDPROF_KAFKA_PROPERTIES"}
 }
 
 KAFKA_DATA_DIR="$KAFKA_RUN_DIR/data"

@@ -132,6 +132,49 @@ class JobsSubmitCommandTest {
     }
 
     @Test
+    void passesItsKafkaPropertiesFileOnToTheJobAsAnAbsolutePath(@TempDir Path dir)
+            throws Exception {
+        Path jar =
+                Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});
+        Path client = Files.writeString(dir.resolve("client.properties"), "linger.ms=5\n");
+        try (FakeFlinkRest flink = new FakeFlinkRest()) {
+            acceptsAndRunsTheJob(flink);
+            int exit =
+                    cli.run(
+                            "jobs",
+                            "submit",
+                            "--jobmanager",
+                            flink.address(),
+                            "--jar",
+                            jar.toString(),
+                            "--settle",
+                            "1s",
+                            "--kafka-properties",
+                            client.toString(),
+                            "--",
+                            "--bootstrap",
+                            "127.0.0.1:1");
+            assertThat(exit).as(cli.err()).isZero();
+            assertThat(
+                            new ObjectMapper()
+                                    .readTree(flink.requests().get(1).body())
+                                    .get("programArgsList"))
+                    .isEqualTo(
+                            new ObjectMapper()
+                                    .readTree(
+                                            "[\"--bootstrap\",\"127.0.0.1:1\","
+                                                    + "\"--kafka-properties\",\""
+                                                    + client.toAbsolutePath()
+                                                    + "\"]"));
+        }
+        assertThat(
+                        JobsSubmitCommand.jobKafkaProperties(
+                                java.util.List.of(
+                                        "--bootstrap", "b:1", "--kafka-properties", "/etc/k.p")))
+                .contains("/etc/k.p");
+    }
+
+    @Test
     void submitsThePathModelJob(@TempDir Path dir) throws Exception {
         Path jar =
                 Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});

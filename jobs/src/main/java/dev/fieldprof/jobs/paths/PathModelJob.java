@@ -55,6 +55,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code --bootstrap HOST:PORT} Kafka bootstrap servers (required)
+ *   <li>{@code --kafka-properties FILE} Kafka client properties (security, say) passed unchanged to
+ *       every source, sink, consumer and admin client of the job; read where {@code main()} runs
+ *       [none]
  *   <li>{@code --reports-topic} [fieldprof.reports.paths]
  *   <li>{@code --programs-topic} [fieldprof.programs]
  *   <li>{@code --models-topic} [fieldprof.models.edges]
