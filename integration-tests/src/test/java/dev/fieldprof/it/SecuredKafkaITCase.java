@@ -283,6 +283,56 @@ class SecuredKafkaITCase {
                 command, failure, exit, took.toMillis() / 1000.0, cli.err().strip());
     }
 
+    /**
+     * The same refusals from a separate {@code fieldprof} process, as on a terminal: the one line
+     * is all its standard error holds (Kafka's client logs the refusal too, into the log file).
+     */
+    @ParameterizedTest(name = "a {0}")
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"wrong password", "untrusted certificate"})
+    void aCommandInItsOwnProcessPrintsOnlyTheOneLine(String failure) throws Exception {
+        String secure = RUNTIME.saslSslBootstrapServers();
+        boolean badPassword = failure.equals("wrong password");
+        Path client =
+                write(
+                        RUNTIME.saslSslClientProperties(
+                                badPassword ? "wrong-" + System.nanoTime() : RUNTIME.saslPassword(),
+                                badPassword
+                                        ? RUNTIME.certificates().trustStore()
+                                        : RUNTIME.certificates().otherTrustStore()),
+                        "terminal.properties");
+        Path stderr = dir.resolve("stderr.txt");
+        Process process =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                "-Dfieldprof.log.file=" + dir.resolve("cli.log"),
+                                "dev.fieldprof.cli.FieldprofCommand",
+                                "topics",
+                                "check",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                client.toString())
+                        .redirectError(stderr.toFile())
+                        .redirectOutput(dir.resolve("stdout.txt").toFile())
+                        .start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited within 60 s").isTrue();
+        assertThat(process.exitValue()).isEqualTo(1);
+        assertThat(Files.readAllLines(stderr))
+                .containsExactly(
+                        badPassword
+                                ? "fieldprof: Kafka authentication failed for user fieldprof at "
+                                        + secure
+                                        + " (SASL SCRAM-SHA-512): check sasl.jaas.config"
+                                : "fieldprof: TLS handshake with "
+                                        + secure
+                                        + " failed: the broker's certificate is not trusted"
+                                        + " (ssl.truststore.location)");
+        assertThat(dir.resolve("stdout.txt")).isEmptyFile();
+    }
+
     @Test
     void aDeviceCountsRefusedCredentialsAndCertificatesWithoutDisturbingTheHost() throws Exception {
         String secure = RUNTIME.saslSslBootstrapServers();
