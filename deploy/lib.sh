@@ -29,6 +29,18 @@ FLINK_RUN_DIR="$FIELDPROF_RUN_DIR/flink"
 
 READY_TIMEOUT_SECONDS="${READY_TIMEOUT_SECONDS:-90}"
 
+# Kafka client properties (security.protocol, sasl.*, ssl.*) for a secured broker: passed
+# unchanged to every fieldprof command these scripts run (--kafka-properties) and to the
+# broker's readiness probe. Empty: plaintext.
+FIELDPROF_KAFKA_PROPERTIES="${FIELDPROF_KAFKA_PROPERTIES:-}"
+KAFKA_CLIENT_ARGS=()
+if [[ -n "$FIELDPROF_KAFKA_PROPERTIES" ]]; then
+  [[ -r "$FIELDPROF_KAFKA_PROPERTIES" ]] \
+    || { echo "$(basename "$0"): FIELDPROF_KAFKA_PROPERTIES: cannot read $FIELDPROF_KAFKA_PROPERTIES" >&2; exit 1; }
+  FIELDPROF_KAFKA_PROPERTIES="$(cd "$(dirname "$FIELDPROF_KAFKA_PROPERTIES")" && pwd)/$(basename "$FIELDPROF_KAFKA_PROPERTIES")"
+  KAFKA_CLIENT_ARGS=(--kafka-properties "$FIELDPROF_KAFKA_PROPERTIES")
+fi
+
 # The Java 17 opens of DESIGN.md: the JobManager runs a REST-submitted job's main().
 OPENS="--add-exports=java.base/sun.net.util=ALL-UNNAMED \
 --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED \

@@ -7,7 +7,9 @@
 #
 # Environment: KAFKA_HOST (127.0.0.1), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
 # KAFKA_PARTITIONS (4), KAFKA_HEAP (512m), FIELDPROF_TOPICS (1: create the topics; 0: don't),
-# FIELDPROF_RUN_DIR (deploy/run), READY_TIMEOUT_SECONDS (90), FIELDPROF_MVN_ARGS (e.g. -o).
+# FIELDPROF_RUN_DIR (deploy/run), READY_TIMEOUT_SECONDS (90), FIELDPROF_MVN_ARGS (e.g. -o),
+# FIELDPROF_KAFKA_PROPERTIES (a Kafka client properties file for a broker whose listener you
+# secured in conf/server.properties: used by the readiness probe and `topics create`).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -36,7 +38,7 @@ if [[ ! -f "$TOOLS/KafkaTopics.class" || "$DEPLOY_DIR/tools/KafkaTopics.java" -n
   "${JAVA}c" -nowarn -cp "$CP" -d "$TOOLS" "$DEPLOY_DIR/tools/KafkaTopics.java" || die "could not compile tools/KafkaTopics.java"
 fi
 kafka_topics() {
-  "$JAVA" -Xmx128m -Dlog4j2.level=ERROR -cp "$TOOLS:$CP" KafkaTopics "$@"
+  "$JAVA" -Xmx128m -Dlog4j2.level=ERROR -cp "$TOOLS:$CP" KafkaTopics "$@" ${FIELDPROF_KAFKA_PROPERTIES:+"$FIELDPROF_KAFKA_PROPERTIES"}
 }
 
 KAFKA_DATA_DIR="$KAFKA_RUN_DIR/data"
@@ -69,7 +71,8 @@ if [[ "${FIELDPROF_TOPICS:-1}" != 0 ]]; then
   # broker's append time), by the same command users run against an existing cluster.
   CLI_JAR="$REPO_DIR/cli/target/fieldprof-cli.jar"
   [[ -f "$CLI_JAR" ]] || die "$CLI_JAR is missing: run 'mvn -B package -DskipTests' first (it creates the topics)"
-  "$JAVA" -Xmx256m -jar "$CLI_JAR" topics create --bootstrap "$BOOTSTRAP" --partitions "$KAFKA_PARTITIONS" >&2 \
+  "$JAVA" -Xmx256m -jar "$CLI_JAR" topics create --bootstrap "$BOOTSTRAP" --partitions "$KAFKA_PARTITIONS" \
+    ${KAFKA_CLIENT_ARGS[@]+"${KAFKA_CLIENT_ARGS[@]}"} >&2 \
     || die "could not create the fieldprof topics"
 fi
 echo "$BOOTSTRAP"

@@ -78,9 +78,13 @@ REST_URL="$("$DEPLOY_DIR/start-flink.sh")" || fail "start-flink.sh"
 WINDOW_MS=5000
 BURSTS=3
 GAP_MS=8000
+# FIELDPROF_KAFKA_PROPERTIES (see lib.sh): the client properties of a secured listener.
+KAFKA_CLIENT_ARGS=()
+[[ -z "${FIELDPROF_KAFKA_PROPERTIES:-}" ]] || KAFKA_CLIENT_ARGS=(--kafka-properties "$FIELDPROF_KAFKA_PROPERTIES")
 step "submitting the frequency estimation job"
 java -Dfieldprof.home="$REPO_DIR" -jar "$CLI_JAR" jobs submit \
-  --jobmanager "127.0.0.1:$FLINK_REST_PORT" --parallelism 2 --timeout 120s -- \
+  --jobmanager "127.0.0.1:$FLINK_REST_PORT" --parallelism 2 --timeout 120s \
+  ${KAFKA_CLIENT_ARGS[@]+"${KAFKA_CLIENT_ARGS[@]}"} -- \
   --bootstrap "$BOOTSTRAP" --window "${WINDOW_MS}ms" --out-of-orderness 1s --idleness 2s \
   --checkpoint-interval 2s --transactional-id-prefix "deploy-test-$$" \
   || fail "fieldprof jobs submit"

@@ -5,13 +5,19 @@ import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The one immutable configuration of a device runtime, validated when built: every message names
@@ -56,6 +62,20 @@ public final class ClientConfig {
     public static final String KEY_KAFKA_BOOTSTRAP = "transport.kafka.bootstrap.servers";
     public static final String KEY_KAFKA_TOPIC = "transport.kafka.topic";
     public static final String KEY_KAFKA_TIMEOUT = "transport.kafka.timeout";
+
+    /**
+     * Every other {@code transport.kafka.<property>} is a Kafka client property passed unchanged to
+     * the device's producers and consumer ({@code transport.kafka.security.protocol=SASL_SSL},
+     * {@code transport.kafka.sasl.jaas.config=...}), as Kafka's own tools take them.
+     */
+    public static final String KAFKA_CLIENT_PREFIX = "transport.kafka.";
+
+    /**
+     * A Kafka client properties file (the same one the CLI's {@code --kafka-properties} takes),
+     * read when the configuration is built; {@code transport.kafka.<property>} keys win over it.
+     */
+    public static final String KEY_KAFKA_CONFIG_FILE = "transport.kafka.config.file";
+
     public static final String KEY_SPOOL_DIR = "transport.spool.dir";
     public static final String KEY_SPOOL_MAX_BYTES = "transport.spool.max.bytes";
     public static final String KEY_QUEUE_CAPACITY = "transport.queue.capacity";
@@ -108,6 +128,7 @@ public final class ClientConfig {
     private final TransportKind transport;
     private final Path reportFile;
     private final String kafkaBootstrapServers;
+    private final Map<String, String> kafkaClientProperties;
     private final String kafkaTopic;
     private final Duration kafkaTimeout;
     private final Path spoolDir;
@@ -197,6 +218,7 @@ public final class ClientConfig {
             throw missing(KEY_KAFKA_BOOTSTRAP, "host:port[,host:port...] when transport=kafka");
         }
         this.kafkaBootstrapServers = b.kafkaBootstrapServers;
+        this.kafkaClientProperties = kafkaClientProperties(b);
         this.kafkaTopic = require(b.kafkaTopic, KEY_KAFKA_TOPIC, "a topic name");
         if (b.kafkaTimeout.compareTo(Duration.ofMillis(100)) < 0
                 || b.kafkaTimeout.compareTo(Duration.ofHours(1)) > 0) {
@@ -281,6 +303,8 @@ public final class ClientConfig {
         b.transport = transport;
         b.reportFile = reportFile;
         b.kafkaBootstrapServers = kafkaBootstrapServers;
+        b.kafkaConfigFile = null; // already read into the client properties
+        b.kafkaClientProperties.putAll(kafkaClientProperties);
         b.kafkaTopic = kafkaTopic;
         b.kafkaTimeout = kafkaTimeout;
         b.spoolDir = spoolDir;
@@ -331,6 +355,37 @@ public final class ClientConfig {
         return builder().properties(properties).build();
     }
 
+    /** fieldprof's own keys under {@link #KAFKA_CLIENT_PREFIX}, never passed to Kafka. */
+    private static final Set<String> OWN_KAFKA_KEYS =
+            Set.of(KEY_KAFKA_BOOTSTRAP, KEY_KAFKA_TOPIC, KEY_KAFKA_TIMEOUT, KEY_KAFKA_CONFIG_FILE);
+
+    /**
+     * The config file's properties under the ones set one by one.
+     *
+     * @throws IllegalArgumentException naming the setting and the file (never its contents)
+     */
+    private static Map<String, String> kafkaClientProperties(Builder b) {
+        Map<String, String> merged = new TreeMap<>();
+        if (b.kafkaConfigFile != null) {
+            Properties file = new Properties();
+            try (Reader in = Files.newBufferedReader(b.kafkaConfigFile)) {
+                file.load(in);
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException(
+                        KEY_KAFKA_CONFIG_FILE
+                                + " must be a readable properties file, cannot read "
+                                + b.kafkaConfigFile
+                                + " ("
+                                + e.getClass().getSimpleName()
+                                + ")");
+            }
+            file.stringPropertyNames().forEach(name -> merged.put(name, file.getProperty(name)));
+        }
+        merged.putAll(b.kafkaClientProperties);
+        merged.remove("bootstrap.servers"); // transport.kafka.bootstrap.servers names them
+        return Collections.unmodifiableMap(merged);
+    }
+
     /** Collects settings; {@link #build()} validates them all. Not thread-safe. */
     public static final class Builder {
         private String appVersion;
@@ -351,6 +406,8 @@ public final class ClientConfig {
         private TransportKind transport = TransportKind.FILE;
         private Path reportFile;
         private String kafkaBootstrapServers;
+        private Path kafkaConfigFile;
+        private final Map<String, String> kafkaClientProperties = new TreeMap<>();
         private String kafkaTopic = Topics.FREQUENCY_REPORTS;
         private Duration kafkaTimeout = Duration.ofSeconds(30);
         private Path spoolDir;
@@ -466,6 +523,24 @@ public final class ClientConfig {
         public Builder kafka(String bootstrapServers, String topic) {
             this.kafkaBootstrapServers = bootstrapServers;
             this.kafkaTopic = topic;
+            return this;
+        }
+
+        /**
+         * A Kafka client properties file (security settings, say) read by {@link #build()}; the
+         * properties set one by one win over it.
+         */
+        public Builder kafkaConfigFile(Path file) {
+            this.kafkaConfigFile = file;
+            return this;
+        }
+
+        /**
+         * A Kafka client property passed unchanged to the device's Kafka clients, e.g. {@code
+         * security.protocol}; {@code bootstrap.servers} is {@link #kafka}'s.
+         */
+        public Builder kafkaClientProperty(String name, String value) {
+            this.kafkaClientProperties.put(name, value);
             return this;
         }
 
@@ -611,6 +686,16 @@ public final class ClientConfig {
             if ((v = get(p, KEY_KAFKA_BOOTSTRAP)) != null) {
                 kafkaBootstrapServers = v;
             }
+            if ((v = get(p, KEY_KAFKA_CONFIG_FILE)) != null) {
+                kafkaConfigFile = Paths.get(v);
+            }
+            for (String name : p.stringPropertyNames()) {
+                if (name.startsWith(KAFKA_CLIENT_PREFIX) && !OWN_KAFKA_KEYS.contains(name)) {
+                    // Passed unchanged: a password may end in a space.
+                    kafkaClientProperties.put(
+                            name.substring(KAFKA_CLIENT_PREFIX.length()), p.getProperty(name));
+                }
+            }
             if ((v = get(p, KEY_KAFKA_TOPIC)) != null) {
                 kafkaTopic = v;
             }
@@ -750,6 +835,15 @@ public final class ClientConfig {
 
     public String kafkaBootstrapServers() {
         return kafkaBootstrapServers;
+    }
+
+    /**
+     * Kafka client properties for every Kafka client of the device (from {@link
+     * #KEY_KAFKA_CONFIG_FILE} and the {@code transport.kafka.*} pass-through), without the
+     * bootstrap servers. May hold secrets: never log the values.
+     */
+    public Map<String, String> kafkaClientProperties() {
+        return kafkaClientProperties;
     }
 
     public String kafkaTopic() {

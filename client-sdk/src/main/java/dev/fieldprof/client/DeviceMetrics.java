@@ -108,6 +108,11 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getKafkaAuthenticationFailures() {
+        return runtime.transportCounters().authenticationFailures();
+    }
+
+    @Override
     public boolean isPathTracing() {
         return runtime.pathTracer().isPresent();
     }

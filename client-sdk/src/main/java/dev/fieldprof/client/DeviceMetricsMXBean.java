@@ -24,5 +24,11 @@ public interface DeviceMetricsMXBean {
 
     long getReportsDropped();
 
+    /**
+     * Sends the broker refused for authentication (wrong credentials, an untrusted certificate);
+     * the reports stay spooled until the settings are fixed.
+     */
+    long getKafkaAuthenticationFailures();
+
     boolean isPathTracing();
 }

@@ -74,11 +74,15 @@ final class DevicePaths implements AutoCloseable {
                         : new KafkaPathReportSink(
                                 config.kafkaBootstrapServers(),
                                 config.pathReportsTopic(),
-                                config.kafkaTimeout());
+                                config.kafkaTimeout(),
+                                config.kafkaClientProperties());
         KafkaEdgeModelFeed feed =
                 kafka
                         ? new KafkaEdgeModelFeed(
-                                config.kafkaBootstrapServers(), config.edgeModelsTopic(), models)
+                                config.kafkaBootstrapServers(),
+                                config.edgeModelsTopic(),
+                                models,
+                                config.kafkaClientProperties())
                         : null;
         PathTracer tracer =
                 new PathTracer(

@@ -136,4 +136,50 @@ class ClientConfigTest {
         ClientConfig copy = config.toBuilder().build();
         assertThat(copy.toString()).isEqualTo(config.toString());
     }
+
+    @Test
+    void passesKafkaClientPropertiesThroughOverTheConfigFile() throws Exception {
+        Path file = dir.resolve("client.properties");
+        Files.writeString(
+                file,
+                "security.protocol=SASL_SSL\n"
+                        + "sasl.mechanism=SCRAM-SHA-256\n"
+                        + "bootstrap.servers=ignored:1\n");
+        Properties p = valid();
+        p.setProperty("transport", "kafka");
+        p.setProperty("transport.kafka.bootstrap.servers", "broker:9093");
+        p.setProperty("transport.kafka.config.file", file.toString());
+        p.setProperty("transport.kafka.sasl.mechanism", "SCRAM-SHA-512");
+        p.setProperty("transport.kafka.timeout", "PT5S");
+        ClientConfig config = ClientConfig.fromProperties(p);
+        assertThat(config.kafkaClientProperties())
+                .containsExactly(
+                        java.util.Map.entry("sasl.mechanism", "SCRAM-SHA-512"),
+                        java.util.Map.entry("security.protocol", "SASL_SSL"));
+        assertThat(config.kafkaBootstrapServers()).isEqualTo("broker:9093");
+        assertThat(config.toBuilder().build().kafkaClientProperties())
+                .isEqualTo(config.kafkaClientProperties());
+        Properties producer =
+                dev.fieldprof.client.transport.kafka.DeviceProducers.properties(
+                        config.kafkaBootstrapServers(),
+                        config.kafkaTimeout(),
+                        "device",
+                        config.kafkaClientProperties());
+        assertThat(producer.getProperty("security.protocol")).isEqualTo("SASL_SSL");
+        assertThat(producer.getProperty("bootstrap.servers")).isEqualTo("broker:9093");
+        assertThat(producer.getProperty("acks")).isEqualTo("all");
+    }
+
+    @Test
+    void namesAnUnreadableKafkaConfigFileWithoutItsContents() {
+        Properties p = valid();
+        p.setProperty("transport.kafka.config.file", dir.resolve("missing.properties").toString());
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "transport.kafka.config.file must be a readable properties file, cannot"
+                                + " read "
+                                + dir.resolve("missing.properties")
+                                + " (NoSuchFileException)");
+    }
 }

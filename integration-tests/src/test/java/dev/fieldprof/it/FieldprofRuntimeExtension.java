@@ -77,8 +77,12 @@ public final class FieldprofRuntimeExtension
     private final int partitions;
     private final int taskSlots;
     private final boolean fieldprofTopics;
+    private final boolean saslSsl;
 
     private EmbeddedRuntime embedded;
+    private java.nio.file.Path certificateDir;
+    private TestCertificates certificates;
+    private EmbeddedKafka.SaslSslListener saslSslListener;
     private KafkaContainer container;
     private EmbeddedFlink containerFlink;
     private String bootstrapServers;
@@ -89,6 +93,7 @@ public final class FieldprofRuntimeExtension
         this.partitions = builder.partitions;
         this.taskSlots = builder.taskSlots;
         this.fieldprofTopics = builder.fieldprofTopics;
+        this.saslSsl = builder.saslSsl;
     }
 
     public static Builder builder() {
@@ -106,11 +111,22 @@ public final class FieldprofRuntimeExtension
         if (usesTestcontainers()) {
             startWithContainer();
         } else {
+            if (saslSsl) {
+                certificateDir = java.nio.file.Files.createTempDirectory("fieldprof-tls-");
+                certificates = TestCertificates.generate(certificateDir);
+                saslSslListener =
+                        new EmbeddedKafka.SaslSslListener(
+                                certificates.brokerKeyStore(),
+                                certificates.password(),
+                                SASL_USER,
+                                UUID.randomUUID().toString());
+            }
             embedded =
                     EmbeddedRuntime.builder()
                             .partitions(partitions)
                             .taskSlots(taskSlots)
                             .createTopics(fieldprofTopics)
+                            .saslSslListener(saslSslListener)
                             .build()
                             .start();
             bootstrapServers = embedded.bootstrapServers();
@@ -211,8 +227,75 @@ public final class FieldprofRuntimeExtension
                     if (container != null) {
                         container.stop();
                     }
+                    if (certificateDir != null) {
+                        try (var files = java.nio.file.Files.walk(certificateDir)) {
+                            for (java.nio.file.Path file :
+                                    files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                                java.nio.file.Files.deleteIfExists(file);
+                            }
+                        }
+                    }
                 }
             }
+        }
+    }
+
+    /** The SCRAM user of the SASL_SSL listener ({@link Builder#saslSsl()}). */
+    public static final String SASL_USER = "fieldprof";
+
+    /**
+     * {@code 127.0.0.1:PORT} of the broker's SASL_SSL listener (SCRAM-SHA-512 over TLS); the class
+     * is skipped on a Testcontainers broker, which has none.
+     */
+    public String saslSslBootstrapServers() {
+        requireSaslSsl();
+        return embedded.kafka().saslSslBootstrapServers();
+    }
+
+    /** The certificates of the SASL_SSL listener, made for this run. */
+    public TestCertificates certificates() {
+        requireSaslSsl();
+        return certificates;
+    }
+
+    /**
+     * Client properties of the SASL_SSL listener, as a user writes them into a {@code
+     * --kafka-properties} file: the listener's address, SCRAM-SHA-512 as {@link #SASL_USER} with
+     * {@code password}, and {@code trustStore} (the CA's, or another to see the handshake fail).
+     */
+    public Properties saslSslClientProperties(String password, java.nio.file.Path trustStore) {
+        requireSaslSsl();
+        Properties client = new Properties();
+        client.put("bootstrap.servers", saslSslBootstrapServers());
+        client.put("security.protocol", "SASL_SSL");
+        client.put("sasl.mechanism", EmbeddedKafka.SaslSslListener.MECHANISM);
+        client.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                        + SASL_USER
+                        + "\" password=\""
+                        + password
+                        + "\";");
+        client.put("ssl.truststore.type", "PKCS12");
+        client.put("ssl.truststore.location", trustStore.toString());
+        client.put("ssl.truststore.password", certificates.password());
+        return client;
+    }
+
+    /** The password of {@link #SASL_USER} the broker knows. */
+    public String saslPassword() {
+        requireSaslSsl();
+        return saslSslListener.password();
+    }
+
+    private void requireSaslSsl() {
+        Assumptions.assumeTrue(
+                embedded != null,
+                "the SASL_SSL listener needs the embedded broker: run without -D"
+                        + KAFKA_PROPERTY
+                        + "=testcontainers");
+        if (saslSslListener == null) {
+            throw new IllegalStateException("build the extension with saslSsl()");
         }
     }
 
@@ -497,8 +580,18 @@ public final class FieldprofRuntimeExtension
         private int partitions = 4;
         private int taskSlots = 4;
         private boolean fieldprofTopics = true;
+        private boolean saslSsl;
 
         private Builder() {}
+
+        /**
+         * Gives the embedded broker a SASL_SSL listener too: SCRAM-SHA-512 over TLS, with a CA, key
+         * store and trust stores made by keytool for this run ({@link TestCertificates}).
+         */
+        public Builder saslSsl() {
+            this.saslSsl = true;
+            return this;
+        }
 
         /** Partitions of the fieldprof topics (default 4). */
         public Builder partitions(int partitions) {

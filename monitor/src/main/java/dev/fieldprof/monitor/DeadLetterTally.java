@@ -7,6 +7,7 @@ import dev.fieldprof.schemas.RecordDecodingException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
@@ -22,9 +23,16 @@ public final class DeadLetterTally implements AutoCloseable {
     private long total;
 
     public DeadLetterTally(String bootstrapServers, String topic) {
+        this(TopicConsumers.bootstrapOnly(bootstrapServers), topic);
+    }
+
+    /**
+     * @param client Kafka client properties with the bootstrap servers (security settings passed
+     *     through unchanged)
+     */
+    public DeadLetterTally(Properties client, String topic) {
         this.consumer =
-                TopicConsumers.assignedToAllPartitions(
-                        bootstrapServers, topic, "fieldprof-dead-letters");
+                TopicConsumers.assignedToAllPartitions(client, topic, "fieldprof-dead-letters");
         consumer.seekToBeginning(consumer.assignment());
     }
 

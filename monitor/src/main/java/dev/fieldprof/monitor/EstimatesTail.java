@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,8 +29,15 @@ public final class EstimatesTail implements AutoCloseable {
     private long undecodable;
 
     public EstimatesTail(String bootstrapServers, String topic) {
-        this.consumer =
-                TopicConsumers.assignedToAllPartitions(bootstrapServers, topic, "fieldprof-watch");
+        this(TopicConsumers.bootstrapOnly(bootstrapServers), topic);
+    }
+
+    /**
+     * @param client Kafka client properties with the bootstrap servers (security settings passed
+     *     through unchanged)
+     */
+    public EstimatesTail(Properties client, String topic) {
+        this.consumer = TopicConsumers.assignedToAllPartitions(client, topic, "fieldprof-watch");
         List<TopicPartition> partitions = new ArrayList<>(consumer.assignment());
         Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

@@ -25,9 +25,14 @@ final class TopicConsumers {
      */
     static KafkaConsumer<byte[], byte[]> assignedToAllPartitions(
             String bootstrapServers, String topic, String clientPrefix) {
+        return assignedToAllPartitions(bootstrapOnly(bootstrapServers), topic, clientPrefix);
+    }
+
+    /** Client properties naming only the bootstrap servers. */
+    static Properties bootstrapOnly(String bootstrapServers) {
         Properties client = new Properties();
         client.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        return assignedToAllPartitions(client, topic, clientPrefix);
+        return client;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.fieldprof.cli.diff;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.KafkaBootstrap;
+import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.diff.cct.CallingContextTree;
 import dev.fieldprof.diff.match.ProfileDiff;
 import dev.fieldprof.diff.match.ProfileDiffer;
@@ -71,6 +72,8 @@ public final class DiffCommand implements Callable<Integer> {
 
     @CommandLine.ArgGroup(exclusive = false, multiplicity = "0..1")
     KafkaBootstrap kafka;
+
+    @CommandLine.Mixin KafkaClientProperties kafkaProperties;
 
     @Option(
             names = "--config",
@@ -176,8 +179,14 @@ public final class DiffCommand implements Callable<Integer> {
         if (estimates) {
             return new EstimatesDiff(this).run();
         }
-        if (kafka != null || configId != null || models != null || save != null) {
-            throw bad("--bootstrap, --config, --models and --save need --estimates");
+        if (kafka != null
+                || kafkaProperties.file() != null
+                || configId != null
+                || models != null
+                || save != null) {
+            throw bad(
+                    "--bootstrap, --kafka-properties, --config, --models and --save need"
+                            + " --estimates");
         }
         JfrReader.Cost cost =
                 switch (jfrCost.trim().toLowerCase(Locale.ROOT)) {

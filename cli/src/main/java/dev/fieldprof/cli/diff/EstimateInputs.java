@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -84,12 +85,13 @@ final class EstimateInputs {
      * @param configId the privacy configuration, or {@code null} when each version has one
      */
     static List<EstimateWindow> newestCumulative(
-            String bootstrap, List<String> appVersions, String configId) {
+            Properties client, List<String> appVersions, String configId) {
+        String bootstrap = client.getProperty("bootstrap.servers");
         // appVersion -> configId -> newest window
         Map<String, Map<String, EstimateWindow>> newest = new TreeMap<>();
         long[] undecodable = {0};
         LatestRecords.drain(
-                bootstrap,
+                client,
                 Topics.ESTIMATES,
                 8 * 1024 * 1024,
                 READ_TIMEOUT,
@@ -156,10 +158,10 @@ final class EstimateInputs {
      * The newest program model of each app version on the programs topic (compacted, keyed by app
      * version), {@code null} for a version that has none.
      */
-    static List<ProgramModel> newestModels(String bootstrap, List<String> appVersions) {
+    static List<ProgramModel> newestModels(Properties client, List<String> appVersions) {
         Map<String, byte[]> newest = new TreeMap<>();
         LatestRecords.drain(
-                bootstrap,
+                client,
                 Topics.PROGRAMS,
                 Topics.MAX_MODEL_BYTES + 1024 * 1024,
                 READ_TIMEOUT,

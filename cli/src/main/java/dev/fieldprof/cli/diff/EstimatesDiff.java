@@ -7,12 +7,14 @@ import dev.fieldprof.diff.estimates.EstimateDiffer;
 import dev.fieldprof.diff.estimates.MethodAlignment;
 import dev.fieldprof.diff.estimates.ReleaseEstimate;
 import dev.fieldprof.diff.report.EstimateTextReport;
+import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import org.apache.kafka.common.KafkaException;
 
 /** The {@code --estimates} mode of {@link DiffCommand}: the release diff of field estimates. */
@@ -50,10 +52,14 @@ final class EstimatesDiff {
             }
         }
         List<ProgramModel> models = new ArrayList<>(java.util.Arrays.asList(null, null));
+        Properties client =
+                bootstrap == null
+                        ? null
+                        : options.kafkaProperties.connect(bootstrap, options.spec.commandLine());
         try {
             if (!versions.isEmpty()) {
                 List<EstimateWindow> read =
-                        EstimateInputs.newestCumulative(bootstrap, versions, options.configId);
+                        EstimateInputs.newestCumulative(client, versions, options.configId);
                 int next = 0;
                 for (int i = 0; i < 2; i++) {
                     if (windows.get(i) == null) {
@@ -68,13 +74,19 @@ final class EstimatesDiff {
             } else if (bootstrap != null) {
                 models =
                         EstimateInputs.newestModels(
-                                bootstrap,
+                                client,
                                 List.of(
                                         windows.get(0).getAppVersion(),
                                         windows.get(1).getAppVersion()));
             }
         } catch (IllegalStateException | KafkaException e) {
-            throw new CliFailure("cannot read from " + bootstrap + ": " + e.getMessage(), e);
+            throw KafkaConnectionCheck.problem(e, client)
+                    .map(line -> new CliFailure(line, e))
+                    .orElseGet(
+                            () ->
+                                    new CliFailure(
+                                            "cannot read from " + bootstrap + ": " + e.getMessage(),
+                                            e));
         }
         PrintWriter out = options.spec.commandLine().getOut();
         if (options.save != null) {

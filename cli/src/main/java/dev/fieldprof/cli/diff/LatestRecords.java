@@ -33,13 +33,14 @@ final class LatestRecords {
      * @throws IllegalStateException when the topic does not exist or the end is not reached in time
      */
     static void drain(
-            String bootstrap,
+            Properties client,
             String topic,
             int maxRecordBytes,
             Duration timeout,
             Consumer<ConsumerRecord<byte[], byte[]>> sink) {
+        String bootstrap = client.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.putAll(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "fieldprof-diff-" + UUID.randomUUID());

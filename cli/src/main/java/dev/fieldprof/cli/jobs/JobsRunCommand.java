@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.jobs;
 
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.cli.runtime.EmbeddedFlink;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
@@ -29,12 +30,13 @@ import picocli.CommandLine.Parameters;
             "With --jobmanager, submit it to that cluster instead. Job options follow the job"
                     + " name, e.g.",
             "  fieldprof jobs run frequency --bootstrap 127.0.0.1:9092 --window 1m",
-            "Options of the frequency job: "
-                    + "--bootstrap (required), --window, --hot-threshold, --top, --shards,"
-                    + " --checkpoint-interval, topics and more (see FrequencyEstimationJob).",
-            "Options of the paths job: --bootstrap (required), --window, --time,"
-                    + " --keep-versions, --programs-topic, --branches APP:VER=FILE (overrides the"
-                    + " program model's CFGs) and more (see PathModelJob)."
+            "Options of the frequency job: --bootstrap (required), --kafka-properties FILE (Kafka"
+                + " client properties for every client of the job: security settings), --window,"
+                + " --hot-threshold, --top, --shards, --checkpoint-interval, topics and more (see"
+                + " FrequencyEstimationJob).",
+            "Options of the paths job: --bootstrap (required), --kafka-properties FILE, --window,"
+                + " --time, --keep-versions, --programs-topic, --branches APP:VER=FILE (overrides"
+                + " the program model's CFGs) and more (see PathModelJob)."
         })
 public final class JobsRunCommand implements Callable<Integer> {
 
@@ -90,11 +92,20 @@ public final class JobsRunCommand implements Callable<Integer> {
             submit.addAll(jobArgs);
             return spec.parent().subcommands().get("submit").execute(submit.toArray(String[]::new));
         }
-        ReportTopicWarning.print(job, jobArgs, spec.commandLine().getErr());
         if (taskSlots < 1) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--task-slots must be >= 1, got " + taskSlots);
         }
+        java.util.Properties kafkaClient;
+        try {
+            // Read here: the job's main() runs in this JVM.
+            kafkaClient = paths != null ? paths.kafkaClient() : frequency.kafkaClient();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        // Before the MiniCluster starts: a refused login would otherwise restart the job forever.
+        KafkaClientProperties.check(kafkaClient);
+        ReportTopicWarning.print(job, jobArgs, kafkaClient, spec.commandLine().getErr());
         try (EmbeddedFlink flink = EmbeddedFlink.builder().taskSlots(taskSlots).start()) {
             StreamExecutionEnvironment env = flink.environment();
             String name;
@@ -129,7 +140,10 @@ public final class JobsRunCommand implements Callable<Integer> {
                 }
             }
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new CliFailure("the job failed: " + e.getCause().getMessage(), e.getCause());
+            String cause =
+                    dev.fieldprof.jobs.io.KafkaConnectionCheck.problem(e.getCause(), kafkaClient)
+                            .orElse(e.getCause().getMessage());
+            throw new CliFailure("the job failed: " + cause, e.getCause());
         }
         return 0;
     }

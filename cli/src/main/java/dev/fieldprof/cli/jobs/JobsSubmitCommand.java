@@ -2,8 +2,15 @@ package dev.fieldprof.cli.jobs;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.cli.runtime.FlinkRestClient;
 import dev.fieldprof.cli.runtime.FlinkRestClient.FlinkRestException;
+import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.jobs.io.JobArguments;
+import dev.fieldprof.jobs.io.KafkaClientSettings;
+import dev.fieldprof.jobs.io.KafkaConnectionCheck;
+import dev.fieldprof.jobs.io.KafkaJobOptions;
+import dev.fieldprof.jobs.paths.PathJobOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -34,7 +41,11 @@ import picocli.CommandLine.Parameters;
         description = {
             "Submit a fieldprof job to a Flink cluster through its REST API and wait until it"
                     + " runs.",
-            "Arguments after -- go to the job's main(), e.g. -- --bootstrap 127.0.0.1:9092"
+            "Arguments after -- go to the job's main(), e.g. -- --bootstrap 127.0.0.1:9092",
+            "--kafka-properties FILE is read here to check the brokers first, and passed to the"
+                    + " job unless its arguments name their own: the job reads it where its main()"
+                    + " runs (the JobManager), so the file and the trust and key stores it names"
+                    + " must be at that path on the cluster's machines too."
         })
 public final class JobsSubmitCommand implements Callable<Integer> {
 
@@ -47,6 +58,9 @@ public final class JobsSubmitCommand implements Callable<Integer> {
     }
 
     static final String JOB_JAR_GLOB = "fieldprof-jobs-*-job.jar";
+
+    /** How long the brokers may take to answer the check before the job is submitted anyway. */
+    private static final Duration BROKER_CHECK_TIMEOUT = Duration.ofSeconds(5);
 
     @Option(
             names = "--jobmanager",
@@ -108,6 +122,13 @@ public final class JobsSubmitCommand implements Callable<Integer> {
                             + " RUNNING (0s: do not watch; default: ${DEFAULT-VALUE}).")
     Duration settle;
 
+    /**
+     * Read here, to check the brokers before submitting; passed on to the job as its own {@code
+     * --kafka-properties} unless the job arguments name one (a path on the JobManager's machines,
+     * where the job's main() reads it).
+     */
+    @CommandLine.Mixin KafkaClientProperties kafka;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -139,13 +160,18 @@ public final class JobsSubmitCommand implements Callable<Integer> {
                     spec.commandLine(), "--jar: no such file: " + jobJar);
         }
 
-        ReportTopicWarning.print(job, jobArgs, spec.commandLine().getErr());
+        List<String> args = new ArrayList<>(jobArgs);
+        if (kafka.file() != null && jobKafkaProperties(jobArgs).isEmpty()) {
+            args.add("--" + KafkaJobOptions.KAFKA_PROPERTIES);
+            args.add(kafka.file().toAbsolutePath().toString());
+        }
+        checkBrokers(args);
         PrintWriter out = spec.commandLine().getOut();
         try {
             String jarId = flink.uploadJar(jobJar);
             String jobId;
             try {
-                jobId = flink.runJar(jarId, entryClass, jobArgs, parallelism);
+                jobId = flink.runJar(jarId, entryClass, args, parallelism);
             } catch (FlinkRestException e) {
                 deleteQuietly(flink, jarId);
                 throw e;
@@ -167,6 +193,62 @@ public final class JobsSubmitCommand implements Callable<Integer> {
             return 0;
         } catch (FlinkRestException e) {
             throw new CliFailure(e.getMessage());
+        }
+    }
+
+    /**
+     * Asks the job's brokers, with the client properties this machine can read, before the job is
+     * submitted: a refused login or certificate then ends this command with one line instead of a
+     * job restarting on the cluster. Job arguments that do not parse, or a properties file only the
+     * cluster has, leave the check to the job's main().
+     */
+    private void checkBrokers(List<String> args) {
+        String[] array = args.toArray(String[]::new);
+        String bootstrap;
+        try {
+            bootstrap =
+                    job.equals("paths")
+                            ? PathJobOptions.parse(array).bootstrap()
+                            : FrequencyJobOptions.parse(array).bootstrap();
+        } catch (RuntimeException e) {
+            return;
+        }
+        Optional<String> jobFile = jobKafkaProperties(args);
+        java.util.Properties client;
+        if (kafka.file() != null || jobFile.isEmpty()) {
+            try {
+                client = kafka.with(bootstrap);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        } else if (Files.isReadable(Path.of(jobFile.get()))) {
+            client = KafkaClientSettings.load(jobFile.get(), "--kafka-properties", bootstrap);
+        } else {
+            return;
+        }
+        try {
+            KafkaConnectionCheck.check(client, BROKER_CHECK_TIMEOUT);
+        } catch (KafkaConnectionCheck.KafkaConnectionException e) {
+            if (e.refused()) {
+                throw new CliFailure(e.getMessage(), e.getCause());
+            }
+            // The cluster may reach brokers this machine cannot: say so and submit anyway.
+            spec.commandLine().getErr().println("warning: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return;
+        }
+        ReportTopicWarning.print(job, args, client, spec.commandLine().getErr());
+    }
+
+    /** The job's own {@code --kafka-properties} value among its arguments, if any. */
+    static Optional<String> jobKafkaProperties(List<String> jobArgs) {
+        try {
+            return Optional.ofNullable(
+                            JobArguments.split(jobArgs.toArray(String[]::new))
+                                    .get(KafkaJobOptions.KAFKA_PROPERTIES))
+                    .filter(value -> !value.isBlank());
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
     }
 

@@ -14,25 +14,23 @@ import java.util.List;
 final class ReportTopicWarning {
     private ReportTopicWarning() {}
 
-    /** Prints a warning line for {@code job} run with {@code jobArgs}, if there is one. */
-    static void print(String job, List<String> jobArgs, PrintWriter err) {
+    /**
+     * Prints a warning line for {@code job} run with {@code jobArgs}, if there is one, asking the
+     * brokers with {@code client} (the Kafka client properties, bootstrap servers included).
+     */
+    static void print(
+            String job, List<String> jobArgs, java.util.Properties client, PrintWriter err) {
         String[] args = jobArgs.toArray(String[]::new);
-        String bootstrap;
         String topic;
         try {
-            if (job.equals("paths")) {
-                PathJobOptions options = PathJobOptions.parse(args);
-                bootstrap = options.bootstrap();
-                topic = options.reportsTopic();
-            } else {
-                FrequencyJobOptions options = FrequencyJobOptions.parse(args);
-                bootstrap = options.bootstrap();
-                topic = options.reportsTopic();
-            }
+            topic =
+                    job.equals("paths")
+                            ? PathJobOptions.parse(args).reportsTopic()
+                            : FrequencyJobOptions.parse(args).reportsTopic();
         } catch (RuntimeException e) {
             return; // bad options are reported where they are parsed for the run itself
         }
-        TopicSettings.reportTopicWarning(bootstrap, topic)
+        TopicSettings.reportTopicWarning(client, topic)
                 .ifPresent(
                         warning -> {
                             err.println("warning: " + warning);

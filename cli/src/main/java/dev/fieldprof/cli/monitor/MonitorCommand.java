@@ -101,12 +101,6 @@ public final class MonitorCommand implements Callable<Integer> {
                     "--look-back must be >= 0 and --dead-letter-bucket at least 1 ms");
         }
         source.validate(spec.commandLine());
-        Properties client;
-        try {
-            client = kafka.with(source.bootstrap);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
         URI flink = null;
         if (flinkRest != null) {
             try {
@@ -116,6 +110,9 @@ public final class MonitorCommand implements Callable<Integer> {
                         spec.commandLine(), "--flink-rest: " + e.getMessage());
             }
         }
+        // Checked once, bounded: the page's followers retry a broker that goes away, but a refused
+        // login or certificate is not an outage to ride out.
+        Properties client = kafka.connect(source.bootstrap, spec.commandLine());
         AtomicBoolean stopped = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
         MonitorHistory history = new MonitorHistory(windows, top, deadLetterBucket.toMillis());

@@ -2,6 +2,8 @@ package dev.fieldprof.cli.monitor;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.monitor.DeadLetterTally;
 import dev.fieldprof.monitor.EstimateBoard;
 import dev.fieldprof.monitor.EstimatesTail;
@@ -12,6 +14,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.KafkaException;
@@ -40,6 +43,8 @@ public final class WatchCommand implements Callable<Integer> {
 
     @CommandLine.Mixin EstimatesSource source;
 
+    @CommandLine.Mixin KafkaClientProperties kafka;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -49,13 +54,13 @@ public final class WatchCommand implements Callable<Integer> {
                     spec.commandLine(), "--top must be >= 1, got " + top);
         }
         source.validate(spec.commandLine());
+        Properties client = kafka.connect(source.bootstrap, spec.commandLine());
         PrintStream out = new PrintStream(System.out, true);
         AtomicBoolean stopped = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
         Instant until = duration == null ? Instant.MAX : Instant.now().plus(duration);
-        try (EstimatesTail tail = new EstimatesTail(source.bootstrap, source.topic);
-                DeadLetterTally deadLetters =
-                        new DeadLetterTally(source.bootstrap, Topics.DEAD_LETTERS)) {
+        try (EstimatesTail tail = new EstimatesTail(client, source.topic);
+                DeadLetterTally deadLetters = new DeadLetterTally(client, Topics.DEAD_LETTERS)) {
             LiveView view =
                     new LiveView(
                             tail,
@@ -73,14 +78,18 @@ public final class WatchCommand implements Callable<Integer> {
                     stopped::get,
                     until);
         } catch (IllegalStateException | KafkaException e) {
-            throw new CliFailure(
-                    "cannot read "
-                            + source.topic
-                            + " at "
-                            + source.bootstrap
-                            + ": "
-                            + e.getMessage(),
-                    e);
+            throw KafkaConnectionCheck.problem(e, client)
+                    .map(line -> new CliFailure(line, e))
+                    .orElseGet(
+                            () ->
+                                    new CliFailure(
+                                            "cannot read "
+                                                    + source.topic
+                                                    + " at "
+                                                    + source.bootstrap
+                                                    + ": "
+                                                    + e.getMessage(),
+                                            e));
         }
         return 0;
     }

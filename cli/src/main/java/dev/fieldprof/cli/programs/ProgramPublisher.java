@@ -28,8 +28,22 @@ public final class ProgramPublisher {
      */
     public static RecordMetadata publish(
             String bootstrapServers, String topic, ProgramModel model, Duration timeout) {
+        Properties client = new Properties();
+        client.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return publish(client, topic, model, timeout);
+    }
+
+    /**
+     * As above with the user's Kafka client properties (security) passed through unchanged beneath
+     * the settings a model needs.
+     *
+     * @param client client properties with {@code bootstrap.servers}
+     */
+    public static RecordMetadata publish(
+            Properties client, String topic, ProgramModel model, Duration timeout) {
+        String bootstrapServers = client.getProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(client);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         // Models carry every CFG of the program (a guava-sized one is about 4.4 MB).

@@ -4,6 +4,8 @@ import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaBootstrap;
+import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.Topics;
 import java.nio.file.Files;
@@ -26,6 +28,8 @@ import picocli.CommandLine.Option;
 public final class PublishCommand implements Callable<Integer> {
 
     @Mixin KafkaBootstrap bootstrap;
+
+    @Mixin KafkaClientProperties kafka;
 
     @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file.")
     Path model;
@@ -58,9 +62,10 @@ public final class PublishCommand implements Callable<Integer> {
             throw new CliFailure(
                     "--model " + model + " is not a program model: " + e.getMessage(), e);
         }
+        java.util.Properties client =
+                kafka.connect(bootstrap.servers(), spec.commandLine(), timeout);
         try {
-            RecordMetadata written =
-                    ProgramPublisher.publish(bootstrap.servers(), topic, program, timeout);
+            RecordMetadata written = ProgramPublisher.publish(client, topic, program, timeout);
             spec.commandLine()
                     .getOut()
                     .printf(
@@ -73,7 +78,9 @@ public final class PublishCommand implements Callable<Integer> {
                             written.offset());
             spec.commandLine().getOut().flush();
         } catch (IllegalStateException e) {
-            throw new CliFailure(e.getMessage(), e);
+            throw KafkaConnectionCheck.problem(e, client)
+                    .map(line -> new CliFailure(line, e))
+                    .orElseGet(() -> new CliFailure(e.getMessage(), e));
         }
         return 0;
     }

@@ -27,7 +27,10 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Time;
@@ -61,6 +64,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private final Path directory;
     private final String bootstrapServers;
+    private final String saslSslBootstrapServers;
     private final Properties brokerProperties;
     private KafkaRaftServer server;
     private final Admin admin;
@@ -71,12 +75,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     private EmbeddedKafka(
             Path directory,
             String bootstrapServers,
+            String saslSslBootstrapServers,
             Properties brokerProperties,
             KafkaRaftServer server,
             Admin admin,
             Duration startTime) {
         this.directory = directory;
         this.bootstrapServers = bootstrapServers;
+        this.saslSslBootstrapServers = saslSslBootstrapServers;
         this.brokerProperties = brokerProperties;
         this.server = server;
         this.admin = admin;
@@ -90,6 +96,42 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** {@code 127.0.0.1:PORT} of the broker's plaintext listener. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * {@code 127.0.0.1:PORT} of the SASL_SSL listener ({@link Builder#saslSslListener}), or null
+     * without one.
+     */
+    public String saslSslBootstrapServers() {
+        return saslSslBootstrapServers;
+    }
+
+    /**
+     * A SASL_SSL listener: SCRAM-SHA-512 logins over TLS with the broker's key and certificate from
+     * a PKCS12 key store, and one SCRAM user the broker knows once it started. The plaintext
+     * listener stays for the broker itself (inter-broker, controller) and for tests' own admin.
+     *
+     * @param keyStore PKCS12 key store holding the broker's key and certificate chain
+     * @param keyStorePassword password of the key store and of the key in it
+     * @param user SCRAM user created at start
+     * @param password that user's password
+     */
+    public record SaslSslListener(
+            Path keyStore, String keyStorePassword, String user, String password) {
+        /** The SASL mechanism of the listener. */
+        public static final String MECHANISM = "SCRAM-SHA-512";
+
+        public SaslSslListener {
+            if (keyStore == null || keyStorePassword == null || user == null || password == null) {
+                throw new IllegalArgumentException(
+                        "key store, its password, user and password are all required");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "SaslSslListener(keyStore=" + keyStore + ", user=" + user + ")";
+        }
     }
 
     /** Wall time from formatting the storage until the broker answered a metadata request. */
@@ -274,6 +316,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Options of the embedded broker; every one has a default that suits tests and the demo. */
     public static final class Builder {
         private int defaultPartitions = 1;
+        private SaslSslListener saslSsl;
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder() {}
@@ -285,6 +328,12 @@ public final class EmbeddedKafka implements AutoCloseable {
                         "partitions must be at least 1, got " + partitions);
             }
             this.defaultPartitions = partitions;
+            return this;
+        }
+
+        /** Adds a SASL_SSL listener (SCRAM-SHA-512 over TLS) beside the plaintext one. */
+        public Builder saslSslListener(SaslSslListener listener) {
+            this.saslSsl = listener;
             return this;
         }
 
@@ -322,7 +371,9 @@ public final class EmbeddedKafka implements AutoCloseable {
             try {
                 int brokerPort = freePort();
                 int controllerPort = freePort();
-                Properties properties = brokerProperties(directory, brokerPort, controllerPort);
+                int securePort = saslSsl == null ? -1 : freePort();
+                Properties properties =
+                        brokerProperties(directory, brokerPort, controllerPort, securePort);
                 KafkaConfig config = new KafkaConfig(properties, false);
                 format(config, directory);
                 server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -332,9 +383,13 @@ public final class EmbeddedKafka implements AutoCloseable {
                 adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
                 admin = Admin.create(adminProperties);
                 awaitBroker(admin);
+                if (saslSsl != null) {
+                    createScramUser(admin, saslSsl);
+                }
                 return new EmbeddedKafka(
                         directory,
                         bootstrap,
+                        saslSsl == null ? null : LOOPBACK + ":" + securePort,
                         properties,
                         server,
                         admin,
@@ -361,7 +416,26 @@ public final class EmbeddedKafka implements AutoCloseable {
             return false;
         }
 
-        private Properties brokerProperties(Path directory, int brokerPort, int controllerPort) {
+        /** The listener's user, with the broker's default SCRAM iterations. */
+        private static void createScramUser(Admin admin, SaslSslListener listener) {
+            try {
+                admin.alterUserScramCredentials(
+                                List.of(
+                                        new UserScramCredentialUpsertion(
+                                                listener.user(),
+                                                new ScramCredentialInfo(
+                                                        ScramMechanism.SCRAM_SHA_512, 4096),
+                                                listener.password())))
+                        .all()
+                        .get(READY_TIMEOUT.toMillis(), MILLISECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "Could not create the SCRAM user " + listener.user(), e);
+            }
+        }
+
+        private Properties brokerProperties(
+                Path directory, int brokerPort, int controllerPort, int securePort) {
             Properties p = new Properties();
             p.put("process.roles", "broker,controller");
             p.put("node.id", String.valueOf(NODE_ID));
@@ -403,8 +477,34 @@ public final class EmbeddedKafka implements AutoCloseable {
             p.put("num.io.threads", "2");
             p.put("background.threads", "2");
             p.put("num.recovery.threads.per.data.dir", "1");
+            if (saslSsl != null) {
+                addSaslSslListener(p, securePort);
+            }
             p.putAll(overrides);
             return p;
+        }
+
+        /**
+         * A SASL_SSL listener next to the plaintext one: SCRAM-SHA-512 logins, the broker's
+         * certificate from the PKCS12 key store. Inter-broker and controller traffic stay on
+         * plaintext loopback, so the broker needs no credentials of its own.
+         */
+        private void addSaslSslListener(Properties p, int securePort) {
+            String secure = "SASL_SSL://" + LOOPBACK + ":" + securePort;
+            p.put("listeners", p.getProperty("listeners") + "," + secure);
+            p.put("advertised.listeners", p.getProperty("advertised.listeners") + "," + secure);
+            p.put(
+                    "listener.security.protocol.map",
+                    p.getProperty("listener.security.protocol.map") + ",SASL_SSL:SASL_SSL");
+            String prefix = "listener.name.sasl_ssl.";
+            p.put(prefix + "sasl.enabled.mechanisms", SaslSslListener.MECHANISM);
+            p.put(
+                    prefix + "scram-sha-512.sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            p.put(prefix + "ssl.keystore.type", "PKCS12");
+            p.put(prefix + "ssl.keystore.location", saslSsl.keyStore().toString());
+            p.put(prefix + "ssl.keystore.password", saslSsl.keyStorePassword());
+            p.put(prefix + "ssl.key.password", saslSsl.keyStorePassword());
         }
 
         /** Writes meta.properties and the bootstrap metadata, as {@code kafka-storage format}. */

@@ -29,14 +29,20 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private final int partitions;
     private final int taskSlots;
     private final boolean createTopics;
+    private final EmbeddedKafka.SaslSslListener saslSsl;
     private EmbeddedKafka kafka;
     private EmbeddedFlink flink;
     private Duration startTime;
 
-    private EmbeddedRuntime(int partitions, int taskSlots, boolean createTopics) {
+    private EmbeddedRuntime(
+            int partitions,
+            int taskSlots,
+            boolean createTopics,
+            EmbeddedKafka.SaslSslListener saslSsl) {
         this.partitions = partitions;
         this.taskSlots = taskSlots;
         this.createTopics = createTopics;
+        this.saslSsl = saslSsl;
     }
 
     public static Builder builder() {
@@ -54,7 +60,11 @@ public final class EmbeddedRuntime implements AutoCloseable {
         long started = System.nanoTime();
         CompletableFuture<EmbeddedKafka> kafkaStart =
                 CompletableFuture.supplyAsync(
-                        () -> EmbeddedKafka.builder().defaultPartitions(partitions).start());
+                        () ->
+                                EmbeddedKafka.builder()
+                                        .defaultPartitions(partitions)
+                                        .saslSslListener(saslSsl)
+                                        .start());
         EmbeddedFlink startedFlink = null;
         try {
             startedFlink = EmbeddedFlink.builder().taskSlots(taskSlots).start();
@@ -159,8 +169,17 @@ public final class EmbeddedRuntime implements AutoCloseable {
         private int partitions = 4;
         private int taskSlots = 4;
         private boolean createTopics = true;
+        private EmbeddedKafka.SaslSslListener saslSsl;
 
         private Builder() {}
+
+        /**
+         * Gives the broker a SASL_SSL listener too ({@link EmbeddedKafka.Builder#saslSslListener}).
+         */
+        public Builder saslSslListener(EmbeddedKafka.SaslSslListener listener) {
+            this.saslSsl = listener;
+            return this;
+        }
 
         /** Partitions of every fieldprof topic (at least 1; default 4). */
         public Builder partitions(int partitions) {
@@ -190,7 +209,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
         /** A runtime that is not started yet: call {@link EmbeddedRuntime#start()}. */
         public EmbeddedRuntime build() {
-            return new EmbeddedRuntime(partitions, taskSlots, createTopics);
+            return new EmbeddedRuntime(partitions, taskSlots, createTopics, saslSsl);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.topics;
 
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.jobs.io.TopicSettings;
 import dev.fieldprof.schemas.Topics;
 import java.io.PrintWriter;
@@ -39,13 +40,14 @@ final class FieldprofTopics implements AutoCloseable {
      * Runs {@code action} against the cluster at {@code bootstrap}, printing to {@code out};
      * failures become one line naming the broker.
      */
-    static int run(String bootstrap, PrintWriter out, Action action) {
-        try (FieldprofTopics topics = new FieldprofTopics(bootstrap, out)) {
+    static int run(Properties client, PrintWriter out, Action action) {
+        String bootstrap = client.getProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        try (FieldprofTopics topics = new FieldprofTopics(client, out)) {
             int problems = action.apply(topics);
             out.flush();
             return problems;
         } catch (ExecutionException e) {
-            throw new CliFailure("kafka at " + bootstrap + ": " + e.getCause().getMessage(), e);
+            throw KafkaClientProperties.failure(e.getCause(), client);
         } catch (TimeoutException e) {
             throw new CliFailure(
                     "kafka at " + bootstrap + " did not answer within " + TIMEOUT_MS / 1000 + " s",
@@ -56,9 +58,9 @@ final class FieldprofTopics implements AutoCloseable {
         }
     }
 
-    private FieldprofTopics(String bootstrap, PrintWriter out) {
+    private FieldprofTopics(Properties client, PrintWriter out) {
         Properties properties = new Properties();
-        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        properties.putAll(client);
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT_MS);
         this.admin = Admin.create(properties);
         this.out = out;

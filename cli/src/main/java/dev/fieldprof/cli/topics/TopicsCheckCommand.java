@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.topics;
 
 import dev.fieldprof.cli.options.KafkaBootstrap;
+import dev.fieldprof.cli.options.KafkaClientProperties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,13 +19,15 @@ public final class TopicsCheckCommand implements Callable<Integer> {
 
     @Mixin KafkaBootstrap bootstrap;
 
+    @Mixin KafkaClientProperties kafka;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
         int wrong =
                 FieldprofTopics.run(
-                        bootstrap.servers(),
+                        kafka.connect(bootstrap.servers(), spec.commandLine()),
                         spec.commandLine().getOut(),
                         FieldprofTopics::checkAll);
         return wrong == 0 ? 0 : 1;

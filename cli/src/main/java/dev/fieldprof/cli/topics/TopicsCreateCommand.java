@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.topics;
 
 import dev.fieldprof.cli.options.KafkaBootstrap;
+import dev.fieldprof.cli.options.KafkaClientProperties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,6 +21,8 @@ import picocli.CommandLine.Option;
 public final class TopicsCreateCommand implements Callable<Integer> {
 
     @Mixin KafkaBootstrap bootstrap;
+
+    @Mixin KafkaClientProperties kafka;
 
     @Option(
             names = "--partitions",
@@ -55,7 +58,7 @@ public final class TopicsCreateCommand implements Callable<Integer> {
         }
         int differing =
                 FieldprofTopics.run(
-                        bootstrap.servers(),
+                        kafka.connect(bootstrap.servers(), spec.commandLine()),
                         spec.commandLine().getOut(),
                         topics -> topics.createMissing(partitions, replicationFactor, fix));
         return differing == 0 ? 0 : 1;

@@ -109,9 +109,9 @@ class JobsSubmitCommandTest {
             // No broker answers there: the job may still be submitted, with a warning.
             assertThat(cli.err())
                     .isEqualTo(
-                            "warning: could not check the settings of report topic"
-                                + " fieldprof.reports.frequency: the broker at 127.0.0.1:1 did not"
-                                + " answer within 5 s"
+                            "warning: no Kafka broker answered at 127.0.0.1:1 within 5 s (is it"
+                                    + " running, and do security.protocol=PLAINTEXT and the port"
+                                    + " match its listener?)"
                                     + System.lineSeparator());
             assertThat(exit).isZero();
             assertThat(cli.out())
@@ -129,6 +129,49 @@ class JobsSubmitCommandTest {
                                                 + "\"programArgsList\":[\"--bootstrap\",\"127.0.0.1:1\"],"
                                                 + "\"parallelism\":2}"));
         }
+    }
+
+    @Test
+    void passesItsKafkaPropertiesFileOnToTheJobAsAnAbsolutePath(@TempDir Path dir)
+            throws Exception {
+        Path jar =
+                Files.write(dir.resolve("fieldprof-jobs-0.1.0-SNAPSHOT-job.jar"), new byte[] {1});
+        Path client = Files.writeString(dir.resolve("client.properties"), "linger.ms=5\n");
+        try (FakeFlinkRest flink = new FakeFlinkRest()) {
+            acceptsAndRunsTheJob(flink);
+            int exit =
+                    cli.run(
+                            "jobs",
+                            "submit",
+                            "--jobmanager",
+                            flink.address(),
+                            "--jar",
+                            jar.toString(),
+                            "--settle",
+                            "1s",
+                            "--kafka-properties",
+                            client.toString(),
+                            "--",
+                            "--bootstrap",
+                            "127.0.0.1:1");
+            assertThat(exit).as(cli.err()).isZero();
+            assertThat(
+                            new ObjectMapper()
+                                    .readTree(flink.requests().get(1).body())
+                                    .get("programArgsList"))
+                    .isEqualTo(
+                            new ObjectMapper()
+                                    .readTree(
+                                            "[\"--bootstrap\",\"127.0.0.1:1\","
+                                                    + "\"--kafka-properties\",\""
+                                                    + client.toAbsolutePath()
+                                                    + "\"]"));
+        }
+        assertThat(
+                        JobsSubmitCommand.jobKafkaProperties(
+                                java.util.List.of(
+                                        "--bootstrap", "b:1", "--kafka-properties", "/etc/k.p")))
+                .contains("/etc/k.p");
     }
 
     @Test
@@ -157,9 +200,9 @@ class JobsSubmitCommandTest {
             // No broker answers there: the job may still be submitted, with a warning.
             assertThat(cli.err())
                     .isEqualTo(
-                            "warning: could not check the settings of report topic"
-                                    + " fieldprof.reports.paths: the broker at 127.0.0.1:1 did not"
-                                    + " answer within 5 s"
+                            "warning: no Kafka broker answered at 127.0.0.1:1 within 5 s (is it"
+                                    + " running, and do security.protocol=PLAINTEXT and the port"
+                                    + " match its listener?)"
                                     + System.lineSeparator());
             assertThat(exit).isZero();
             assertThat(cli.out())

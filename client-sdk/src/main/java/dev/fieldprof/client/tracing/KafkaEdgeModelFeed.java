@@ -40,7 +40,19 @@ public final class KafkaEdgeModelFeed implements AutoCloseable {
     }
 
     public KafkaEdgeModelFeed(String bootstrapServers, String topic, EdgeModelStore store) {
+        this(bootstrapServers, topic, store, java.util.Map.of());
+    }
+
+    /**
+     * @param clientProperties Kafka client properties (security) passed through unchanged
+     */
+    public KafkaEdgeModelFeed(
+            String bootstrapServers,
+            String topic,
+            EdgeModelStore store,
+            java.util.Map<String, String> clientProperties) {
         Properties p = new Properties();
+        p.putAll(clientProperties);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -50,12 +50,25 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
      * @param timeout bound of every Kafka wait (metadata, request, delivery), >= 100 ms
      */
     public KafkaPathReportSink(String bootstrapServers, String topic, Duration timeout) {
+        this(bootstrapServers, topic, timeout, java.util.Map.of());
+    }
+
+    /**
+     * @param timeout bound of every Kafka wait (metadata, request, delivery), >= 100 ms
+     * @param clientProperties Kafka client properties (security) passed through unchanged
+     */
+    public KafkaPathReportSink(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            java.util.Map<String, String> clientProperties) {
         super("paths", QUEUE_CAPACITY, Duration.ofMillis(100));
         if (timeout == null || timeout.toMillis() < 100) {
             throw new IllegalArgumentException("timeout must be >= 100 ms, got " + timeout);
         }
         this.producerProperties =
-                DeviceProducers.properties(bootstrapServers, timeout, "fieldprof-device-paths");
+                DeviceProducers.properties(
+                        bootstrapServers, timeout, "fieldprof-device-paths", clientProperties);
         this.topic = topic;
         this.timeout = timeout;
         start();
@@ -103,6 +116,9 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
                             stats.sent();
                             goOnline();
                         } else {
+                            if (DeviceProducers.isAuthenticationFailure(error)) {
+                                stats.authenticationFailed();
+                            }
                             stats.dropped(DropReason.UNDELIVERED);
                             goOffline();
                         }
@@ -112,6 +128,9 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
         } catch (RuntimeException e) {
             // no metadata within the timeout (broker unreachable), or the producer is closed
             inFlight.decrementAndGet();
+            if (DeviceProducers.isAuthenticationFailure(e)) {
+                stats.authenticationFailed();
+            }
             stats.dropped(DropReason.UNDELIVERED);
             goOffline();
         }

@@ -6,10 +6,16 @@ import java.util.Map;
 
 /**
  * A snapshot of a transport's counters: reports sent (acknowledged by the broker or written to the
- * file), currently spooled on disk, ever spooled, and dropped by reason.
+ * file), currently spooled on disk, ever spooled, sends the broker refused for authentication
+ * (wrong credentials, untrusted certificate: the reports stay spooled), and dropped by reason.
  */
 public record TransportCounters(
-        long submitted, long sent, long spooled, long spooledNow, Map<DropReason, Long> dropped) {
+        long submitted,
+        long sent,
+        long spooled,
+        long spooledNow,
+        long authenticationFailures,
+        Map<DropReason, Long> dropped) {
 
     public TransportCounters {
         EnumMap<DropReason, Long> copy = new EnumMap<>(DropReason.class);
@@ -41,6 +47,8 @@ public record TransportCounters(
                 + spooled
                 + " spooledNow="
                 + spooledNow
+                + " authenticationFailures="
+                + authenticationFailures
                 + " dropped="
                 + dropped;
     }

@@ -11,6 +11,7 @@ public final class TransportStats {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong spooled = new AtomicLong();
     private final AtomicLong spooledNow = new AtomicLong();
+    private final AtomicLong authenticationFailures = new AtomicLong();
     private final AtomicLongArray dropped = new AtomicLongArray(DropReason.values().length);
 
     public void submitted() {
@@ -29,6 +30,11 @@ public final class TransportStats {
         spooledNow.set(count);
     }
 
+    /** The broker refused the credentials or the TLS handshake (the report stays spooled). */
+    public void authenticationFailed() {
+        authenticationFailures.incrementAndGet();
+    }
+
     public void dropped(DropReason reason) {
         dropped.incrementAndGet(reason.ordinal());
     }
@@ -39,6 +45,11 @@ public final class TransportStats {
             byReason.put(reason, dropped.get(reason.ordinal()));
         }
         return new TransportCounters(
-                submitted.get(), sent.get(), spooled.get(), spooledNow.get(), byReason);
+                submitted.get(),
+                sent.get(),
+                spooled.get(),
+                spooledNow.get(),
+                authenticationFailures.get(),
+                byReason);
     }
 }

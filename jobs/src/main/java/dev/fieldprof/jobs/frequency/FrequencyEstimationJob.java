@@ -22,6 +22,7 @@ import dev.fieldprof.jobs.frequency.validation.ValidateReports;
 import dev.fieldprof.jobs.io.Checkpoints;
 import dev.fieldprof.jobs.io.DeadLetterMetrics;
 import dev.fieldprof.jobs.io.EventTime;
+import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
@@ -72,6 +73,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code --bootstrap HOST:PORT} Kafka bootstrap servers (required)
+ *   <li>{@code --kafka-properties FILE} Kafka client properties (security, say) passed unchanged to
+ *       every source, sink and admin client of the job; read where {@code main()} runs [none]
  *   <li>{@code --reports-topic} [fieldprof.reports.frequency]
  *   <li>{@code --programs-topic} [fieldprof.programs]
  *   <li>{@code --estimates-topic} [fieldprof.estimates]
@@ -285,7 +288,9 @@ public final class FrequencyEstimationJob {
      */
     public static void main(String[] args) throws Exception {
         FrequencyJobOptions options = FrequencyJobOptions.parse(args);
-        TopicSettings.reportTopicWarning(options.bootstrap(), options.reportsTopic())
+        // A refused login would otherwise surface as a job restarting in a loop.
+        KafkaConnectionCheck.check(options.kafkaClient(), KafkaConnectionCheck.DEFAULT_TIMEOUT);
+        TopicSettings.reportTopicWarning(options.kafkaClient(), options.reportsTopic())
                 .ifPresent(warning -> LOG.warn("{}", warning));
         onKafka(options).execute();
     }
@@ -295,7 +300,7 @@ public final class FrequencyEstimationJob {
         // Programs: always the whole compacted topic. Reports: as the options say (a restore
         // from a checkpoint uses the checkpointed offsets instead).
         return KafkaRecords.source(
-                options.bootstrap(),
+                options.kafkaClient(),
                 topic,
                 groupId,
                 fromEarliest ? OffsetsInitializer.earliest() : reportOffsets(options));

@@ -37,10 +37,12 @@ public record FrequencyJobOptions(
         int maxPending,
         Duration dedupTtl,
         String startingOffsets,
-        String stateBackend)
+        String stateBackend,
+        String kafkaProperties)
         implements KafkaJobOptions {
 
     public static final String BOOTSTRAP = "bootstrap";
+    public static final String KAFKA_PROPERTIES = KafkaJobOptions.KAFKA_PROPERTIES;
     public static final String REPORTS_TOPIC = "reports-topic";
     public static final String PROGRAMS_TOPIC = "programs-topic";
     public static final String ESTIMATES_TOPIC = "estimates-topic";
@@ -69,6 +71,8 @@ public record FrequencyJobOptions(
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
         d.put(BOOTSTRAP, null);
+        // Optional: a Kafka client properties file, read where the job's main() runs.
+        d.put(KAFKA_PROPERTIES, "");
         d.put(REPORTS_TOPIC, Topics.FREQUENCY_REPORTS);
         d.put(PROGRAMS_TOPIC, Topics.PROGRAMS);
         d.put(ESTIMATES_TOPIC, Topics.ESTIMATES);
@@ -154,7 +158,8 @@ public record FrequencyJobOptions(
                 all.integer(MAX_PENDING),
                 all.duration(DEDUP_TTL),
                 all.string(STARTING_OFFSETS),
-                all.string(STATE_BACKEND));
+                all.string(STATE_BACKEND),
+                all.string(KAFKA_PROPERTIES));
     }
 
     /** Every option by name, defaults filled in. */
@@ -182,6 +187,7 @@ public record FrequencyJobOptions(
         map.put(DEDUP_TTL, TimeUtils.formatWithHighestUnit(dedupTtl));
         map.put(STARTING_OFFSETS, startingOffsets);
         map.put(STATE_BACKEND, stateBackend);
+        map.put(KAFKA_PROPERTIES, kafkaProperties); // the file's name, never its contents
         return map;
     }
 

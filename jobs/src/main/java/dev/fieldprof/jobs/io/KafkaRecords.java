@@ -4,6 +4,7 @@ import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
 import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
 import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.RawRecord;
+import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -23,12 +24,14 @@ public final class KafkaRecords {
     /**
      * A source of the raw records of {@code topic}.
      *
+     * @param client the user's Kafka client properties ({@link KafkaJobOptions#kafkaClient()}),
+     *     passed unchanged beneath the settings the job relies on
      * @param offsets where a fresh start reads from (a restore uses the checkpointed offsets)
      */
     public static KafkaSource<RawRecord> source(
-            String bootstrap, String topic, String groupId, OffsetsInitializer offsets) {
+            Properties client, String topic, String groupId, OffsetsInitializer offsets) {
         return KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(bootstrap)
+                .setProperties(KafkaClientSettings.copyOf(client))
                 .setTopics(topic)
                 .setGroupId(groupId)
                 .setStartingOffsets(offsets)
@@ -47,7 +50,7 @@ public final class KafkaRecords {
             KafkaJobOptions options, String topic, String role) {
         boolean exactlyOnce = !options.checkpointInterval().isZero();
         return KafkaSink.<EncodedRecord>builder()
-                .setBootstrapServers(options.bootstrap())
+                .setKafkaProducerConfig(options.kafkaClient())
                 .setRecordSerializer(new EncodedRecordSerializer(topic))
                 .setDeliveryGuarantee(
                         exactlyOnce

@@ -65,8 +65,15 @@ public final class TopicSettings {
      * could not be asked. Empty when the topic is stamped by the broker.
      */
     public static Optional<String> reportTopicWarning(String bootstrap, String topic) {
-        Properties properties = new Properties();
-        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties client = new Properties();
+        client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return reportTopicWarning(client, topic);
+    }
+
+    /** As above, with the user's Kafka client properties (security) and bootstrap servers. */
+    public static Optional<String> reportTopicWarning(Properties client, String topic) {
+        String bootstrap = client.getProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        Properties properties = KafkaClientSettings.copyOf(client);
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         try (Admin admin = Admin.create(properties)) {

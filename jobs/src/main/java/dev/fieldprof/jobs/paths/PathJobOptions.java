@@ -47,10 +47,12 @@ public record PathJobOptions(
         int shards,
         int maxWaiting,
         String stateBackend,
-        Map<String, String> branches)
+        Map<String, String> branches,
+        String kafkaProperties)
         implements KafkaJobOptions {
 
     public static final String BOOTSTRAP = "bootstrap";
+    public static final String KAFKA_PROPERTIES = KafkaJobOptions.KAFKA_PROPERTIES;
     public static final String REPORTS_TOPIC = "reports-topic";
     public static final String PROGRAMS_TOPIC = "programs-topic";
     public static final String MODELS_TOPIC = "models-topic";
@@ -77,6 +79,8 @@ public record PathJobOptions(
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
         d.put(BOOTSTRAP, null);
+        // Optional: a Kafka client properties file, read where the job's main() runs.
+        d.put(KAFKA_PROPERTIES, "");
         d.put(REPORTS_TOPIC, Topics.PATH_REPORTS);
         d.put(PROGRAMS_TOPIC, Topics.PROGRAMS);
         d.put(MODELS_TOPIC, Topics.EDGE_MODELS);
@@ -164,7 +168,8 @@ public record PathJobOptions(
                 all.integer(SHARDS),
                 all.integer(MAX_WAITING),
                 all.string(STATE_BACKEND),
-                readBranches(all.string(BRANCHES)));
+                readBranches(all.string(BRANCHES)),
+                all.string(KAFKA_PROPERTIES));
     }
 
     /** Reads {@code app:1=/path,app:2=/path} into app version → branch description text. */
@@ -214,6 +219,7 @@ public record PathJobOptions(
         map.put(MAX_WAITING, Integer.toString(maxWaiting));
         map.put(STATE_BACKEND, stateBackend);
         map.put(BRANCHES, String.join(",", new TreeMap<>(branches).keySet()));
+        map.put(KAFKA_PROPERTIES, kafkaProperties); // the file's name, never its contents
         return map;
     }
 }

@@ -5,11 +5,13 @@ import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.io.Checkpoints;
 import dev.fieldprof.jobs.io.DeadLetterMetrics;
 import dev.fieldprof.jobs.io.EventTime;
+import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -53,6 +55,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code --bootstrap HOST:PORT} Kafka bootstrap servers (required)
+ *   <li>{@code --kafka-properties FILE} Kafka client properties (security, say) passed unchanged to
+ *       every source, sink, consumer and admin client of the job; read where {@code main()} runs
+ *       [none]
  *   <li>{@code --reports-topic} [fieldprof.reports.paths]
  *   <li>{@code --programs-topic} [fieldprof.programs]
  *   <li>{@code --models-topic} [fieldprof.models.edges]
@@ -138,22 +143,23 @@ public final class PathModelJob {
      * continues from the newest models on the model topic.
      */
     public static PathModelJob onKafka(PathJobOptions options) {
+        Properties client = options.kafkaClient();
         KafkaSource<RawRecord> source =
                 KafkaRecords.source(
-                        options.bootstrap(),
+                        client,
                         options.reportsTopic(),
                         options.groupId(),
                         OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST));
         // Programs and models: always the whole compacted topic.
         KafkaSource<RawRecord> programs =
                 KafkaRecords.source(
-                        options.bootstrap(),
+                        client,
                         options.programsTopic(),
                         options.groupId() + "-programs",
                         OffsetsInitializer.earliest());
         KafkaSource<RawRecord> modelFeed =
                 KafkaRecords.source(
-                        options.bootstrap(),
+                        client,
                         options.modelsTopic(),
                         options.groupId() + "-models",
                         OffsetsInitializer.earliest());
@@ -164,8 +170,7 @@ public final class PathModelJob {
                 modelFeed,
                 KafkaRecords.sink(options, options.modelsTopic(), "models"),
                 KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"),
-                PublishedModels.read(
-                        options.bootstrap(), options.modelsTopic(), Duration.ofSeconds(30)));
+                PublishedModels.read(client, options.modelsTopic(), Duration.ofSeconds(30)));
     }
 
     public PathJobOptions options() {
@@ -257,8 +262,10 @@ public final class PathModelJob {
     /** Parses the options (see {@link PathJobOptions}) and runs the job on Kafka. */
     public static void main(String[] args) throws Exception {
         PathJobOptions options = PathJobOptions.parse(args);
+        // A refused login would otherwise surface as a job restarting in a loop.
+        KafkaConnectionCheck.check(options.kafkaClient(), KafkaConnectionCheck.DEFAULT_TIMEOUT);
         // Windows run on the broker's clock only where the topic stamps append time.
-        TopicSettings.reportTopicWarning(options.bootstrap(), options.reportsTopic())
+        TopicSettings.reportTopicWarning(options.kafkaClient(), options.reportsTopic())
                 .ifPresent(warning -> LOG.warn("{}", warning));
         onKafka(options).execute();
     }

@@ -27,9 +27,9 @@ public final class PublishedModels {
     private PublishedModels() {}
 
     /** App version → record bytes of its newest model, reading the topic to its end offsets. */
-    public static Map<String, byte[]> read(String bootstrap, String topic, Duration timeout) {
+    public static Map<String, byte[]> read(Properties client, String topic, Duration timeout) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(client);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         Map<String, byte[]> newest = new TreeMap<>();

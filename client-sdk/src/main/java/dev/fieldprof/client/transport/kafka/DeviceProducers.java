@@ -1,9 +1,11 @@
 package dev.fieldprof.client.transport.kafka;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.AuthenticationException;
 
 /** The producer settings and the shutdown every device-side Kafka publisher shares. */
 public final class DeviceProducers {
@@ -17,6 +19,18 @@ public final class DeviceProducers {
      */
     public static Properties properties(
             String bootstrapServers, Duration timeout, String clientId) {
+        return properties(bootstrapServers, timeout, clientId, Map.of());
+    }
+
+    /**
+     * As above, with the user's Kafka client properties (security, say) passed through unchanged
+     * over fieldprof's defaults; only the bootstrap servers and client id stay fieldprof's.
+     */
+    public static Properties properties(
+            String bootstrapServers,
+            Duration timeout,
+            String clientId,
+            Map<String, String> clientProperties) {
         Properties p = new Properties();
         int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -29,8 +43,24 @@ public final class DeviceProducers {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(ms + LINGER_MS));
         p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "200");
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "10000");
+        p.putAll(clientProperties);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         return p;
+    }
+
+    /**
+     * Whether {@code failure} or one of its causes is the broker refusing the device's credentials
+     * or a TLS handshake: retrying cannot help until the settings change, and an operator needs to
+     * see it counted apart from an unreachable broker.
+     */
+    public static boolean isAuthenticationFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof AuthenticationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.fieldprof.schemas.RecordCodec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -79,7 +80,15 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             Path spoolDir,
             long spoolMaxBytes,
             int queueCapacity) {
-        this(bootstrapServers, topic, timeout, spoolDir, spoolMaxBytes, queueCapacity, null);
+        this(
+                bootstrapServers,
+                topic,
+                timeout,
+                spoolDir,
+                spoolMaxBytes,
+                queueCapacity,
+                Map.of(),
+                null);
     }
 
     /**
@@ -92,6 +101,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             Path spoolDir,
             long spoolMaxBytes,
             int queueCapacity,
+            Map<String, String> clientProperties,
             Function<Properties, Producer<String, byte[]>> producerFactory) {
         super("kafka", queueCapacity, Duration.ofMillis(100));
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -106,7 +116,9 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         }
         this.topic = topic;
         this.timeout = timeout;
-        this.producerProperties = producerProperties(bootstrapServers, timeout);
+        this.producerProperties =
+                DeviceProducers.properties(
+                        bootstrapServers, timeout, "fieldprof-device", clientProperties);
         this.producerFactory =
                 producerFactory != null
                         ? producerFactory
@@ -125,11 +137,9 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                 config.kafkaTimeout(),
                 config.spoolDir(),
                 config.spoolMaxBytes(),
-                config.queueCapacity());
-    }
-
-    static Properties producerProperties(String bootstrapServers, Duration timeout) {
-        return DeviceProducers.properties(bootstrapServers, timeout, "fieldprof-device");
+                config.queueCapacity(),
+                config.kafkaClientProperties(),
+                null);
     }
 
     /** The producer settings in use (for tests and diagnostics). */
@@ -224,6 +234,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                                 } else if (permanent(exception)) {
                                     stats.dropped(DropReason.REJECTED);
                                 } else {
+                                    countAuthenticationFailure(exception);
                                     failed.add(report); // spooled by the publisher thread
                                 }
                                 inFlight.remove(report);
@@ -236,9 +247,16 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                     outcomesChanged();
                 }
             } else {
+                countAuthenticationFailure(e);
                 spoolIfOwned(report);
                 goOffline();
             }
+        }
+    }
+
+    private void countAuthenticationFailure(Throwable failure) {
+        if (DeviceProducers.isAuthenticationFailure(failure)) {
+            stats.authenticationFailed();
         }
     }
 
@@ -363,6 +381,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                     stats.dropped(DropReason.REJECTED);
                     continue;
                 }
+                countAuthenticationFailure(e);
                 goOffline();
                 outcomesChanged();
                 return;
@@ -377,6 +396,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                     stats.dropped(DropReason.REJECTED);
                     continue;
                 }
+                countAuthenticationFailure(e);
                 goOffline();
                 outcomesChanged();
                 return;

@@ -120,6 +120,7 @@ class KafkaReportTransportTest {
                         dir,
                         1 << 20,
                         64,
+                        java.util.Map.of(),
                         (Properties p) -> (Producer<String, byte[]>) mock)) {
             transport.submit(Reports.report(4, 5));
             assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
@@ -277,6 +278,7 @@ class KafkaReportTransportTest {
                         dir,
                         1 << 20,
                         64,
+                        java.util.Map.of(),
                         (Properties p) -> {
                             try {
                                 created.await(); // class loading and setup on a loaded machine
@@ -312,6 +314,29 @@ class KafkaReportTransportTest {
                 dir,
                 1 << 20,
                 64,
+                java.util.Map.of(),
                 (Properties p) -> producer);
+    }
+
+    @Test
+    void countsABrokerRefusingTheCredentialsAndKeepsTheReportSpooled() throws Exception {
+        MockProducer<String, byte[]> refusing =
+                new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaReportTransport transport = onProducer(refusing)) {
+            transport.submit(Reports.report(0, 5));
+            while (refusing.history().isEmpty()) {
+                Thread.sleep(10); // polling interval of a real condition: the send is made
+            }
+            refusing.errorNext(
+                    new org.apache.kafka.common.errors.SaslAuthenticationException(
+                            "Authentication failed during authentication due to invalid"
+                                    + " credentials with SASL mechanism SCRAM-SHA-512"));
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+            TransportCounters counters = transport.counters();
+            assertThat(counters.authenticationFailures()).isEqualTo(1);
+            assertThat(counters.sent()).isZero();
+            assertThat(counters.droppedTotal()).isZero();
+            assertThat(transport.spooled()).isEqualTo(1);
+        }
     }
 }

@@ -1,0 +1,538 @@
+package dev.fieldprof.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.cli.CliCapture;
+import dev.fieldprof.client.ClientConfig;
+import dev.fieldprof.client.DeviceMetrics;
+import dev.fieldprof.client.DeviceRuntime;
+import dev.fieldprof.client.transport.TransportCounters;
+import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
+import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.Topics;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * fieldprof on a secured cluster (issue 14 item 1): the embedded broker gets a SASL_SSL listener
+ * (SCRAM-SHA-512 over TLS, certificates made by keytool for the run), and devices, the frequency
+ * job, the topic and publish commands and {@code watch} all go through it with one client
+ * properties file. A wrong password and an untrusted certificate each end every command that talks
+ * to Kafka with one line naming the problem, within a bound, and a device counts the failure
+ * without anything reaching the host program.
+ */
+class SecuredKafkaITCase {
+    private static final String APP = "secured-it:1.0";
+    private static final int DEVICES = 4;
+    private static final int EPOCHS = 2;
+    private static final int EVENTS_PER_EPOCH = 2 * KnownReports.K;
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+    /** Every failing command must end well within this (the check waits at most 15 s). */
+    private static final Duration FAILURE_BOUND = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    static final FieldprofRuntimeExtension RUNTIME =
+            FieldprofRuntimeExtension.builder()
+                    .partitions(1)
+                    .taskSlots(1)
+                    .fieldprofTopics(false)
+                    .saslSsl()
+                    .build();
+
+    @TempDir Path dir;
+
+    @Test
+    void devicesJobEstimatesAndWatchAllGoThroughSaslSsl() throws Exception {
+        long started = System.nanoTime();
+        String secure = RUNTIME.saslSslBootstrapServers();
+        Path client =
+                write(
+                        RUNTIME.saslSslClientProperties(
+                                RUNTIME.saslPassword(), RUNTIME.certificates().trustStore()),
+                        "client.properties");
+        CliCapture topics = new CliCapture();
+        assertThat(
+                        topics.run(
+                                "topics",
+                                "create",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                client.toString(),
+                                "--partitions",
+                                "1"))
+                .as("topics create: %s %s", topics.out(), topics.err())
+                .isZero();
+        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(6);
+
+        Path model = dir.resolve("secured.model");
+        ProgramModels.write(KnownReports.model(APP), model);
+        CliCapture publish = new CliCapture();
+        assertThat(
+                        publish.run(
+                                "publish",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                client.toString(),
+                                "--model",
+                                model.toString()))
+                .as("publish: %s", publish.err())
+                .isZero();
+        assertThat(publish.out()).startsWith("published " + APP + " (40 methods, 9 pairs)");
+
+        JobClient job = startJob(secure, client);
+        try {
+            for (int device = 0; device < DEVICES; device++) {
+                TransportCounters counters = runDevice("device-" + device, secure, client);
+                assertThat(counters.sent()).as("reports acknowledged").isEqualTo(EPOCHS);
+                assertThat(counters.authenticationFailures()).isZero();
+                assertThat(counters.droppedTotal()).isZero();
+            }
+            int reports = DEVICES * EPOCHS;
+            EstimateWindow cumulative = awaitCumulative(reports);
+            assertThat(cumulative.getReports()).isEqualTo(reports);
+
+            String watched = watch(secure, client);
+            assertThat(watched)
+                    .as("watch through SASL_SSL")
+                    .containsPattern(
+                            "(?m)^"
+                                    + java.util.regex.Pattern.quote(APP)
+                                    + " \\[default\\]  since .* UTC  reports "
+                                    + reports
+                                    + "  k "
+                                    + KnownReports.K);
+            List<EstimateWindow> windows =
+                    decode(RUNTIME.drain(Topics.ESTIMATES, new ByteArrayDeserializer()));
+            assertThat(
+                            windows.stream()
+                                    .filter(w -> !w.getCumulative())
+                                    .mapToLong(EstimateWindow::getReports)
+                                    .sum())
+                    .as("sum of n over the tumbling windows")
+                    .isEqualTo(reports);
+            RecordCodec<DeadLetter> letters = RecordCodec.of(DeadLetter.class);
+            assertThat(RUNTIME.drain(Topics.DEAD_LETTERS, new ByteArrayDeserializer()))
+                    .extracting(bytes -> letters.decode(bytes).getReason())
+                    .isEmpty();
+            System.out.printf(
+                    "secured pipeline: %d devices x %d epochs = %d reports counted by the"
+                            + " cumulative estimate over SASL_SSL, %d tumbling windows, %.1f s%n",
+                    DEVICES,
+                    EPOCHS,
+                    cumulative.getReports(),
+                    windows.stream().filter(w -> !w.getCumulative()).count(),
+                    (System.nanoTime() - started) / 1e9);
+        } finally {
+            job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Every command that talks to Kafka, as a user would run it against the secured listener. */
+    static Stream<Arguments> commandsAndFailures() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String failure : List.of("wrong password", "untrusted certificate")) {
+            for (String command :
+                    List.of(
+                            "topics check",
+                            "topics create",
+                            "publish",
+                            "watch",
+                            "monitor",
+                            "jobs run",
+                            "jobs submit",
+                            "diff --estimates")) {
+                cases.add(Arguments.of(command, failure));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} with a {1}")
+    @MethodSource("commandsAndFailures")
+    void everyCommandEndsWithOneLineNamingTheProblem(String command, String failure)
+            throws Exception {
+        String secure = RUNTIME.saslSslBootstrapServers();
+        String wrongPassword = "not-the-password-" + System.nanoTime();
+        boolean badPassword = failure.equals("wrong password");
+        Properties settings =
+                RUNTIME.saslSslClientProperties(
+                        badPassword ? wrongPassword : RUNTIME.saslPassword(),
+                        badPassword
+                                ? RUNTIME.certificates().trustStore()
+                                : RUNTIME.certificates().otherTrustStore());
+        Path client = write(settings, "bad.properties");
+        Path model = dir.resolve("m.model");
+        ProgramModels.write(KnownReports.model(APP), model);
+        Path jar = Files.writeString(dir.resolve("job.jar"), "never uploaded");
+        Map<String, String[]> commands = new LinkedHashMap<>();
+        String props = client.toString();
+        commands.put(
+                "topics check",
+                new String[] {
+                    "topics", "check", "--bootstrap", secure, "--kafka-properties", props
+                });
+        commands.put(
+                "topics create",
+                new String[] {
+                    "topics", "create", "--bootstrap", secure, "--kafka-properties", props
+                });
+        commands.put(
+                "publish",
+                new String[] {
+                    "publish",
+                    "--bootstrap",
+                    secure,
+                    "--kafka-properties",
+                    props,
+                    "--model",
+                    model.toString()
+                });
+        commands.put(
+                "watch",
+                new String[] {
+                    "watch", "--bootstrap", secure, "--kafka-properties", props, "--duration", "5s"
+                });
+        commands.put(
+                "monitor",
+                new String[] {
+                    "monitor", "--bootstrap", secure, "--kafka-properties", props, "--port", "0"
+                });
+        commands.put(
+                "jobs run",
+                new String[] {
+                    "jobs", "run", "frequency", "--bootstrap", secure, "--kafka-properties", props
+                });
+        commands.put(
+                "jobs submit",
+                new String[] {
+                    "jobs",
+                    "submit",
+                    "--jobmanager",
+                    "127.0.0.1:1",
+                    "--jar",
+                    jar.toString(),
+                    "--kafka-properties",
+                    props,
+                    "--",
+                    "--bootstrap",
+                    secure
+                });
+        commands.put(
+                "diff --estimates",
+                new String[] {
+                    "diff",
+                    "--estimates",
+                    "a:1",
+                    "b:1",
+                    "--bootstrap",
+                    secure,
+                    "--kafka-properties",
+                    props
+                });
+        String expected =
+                badPassword
+                        ? "fieldprof: Kafka authentication failed for user fieldprof at "
+                                + secure
+                                + " (SASL SCRAM-SHA-512): check sasl.jaas.config"
+                        : "fieldprof: TLS handshake with "
+                                + secure
+                                + " failed: the broker's certificate is not trusted"
+                                + " (ssl.truststore.location)";
+
+        CliCapture cli = new CliCapture();
+        long start = System.nanoTime();
+        int exit = cli.run(commands.get(command));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(exit).as("exit of %s; stderr %s", command, cli.err()).isEqualTo(1);
+        assertThat(cli.err().lines().toList()).containsExactly(expected);
+        assertThat(cli.err() + cli.out()).doesNotContain(wrongPassword);
+        assertThat(took).as("time to fail").isLessThan(FAILURE_BOUND);
+        System.out.printf(
+                "%s, %s: exit %d after %.1f s: %s%n",
+                command, failure, exit, took.toMillis() / 1000.0, cli.err().strip());
+    }
+
+    /**
+     * The same refusals from a separate {@code fieldprof} process, as on a terminal: the one line
+     * is all its standard error holds (Kafka's client logs the refusal too, into the log file).
+     */
+    @ParameterizedTest(name = "a {0}")
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"wrong password", "untrusted certificate"})
+    void aCommandInItsOwnProcessPrintsOnlyTheOneLine(String failure) throws Exception {
+        String secure = RUNTIME.saslSslBootstrapServers();
+        boolean badPassword = failure.equals("wrong password");
+        Path client =
+                write(
+                        RUNTIME.saslSslClientProperties(
+                                badPassword ? "wrong-" + System.nanoTime() : RUNTIME.saslPassword(),
+                                badPassword
+                                        ? RUNTIME.certificates().trustStore()
+                                        : RUNTIME.certificates().otherTrustStore()),
+                        "terminal.properties");
+        Path stderr = dir.resolve("stderr.txt");
+        Process process =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                "-Dfieldprof.log.file=" + dir.resolve("cli.log"),
+                                "dev.fieldprof.cli.FieldprofCommand",
+                                "topics",
+                                "check",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                client.toString())
+                        .redirectError(stderr.toFile())
+                        .redirectOutput(dir.resolve("stdout.txt").toFile())
+                        .start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited within 60 s").isTrue();
+        assertThat(process.exitValue()).isEqualTo(1);
+        assertThat(Files.readAllLines(stderr))
+                .containsExactly(
+                        badPassword
+                                ? "fieldprof: Kafka authentication failed for user fieldprof at "
+                                        + secure
+                                        + " (SASL SCRAM-SHA-512): check sasl.jaas.config"
+                                : "fieldprof: TLS handshake with "
+                                        + secure
+                                        + " failed: the broker's certificate is not trusted"
+                                        + " (ssl.truststore.location)");
+        assertThat(dir.resolve("stdout.txt")).isEmptyFile();
+    }
+
+    @Test
+    void aDeviceCountsRefusedCredentialsAndCertificatesWithoutDisturbingTheHost() throws Exception {
+        String secure = RUNTIME.saslSslBootstrapServers();
+        Map<String, Properties> refused = new LinkedHashMap<>();
+        refused.put(
+                "wrong password",
+                RUNTIME.saslSslClientProperties(
+                        "wrong-" + System.nanoTime(), RUNTIME.certificates().trustStore()));
+        refused.put(
+                "untrusted certificate",
+                RUNTIME.saslSslClientProperties(
+                        RUNTIME.saslPassword(), RUNTIME.certificates().otherTrustStore()));
+        int n = 0;
+        for (Map.Entry<String, Properties> setting : refused.entrySet()) {
+            Path client = write(setting.getValue(), "device-" + n + ".properties");
+            String app = "refused-it:" + n++;
+            ClientConfig config =
+                    device("refused-" + n, app, secure, client)
+                            .kafkaTimeout(Duration.ofSeconds(5))
+                            .build();
+            long start = System.nanoTime();
+            TransportCounters counters;
+            long jmxFailures;
+            try (DeviceRuntime runtime = DeviceRuntime.start(config)) {
+                for (int i = 0; i < EVENTS_PER_EPOCH; i++) {
+                    runtime.record(i % KnownReports.METHODS);
+                }
+                DeviceRuntime.EpochResult result = runtime.endEpoch();
+                assertThat(result.outcome()).isEqualTo(DeviceRuntime.Outcome.REPORTED);
+                assertThat(runtime.transport().flush(Duration.ofSeconds(30))).isTrue();
+                counters = runtime.transportCounters();
+                jmxFailures =
+                        (Long)
+                                ManagementFactory.getPlatformMBeanServer()
+                                        .getAttribute(
+                                                DeviceMetrics.name(app),
+                                                "KafkaAuthenticationFailures");
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            System.out.printf(
+                    "device with a %s: %s, JMX KafkaAuthenticationFailures %d, %.1f s%n",
+                    setting.getKey(), counters, jmxFailures, took.toMillis() / 1000.0);
+            assertThat(counters.authenticationFailures())
+                    .as("%s counted", setting.getKey())
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(jmxFailures).isGreaterThanOrEqualTo(1);
+            assertThat(counters.sent()).isZero();
+            assertThat(counters.droppedTotal()).as("the report is kept").isZero();
+            assertThat(counters.spooledNow()).as("waiting in the spool").isEqualTo(1);
+            assertThat(took).isLessThan(FAILURE_BOUND);
+        }
+    }
+
+    private JobClient startJob(String secure, Path client) throws Exception {
+        FrequencyJobOptions options =
+                FrequencyJobOptions.fromMap(
+                        Map.of(
+                                FrequencyJobOptions.BOOTSTRAP, secure,
+                                FrequencyJobOptions.KAFKA_PROPERTIES, client.toString(),
+                                FrequencyJobOptions.WINDOW, "3 s",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
+                                // Generous: on a loaded machine TLS and SCRAM add seconds between
+                                // the broker's append and the job's read (2 s lost every report as
+                                // LATE in one run).
+                                FrequencyJobOptions.OUT_OF_ORDERNESS, "15 s",
+                                FrequencyJobOptions.IDLENESS, "1 s",
+                                FrequencyJobOptions.STARTING_OFFSETS, "earliest"));
+        StreamExecutionEnvironment env = RUNTIME.environment();
+        env.setParallelism(1);
+        FrequencyEstimationJob.onKafka(options).buildInto(env);
+        return env.executeAsync(FrequencyEstimationJob.NAME);
+    }
+
+    private ClientConfig.Builder device(String id, String app, String secure, Path client) {
+        return ClientConfig.builder()
+                .appVersion(app)
+                .deviceId(id)
+                .methodCount(KnownReports.METHODS)
+                .privacy(KnownReports.CONFIG, KnownReports.EPSILON, KnownReports.T, KnownReports.K)
+                .stateDir(dir.resolve(id))
+                .transport(ClientConfig.TransportKind.KAFKA)
+                .kafka(secure, Topics.FREQUENCY_REPORTS)
+                .kafkaConfigFile(client)
+                .kafkaTimeout(Duration.ofSeconds(20));
+    }
+
+    /** One device making {@link #EPOCHS} reports through the secured listener. */
+    private TransportCounters runDevice(String id, String secure, Path client) throws Exception {
+        try (DeviceRuntime runtime = DeviceRuntime.start(device(id, APP, secure, client).build())) {
+            for (int epoch = 0; epoch < EPOCHS; epoch++) {
+                for (int i = 0; i < EVENTS_PER_EPOCH; i++) {
+                    runtime.record((i * 7 + epoch) % KnownReports.METHODS);
+                }
+                assertThat(runtime.endEpoch().outcome()).isEqualTo(DeviceRuntime.Outcome.REPORTED);
+            }
+            assertThat(runtime.transport().flush(Duration.ofSeconds(60))).isTrue();
+            return runtime.transportCounters();
+        }
+    }
+
+    /** {@code fieldprof watch} through SASL_SSL for a few seconds; what it printed. */
+    private static String watch(String secure, Path client) {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        CliCapture cli = new CliCapture();
+        int exit;
+        // watch draws on System.out (a terminal view): capture it for the run.
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            exit =
+                    cli.run(
+                            "watch",
+                            "--bootstrap",
+                            secure,
+                            "--kafka-properties",
+                            client.toString(),
+                            "--app",
+                            APP,
+                            "--duration",
+                            "6s");
+        } finally {
+            System.setOut(original);
+        }
+        String output = printed.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as("watch exit; stderr %s", cli.err()).isZero();
+        return output;
+    }
+
+    /** Reads the estimates until a cumulative one of {@link #APP} counts {@code n} reports. */
+    private static EstimateWindow awaitCumulative(long n) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            List<EstimateWindow> seen =
+                    decode(RUNTIME.drain(Topics.ESTIMATES, new ByteArrayDeserializer()));
+            for (EstimateWindow window : seen) {
+                if (window.getCumulative()
+                        && window.getAppVersion().equals(APP)
+                        && window.getReports() == n) {
+                    return window;
+                }
+            }
+            Duration left = Duration.ofNanos(deadline - System.nanoTime());
+            assertThat(left.isNegative())
+                    .as(
+                            "a cumulative estimate of %d reports within %s; %s",
+                            n, TIMEOUT, whatTheTopicsHold())
+                    .isFalse();
+            try {
+                // Blocks until one more estimate arrives (no sleeping).
+                RUNTIME.awaitRecords(
+                        Topics.ESTIMATES, new ByteArrayDeserializer(), seen.size() + 1, left);
+            } catch (AssertionError timedOut) {
+                throw new AssertionError(timedOut.getMessage() + "; " + whatTheTopicsHold());
+            }
+        }
+    }
+
+    /** For a failure message: the records of each topic the pipeline uses, and dead letters. */
+    private static String whatTheTopicsHold() {
+        RecordCodec<DeadLetter> letters = RecordCodec.of(DeadLetter.class);
+        List<String> reasons = new ArrayList<>();
+        for (byte[] bytes : RUNTIME.drain(Topics.DEAD_LETTERS, new ByteArrayDeserializer())) {
+            reasons.add(letters.decode(bytes).getReason());
+        }
+        String jobs;
+        try {
+            jobs =
+                    RUNTIME.flink().miniCluster().listJobs().get().stream()
+                            .map(job -> job.getJobName() + " " + job.getJobState())
+                            .toList()
+                            .toString();
+        } catch (Exception e) {
+            jobs = e.toString();
+        }
+        return "jobs "
+                + jobs
+                + ", reports "
+                + RUNTIME.drain(Topics.FREQUENCY_REPORTS, new ByteArrayDeserializer()).size()
+                + ", programs "
+                + RUNTIME.drain(Topics.PROGRAMS, new ByteArrayDeserializer()).size()
+                + ", estimates "
+                + RUNTIME.drain(Topics.ESTIMATES, new ByteArrayDeserializer()).size()
+                + ", dead letters "
+                + reasons;
+    }
+
+    private static List<EstimateWindow> decode(List<byte[]> records) {
+        RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
+        List<EstimateWindow> out = new ArrayList<>();
+        for (byte[] bytes : records) {
+            out.add(codec.decode(bytes));
+        }
+        return out;
+    }
+
+    private Path write(Properties properties, String name) throws IOException {
+        Path file = dir.resolve(name);
+        try (Writer out = Files.newBufferedWriter(file)) {
+            properties.store(out, "Kafka client properties of a test");
+        }
+        return file;
+    }
+}
