@@ -6,6 +6,7 @@ import dev.fieldprof.cli.load.PipelineObserver.CommittedWindow;
 import dev.fieldprof.cli.load.PipelineObserver.Observation;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaBootstrap;
+import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.cli.programs.ProgramPublisher;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.schemas.ProgramModel;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -50,6 +52,8 @@ public final class LoadCommand implements Callable<Integer> {
     private static final Duration SETTLE = Duration.ofSeconds(5);
 
     @CommandLine.Mixin KafkaBootstrap bootstrap;
+
+    @CommandLine.Mixin KafkaClientProperties kafka;
 
     @Option(
             names = "--devices",
@@ -152,7 +156,8 @@ public final class LoadCommand implements Callable<Integer> {
                                 .setAppVersion(appVersion)
                                 .build();
         String servers = bootstrap.servers();
-        ProgramPublisher.publish(servers, Topics.PROGRAMS, model, Duration.ofSeconds(30));
+        Properties client = kafka.connect(servers, spec.commandLine());
+        ProgramPublisher.publish(client, Topics.PROGRAMS, model, Duration.ofSeconds(30));
         Thread.sleep(MODEL_HEAD_START.toMillis());
         String devicePrefix = "load-" + runId + "-";
         boolean ownState = stateDir == null;
@@ -170,7 +175,7 @@ public final class LoadCommand implements Callable<Integer> {
                 model.getPrivacyConfigs().get(0).getK());
         try (PipelineObserver observer =
                         new PipelineObserver(
-                                servers,
+                                client,
                                 Topics.FREQUENCY_REPORTS,
                                 Topics.ESTIMATES,
                                 Topics.DEAD_LETTERS,
@@ -179,7 +184,7 @@ public final class LoadCommand implements Callable<Integer> {
                 LoadFleet fleet =
                         new LoadFleet(
                                 model,
-                                servers,
+                                client,
                                 Topics.FREQUENCY_REPORTS,
                                 devices,
                                 workers,

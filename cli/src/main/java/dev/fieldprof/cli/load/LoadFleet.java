@@ -3,7 +3,6 @@ package dev.fieldprof.cli.load;
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.privacy.ChaCha20RandomSource;
-import dev.fieldprof.client.transport.DropReason;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
@@ -19,9 +18,11 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * Simulated devices paced to an aggregate report rate. Each device is a real {@link DeviceRuntime}
@@ -53,7 +54,7 @@ final class LoadFleet implements AutoCloseable {
      */
     LoadFleet(
             ProgramModel model,
-            String bootstrap,
+            Properties client,
             String reportsTopic,
             int deviceCount,
             int workerCount,
@@ -70,12 +71,13 @@ final class LoadFleet implements AutoCloseable {
             for (int w = 0; w < workerCount; w++) {
                 transports.add(
                         new KafkaReportTransport(
-                                bootstrap,
+                                client.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG),
                                 reportsTopic,
                                 Duration.ofSeconds(30),
                                 stateRoot.resolve("spool-" + w),
                                 256L << 20,
-                                1_000_000));
+                                1_000_000,
+                                asMap(client)));
             }
             for (int i = 0; i < deviceCount; i++) {
                 String deviceId = String.format("%s%06d", deviceIdPrefix, i);
@@ -197,20 +199,8 @@ final class LoadFleet implements AutoCloseable {
 
     /** The transports' counters summed. */
     TransportCounters counters() {
-        long submitted = 0;
-        long sent = 0;
-        long spooled = 0;
-        long spooledNow = 0;
-        Map<DropReason, Long> dropped = new EnumMap<>(DropReason.class);
-        for (KafkaReportTransport transport : transports) {
-            TransportCounters c = transport.counters();
-            submitted += c.submitted();
-            sent += c.sent();
-            spooled += c.spooled();
-            spooledNow += c.spooledNow();
-            c.dropped().forEach((reason, n) -> dropped.merge(reason, n, Long::sum));
-        }
-        return new TransportCounters(submitted, sent, spooled, spooledNow, dropped);
+        return TransportCounters.sum(
+                transports.stream().map(KafkaReportTransport::counters).toList());
     }
 
     /**
@@ -243,5 +233,16 @@ final class LoadFleet implements AutoCloseable {
         for (ReportTransport transport : transports) {
             transport.close();
         }
+    }
+
+    /** The user's client properties as the transport takes them (all but the bootstrap). */
+    private static Map<String, String> asMap(Properties client) {
+        Map<String, String> map = new java.util.TreeMap<>();
+        for (String name : client.stringPropertyNames()) {
+            if (!name.equals(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
+                map.put(name, client.getProperty(name));
+            }
+        }
+        return map;
     }
 }

@@ -50,7 +50,7 @@ final class PipelineObserver implements AutoCloseable {
     private String failure;
 
     PipelineObserver(
-            String bootstrap,
+            Properties client,
             String reportsTopic,
             String estimatesTopic,
             String deadLetterTopic,
@@ -60,11 +60,11 @@ final class PipelineObserver implements AutoCloseable {
         this.deviceIdPrefix = deviceIdPrefix;
         this.reportsTopic = reportsTopic;
         this.deadLetterTopic = deadLetterTopic;
-        this.reportConsumer = consumerAtEnd(bootstrap, List.of(reportsTopic), "read_uncommitted");
+        this.reportConsumer = consumerAtEnd(client, List.of(reportsTopic), "read_uncommitted");
         try {
             this.estimateConsumer =
                     consumerAtEnd(
-                            bootstrap, List.of(estimatesTopic, deadLetterTopic), "read_committed");
+                            client, List.of(estimatesTopic, deadLetterTopic), "read_committed");
         } catch (RuntimeException e) {
             reportConsumer.close(Duration.ofSeconds(1));
             throw e;
@@ -78,9 +78,10 @@ final class PipelineObserver implements AutoCloseable {
     }
 
     private static KafkaConsumer<byte[], byte[]> consumerAtEnd(
-            String bootstrap, List<String> topics, String isolation) {
+            Properties client, List<String> topics, String isolation) {
+        String bootstrap = client.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
         Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        properties.putAll(client);
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "fieldprof-load-observer");

@@ -25,6 +25,26 @@ public record TransportCounters(
         dropped = Collections.unmodifiableMap(copy);
     }
 
+    /** The counters of several transports added up (all zero for none). */
+    public static TransportCounters sum(Iterable<TransportCounters> counters) {
+        long submitted = 0;
+        long sent = 0;
+        long spooled = 0;
+        long spooledNow = 0;
+        long authenticationFailures = 0;
+        Map<DropReason, Long> dropped = new EnumMap<>(DropReason.class);
+        for (TransportCounters c : counters) {
+            submitted += c.submitted;
+            sent += c.sent;
+            spooled += c.spooled;
+            spooledNow += c.spooledNow;
+            authenticationFailures += c.authenticationFailures;
+            c.dropped.forEach((reason, n) -> dropped.merge(reason, n, Long::sum));
+        }
+        return new TransportCounters(
+                submitted, sent, spooled, spooledNow, authenticationFailures, dropped);
+    }
+
     public long dropped(DropReason reason) {
         return dropped.get(reason);
     }

@@ -92,6 +92,31 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     }
 
     /**
+     * As above, with Kafka client properties (security, e.g. {@code security.protocol}) passed to
+     * the producer beneath the settings a report needs.
+     *
+     * @param clientProperties Kafka producer properties, none of them required
+     */
+    public KafkaReportTransport(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity,
+            Map<String, String> clientProperties) {
+        this(
+                bootstrapServers,
+                topic,
+                timeout,
+                spoolDir,
+                spoolMaxBytes,
+                queueCapacity,
+                clientProperties,
+                null);
+    }
+
+    /**
      * As above, with the producer made by {@code producerFactory} (tests); null = KafkaProducer.
      */
     KafkaReportTransport(
