@@ -300,14 +300,26 @@ public final class ClientConfig {
      */
     public static Optional<ClientConfig> fromClasspathAndSystemProperties(ClassLoader loader)
             throws IOException {
-        Properties merged = new Properties();
         ClassLoader effective = loader != null ? loader : ClientConfig.class.getClassLoader();
-        boolean found = false;
+        Properties resource = null;
         try (InputStream in = effective.getResourceAsStream(RESOURCE)) {
             if (in != null) {
-                merged.load(in);
-                found = true;
+                resource = new Properties();
+                resource.load(in);
             }
+        }
+        return withSystemProperties(resource);
+    }
+
+    /**
+     * Applies {@code fieldprof.*} system properties over {@code resource} (what an instrumented
+     * jar's {@value #RESOURCE} holds, or the device agent's equivalent from the program model; null
+     * if none); empty if there is no resource and no system property names an app version.
+     */
+    public static Optional<ClientConfig> withSystemProperties(Properties resource) {
+        Properties merged = new Properties();
+        if (resource != null) {
+            merged.putAll(resource);
         }
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith(SYSTEM_PREFIX)) {
@@ -315,7 +327,7 @@ public final class ClientConfig {
                         name.substring(SYSTEM_PREFIX.length()), System.getProperty(name));
             }
         }
-        if (!found && merged.getProperty(KEY_APP_VERSION) == null) {
+        if (resource == null && merged.getProperty(KEY_APP_VERSION) == null) {
             return Optional.empty();
         }
         if (merged.getProperty(KEY_EPOCH_SPAN) == null

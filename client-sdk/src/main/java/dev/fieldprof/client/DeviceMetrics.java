@@ -111,4 +111,14 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     public boolean isPathTracing() {
         return runtime.pathTracer().isPresent();
     }
+
+    @Override
+    public long getClassesInstrumentedAtLoad() {
+        return LoadTimeInstrumentation.classesInstrumented();
+    }
+
+    @Override
+    public long getClassesLeftUninstrumentedAtLoad() {
+        return LoadTimeInstrumentation.classesLeftAsTheyWere();
+    }
 }
