@@ -56,6 +56,13 @@ public final class ClientConfig {
     public static final String KEY_KAFKA_BOOTSTRAP = "transport.kafka.bootstrap.servers";
     public static final String KEY_KAFKA_TOPIC = "transport.kafka.topic";
     public static final String KEY_KAFKA_TIMEOUT = "transport.kafka.timeout";
+
+    /**
+     * How long the program's exit waits for the broker to take what is unsent (default PT2S, in
+     * [PT0S, PT1M]); what it has not taken by then stays in the spool for the next run.
+     */
+    public static final String KEY_EXIT_WAIT = "transport.exit.wait";
+
     public static final String KEY_SPOOL_DIR = "transport.spool.dir";
     public static final String KEY_SPOOL_MAX_BYTES = "transport.spool.max.bytes";
     public static final String KEY_QUEUE_CAPACITY = "transport.queue.capacity";
@@ -110,6 +117,7 @@ public final class ClientConfig {
     private final String kafkaBootstrapServers;
     private final String kafkaTopic;
     private final Duration kafkaTimeout;
+    private final Duration exitWait;
     private final Path spoolDir;
     private final long spoolMaxBytes;
     private final int queueCapacity;
@@ -204,6 +212,11 @@ public final class ClientConfig {
                     KEY_KAFKA_TIMEOUT + " must be in [PT0.1S, PT1H], got " + b.kafkaTimeout);
         }
         this.kafkaTimeout = b.kafkaTimeout;
+        if (b.exitWait.isNegative() || b.exitWait.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException(
+                    KEY_EXIT_WAIT + " must be in [PT0S, PT1M], got " + b.exitWait);
+        }
+        this.exitWait = b.exitWait;
         this.spoolDir = b.spoolDir != null ? b.spoolDir : stateDir.resolve("spool");
         if (b.spoolMaxBytes < 1 || b.spoolMaxBytes > (1L << 40)) {
             throw new IllegalArgumentException(
@@ -283,6 +296,7 @@ public final class ClientConfig {
         b.kafkaBootstrapServers = kafkaBootstrapServers;
         b.kafkaTopic = kafkaTopic;
         b.kafkaTimeout = kafkaTimeout;
+        b.exitWait = exitWait;
         b.spoolDir = spoolDir;
         b.spoolMaxBytes = spoolMaxBytes;
         b.queueCapacity = queueCapacity;
@@ -365,6 +379,7 @@ public final class ClientConfig {
         private String kafkaBootstrapServers;
         private String kafkaTopic = Topics.FREQUENCY_REPORTS;
         private Duration kafkaTimeout = Duration.ofSeconds(30);
+        private Duration exitWait = Duration.ofSeconds(2);
         private Path spoolDir;
         private long spoolMaxBytes = 16L << 20;
         private Integer queueCapacity = 1024;
@@ -484,6 +499,12 @@ public final class ClientConfig {
         /** Bound on every Kafka wait (metadata, request, delivery), in [PT0.1S, PT1H]. */
         public Builder kafkaTimeout(Duration kafkaTimeout) {
             this.kafkaTimeout = kafkaTimeout;
+            return this;
+        }
+
+        /** How long the program's exit waits for unsent reports, in [PT0S, PT1M]. */
+        public Builder exitWait(Duration exitWait) {
+            this.exitWait = exitWait;
             return this;
         }
 
@@ -629,6 +650,9 @@ public final class ClientConfig {
             if ((v = get(p, KEY_KAFKA_TIMEOUT)) != null) {
                 kafkaTimeout = parseDuration(KEY_KAFKA_TIMEOUT, v);
             }
+            if ((v = get(p, KEY_EXIT_WAIT)) != null) {
+                exitWait = parseDuration(KEY_EXIT_WAIT, v);
+            }
             if ((v = get(p, KEY_SPOOL_DIR)) != null) {
                 spoolDir = Paths.get(v);
             }
@@ -770,6 +794,11 @@ public final class ClientConfig {
 
     public Duration kafkaTimeout() {
         return kafkaTimeout;
+    }
+
+    /** How long the program's exit waits for the broker to take what is unsent. */
+    public Duration exitWait() {
+        return exitWait;
     }
 
     public Path spoolDir() {

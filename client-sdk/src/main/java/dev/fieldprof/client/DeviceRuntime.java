@@ -413,7 +413,8 @@ public final class DeviceRuntime implements AutoCloseable {
                     runtime.endEpoch();
                     // A report the ledger counts must not vanish with the JVM: what the broker
                     // has not taken within the moment given goes to the spool for the next run.
-                    if (runtime.ownsTransport && !runtime.transport.flush(Duration.ofSeconds(2))) {
+                    if (runtime.ownsTransport
+                            && !runtime.transport.flush(runtime.config.exitWait())) {
                         runtime.transport.persistUndelivered(Duration.ofSeconds(1));
                     }
                 } else {
