@@ -114,13 +114,7 @@ class DeviceAgentITCase {
         System.out.println("host with the agent, run 1: " + first);
         System.out.println("host with the agent, run 2: " + second);
 
-        String sees =
-                "kafka-clients "
-                        + hostKafkaVersion
-                        + " from kafka-clients-"
-                        + hostKafkaVersion
-                        + ".jar";
-        assertThat(plain.stdout).isEqualTo(List.of(sees, "calls " + CALLS));
+        assertThat(plain.stdout).isEqualTo(List.of(hostSees(), "calls " + CALLS));
         assertThat(first.stdout).isEqualTo(plain.stdout);
         assertThat(second.stdout).isEqualTo(plain.stdout);
         assertThat(plain.stderr).isEmpty();
@@ -145,6 +139,29 @@ class DeviceAgentITCase {
             ids.add(report.getReportId());
         }
         assertThat(ids).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aModelFileItCannotReadIsOneLineOnStderrAndTheProgramRunsOn() throws Exception {
+        Path missing = work.resolve("no-such.model");
+        Output run = runHost(List.of("-javaagent:" + agentJar + "=model=" + missing), 11);
+        assertThat(run.stdout).isEqualTo(List.of(hostSees(), "calls " + CALLS));
+        assertThat(run.stderr)
+                .containsExactly(
+                        "fieldprof agent: cannot read model file "
+                                + missing
+                                + ": java.nio.file.NoSuchFileException: "
+                                + missing
+                                + "; the program runs without fieldprof");
+        assertThat(run.exitCode).isZero();
+    }
+
+    private static String hostSees() {
+        return "kafka-clients "
+                + hostKafkaVersion
+                + " from kafka-clients-"
+                + hostKafkaVersion
+                + ".jar";
     }
 
     /** What one run of the host printed. */
