@@ -417,6 +417,11 @@ public final class DeviceRuntime implements AutoCloseable {
                             && !runtime.transport.flush(runtime.config.exitWait())) {
                         runtime.transport.persistUndelivered(Duration.ofSeconds(1));
                     }
+                    // The path reports the epoch's end just cut are queued on their own sink.
+                    DevicePaths paths = runtime.paths;
+                    if (paths != null) {
+                        paths.flushAtExit(runtime.config.exitWait());
+                    }
                 } else {
                     runtime.checkpoint();
                 }
