@@ -8,7 +8,16 @@ import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.AppPackages;
 import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.analysis.plan.PlanOptions;
+import dev.fieldprof.analysis.plan.ProbePlanner;
+import dev.fieldprof.analysis.plan.Strategy;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.PathDecoder;
+import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.paths.ProbePlanText;
+import dev.fieldprof.client.paths.ProgramModelBranches;
 import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.workloads.RandomApiDriver;
@@ -17,8 +26,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -139,6 +151,59 @@ class DeviceAgentITCase {
             ids.add(report.getReportId());
         }
         assertThat(ids).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void withAPlannedModelAndPathsTheDeviceTracesOnlyItsVariantsMethods() throws Exception {
+        ProgramModel planned =
+                ProbePlanner.plan(model, PlanOptions.of(Strategy.BALANCED_PROBES, 4, 100, 7))
+                        .applyTo(model);
+        Path plannedFile = work.resolve("gson-planned.model");
+        ProgramModels.write(planned, plannedFile);
+        ProbePlanText plan = ProbePlanText.of(planned);
+        String device = "agent-it-paths-device";
+        int variant = plan.variantOf(device);
+        boolean[] traced = plan.traced(variant);
+        String frequency = RUNTIME.createRandomReportTopic(1);
+        String paths = RUNTIME.createRandomReportTopic(1);
+        String models = RUNTIME.createRandomTopic(1, true);
+        Output run =
+                runHost(
+                        List.of(
+                                "-javaagent:" + agentJar + "=model=" + plannedFile + ",paths",
+                                "-Dfieldprof.transport=kafka",
+                                "-Dfieldprof.transport.kafka.bootstrap.servers="
+                                        + RUNTIME.bootstrapServers(),
+                                "-Dfieldprof.transport.kafka.topic=" + frequency,
+                                "-Dfieldprof.paths.kafka.reports.topic=" + paths,
+                                "-Dfieldprof.paths.kafka.models.topic=" + models,
+                                "-Dfieldprof.device.id=" + device,
+                                "-Dfieldprof.state.dir=" + work.resolve("paths-state"),
+                                "-Dfieldprof.transport.exit.wait=PT30S"),
+                        11);
+        System.out.println("host with the agent and paths: " + run);
+        assertThat(run.stdout).isEqualTo(List.of(hostSees(), "calls " + CALLS));
+        assertThat(run.stderr).isEmpty();
+
+        List<byte[]> reports =
+                RUNTIME.awaitRecords(paths, new ByteArrayDeserializer(), 1, Duration.ofSeconds(60));
+        System.out.println("path reports: " + reports.size() + ", variant " + variant);
+        assertThat(reports).hasSize(1); // one thread (main) traced, one epoch
+        PathReport report = RecordCodec.of(PathReport.class).decode(reports.get(0));
+        assertThat(report.getDeviceId().toString()).isEqualTo(device);
+        assertThat(report.getVariant()).isEqualTo(variant);
+        byte[] coded = new byte[report.getCoded().remaining()];
+        report.getCoded().duplicate().get(coded);
+        PathRecording events = new PathRecording();
+        new PathDecoder(EdgeModel.uniform(ProgramModelBranches.table(planned)))
+                .decode(coded, events);
+        assertThat(events.size()).isEqualTo(report.getEvents()).isPositive();
+        Set<Integer> methods = new TreeSet<>();
+        for (int i = 0; i < events.size(); i++) {
+            methods.add(events.methodId(i));
+        }
+        assertThat(methods).allSatisfy(m -> assertThat(traced[m]).as("method " + m).isTrue());
+        assertThat(RUNTIME.drain(frequency, new ByteArrayDeserializer())).hasSize(1);
     }
 
     @Test
