@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.analysis.AnalyzeCommand.class,
             dev.fieldprof.cli.analysis.InstrumentCommand.class,
             dev.fieldprof.cli.analysis.PlanCommand.class,
+            dev.fieldprof.cli.device.DeviceJarCommand.class,
             dev.fieldprof.cli.topics.TopicsCommand.class,
             dev.fieldprof.cli.programs.PublishCommand.class,
             dev.fieldprof.cli.jobs.JobsCommand.class,

@@ -76,6 +76,12 @@ public final class ClientConfig {
      */
     public static final String KEY_KAFKA_CONFIG_FILE = "transport.kafka.config.file";
 
+    /**
+     * How long the program's exit waits for the broker to take what is unsent (default PT2S, in
+     * [PT0S, PT1M]); what it has not taken by then stays in the spool for the next run.
+     */
+    public static final String KEY_EXIT_WAIT = "transport.exit.wait";
+
     public static final String KEY_SPOOL_DIR = "transport.spool.dir";
     public static final String KEY_SPOOL_MAX_BYTES = "transport.spool.max.bytes";
     public static final String KEY_QUEUE_CAPACITY = "transport.queue.capacity";
@@ -131,6 +137,7 @@ public final class ClientConfig {
     private final Map<String, String> kafkaClientProperties;
     private final String kafkaTopic;
     private final Duration kafkaTimeout;
+    private final Duration exitWait;
     private final Path spoolDir;
     private final long spoolMaxBytes;
     private final int queueCapacity;
@@ -226,6 +233,11 @@ public final class ClientConfig {
                     KEY_KAFKA_TIMEOUT + " must be in [PT0.1S, PT1H], got " + b.kafkaTimeout);
         }
         this.kafkaTimeout = b.kafkaTimeout;
+        if (b.exitWait.isNegative() || b.exitWait.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException(
+                    KEY_EXIT_WAIT + " must be in [PT0S, PT1M], got " + b.exitWait);
+        }
+        this.exitWait = b.exitWait;
         this.spoolDir = b.spoolDir != null ? b.spoolDir : stateDir.resolve("spool");
         if (b.spoolMaxBytes < 1 || b.spoolMaxBytes > (1L << 40)) {
             throw new IllegalArgumentException(
@@ -307,6 +319,7 @@ public final class ClientConfig {
         b.kafkaClientProperties.putAll(kafkaClientProperties);
         b.kafkaTopic = kafkaTopic;
         b.kafkaTimeout = kafkaTimeout;
+        b.exitWait = exitWait;
         b.spoolDir = spoolDir;
         b.spoolMaxBytes = spoolMaxBytes;
         b.queueCapacity = queueCapacity;
@@ -324,14 +337,26 @@ public final class ClientConfig {
      */
     public static Optional<ClientConfig> fromClasspathAndSystemProperties(ClassLoader loader)
             throws IOException {
-        Properties merged = new Properties();
         ClassLoader effective = loader != null ? loader : ClientConfig.class.getClassLoader();
-        boolean found = false;
+        Properties resource = null;
         try (InputStream in = effective.getResourceAsStream(RESOURCE)) {
             if (in != null) {
-                merged.load(in);
-                found = true;
+                resource = new Properties();
+                resource.load(in);
             }
+        }
+        return withSystemProperties(resource);
+    }
+
+    /**
+     * Applies {@code fieldprof.*} system properties over {@code resource} (what an instrumented
+     * jar's {@value #RESOURCE} holds, or the device agent's equivalent from the program model; null
+     * if none); empty if there is no resource and no system property names an app version.
+     */
+    public static Optional<ClientConfig> withSystemProperties(Properties resource) {
+        Properties merged = new Properties();
+        if (resource != null) {
+            merged.putAll(resource);
         }
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith(SYSTEM_PREFIX)) {
@@ -339,7 +364,7 @@ public final class ClientConfig {
                         name.substring(SYSTEM_PREFIX.length()), System.getProperty(name));
             }
         }
-        if (!found && merged.getProperty(KEY_APP_VERSION) == null) {
+        if (resource == null && merged.getProperty(KEY_APP_VERSION) == null) {
             return Optional.empty();
         }
         if (merged.getProperty(KEY_EPOCH_SPAN) == null
@@ -410,6 +435,7 @@ public final class ClientConfig {
         private final Map<String, String> kafkaClientProperties = new TreeMap<>();
         private String kafkaTopic = Topics.FREQUENCY_REPORTS;
         private Duration kafkaTimeout = Duration.ofSeconds(30);
+        private Duration exitWait = Duration.ofSeconds(2);
         private Path spoolDir;
         private long spoolMaxBytes = 16L << 20;
         private Integer queueCapacity = 1024;
@@ -547,6 +573,12 @@ public final class ClientConfig {
         /** Bound on every Kafka wait (metadata, request, delivery), in [PT0.1S, PT1H]. */
         public Builder kafkaTimeout(Duration kafkaTimeout) {
             this.kafkaTimeout = kafkaTimeout;
+            return this;
+        }
+
+        /** How long the program's exit waits for unsent reports, in [PT0S, PT1M]. */
+        public Builder exitWait(Duration exitWait) {
+            this.exitWait = exitWait;
             return this;
         }
 
@@ -702,6 +734,9 @@ public final class ClientConfig {
             if ((v = get(p, KEY_KAFKA_TIMEOUT)) != null) {
                 kafkaTimeout = parseDuration(KEY_KAFKA_TIMEOUT, v);
             }
+            if ((v = get(p, KEY_EXIT_WAIT)) != null) {
+                exitWait = parseDuration(KEY_EXIT_WAIT, v);
+            }
             if ((v = get(p, KEY_SPOOL_DIR)) != null) {
                 spoolDir = Paths.get(v);
             }
@@ -852,6 +887,11 @@ public final class ClientConfig {
 
     public Duration kafkaTimeout() {
         return kafkaTimeout;
+    }
+
+    /** How long the program's exit waits for the broker to take what is unsent. */
+    public Duration exitWait() {
+        return exitWait;
     }
 
     public Path spoolDir() {

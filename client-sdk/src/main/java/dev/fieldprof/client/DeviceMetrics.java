@@ -116,4 +116,14 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     public boolean isPathTracing() {
         return runtime.pathTracer().isPresent();
     }
+
+    @Override
+    public long getClassesInstrumentedAtLoad() {
+        return LoadTimeInstrumentation.classesInstrumented();
+    }
+
+    @Override
+    public long getClassesLeftUninstrumentedAtLoad() {
+        return LoadTimeInstrumentation.classesLeftAsTheyWere();
+    }
 }

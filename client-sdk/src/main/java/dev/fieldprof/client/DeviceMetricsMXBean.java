@@ -31,4 +31,10 @@ public interface DeviceMetricsMXBean {
     long getKafkaAuthenticationFailures();
 
     boolean isPathTracing();
+
+    /** Classes the device agent instrumented as they loaded (0 without the agent). */
+    long getClassesInstrumentedAtLoad();
+
+    /** Classes of the program model the device agent left as they were: instrumenting failed. */
+    long getClassesLeftUninstrumentedAtLoad();
 }

@@ -9,8 +9,10 @@ import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
 import dev.fieldprof.client.tracing.KafkaPathReportSink;
 import dev.fieldprof.client.tracing.PathReportSink;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.client.transport.AsyncPublisher;
 import dev.fieldprof.schemas.PathReport;
 import java.io.IOException;
+import java.time.Duration;
 
 /**
  * The opt-in path tracing of one {@link DeviceRuntime} (DESIGN.md "Paths"): a {@link PathTracer}
@@ -134,6 +136,17 @@ final class DevicePaths implements AutoCloseable {
             ledger.persistPathCounts();
         } catch (IOException e) {
             // counted again at the next write; the host must not see it
+        }
+    }
+
+    /**
+     * At process exit, after the epoch's end cut the open paths: gives the reports at most {@code
+     * wait} to reach the broker (a sink the caller gave is the caller's to flush). Without it the
+     * reports cut at exit were still queued when the JVM halted.
+     */
+    void flushAtExit(Duration wait) {
+        if (sink instanceof AsyncPublisher<?> publisher) {
+            publisher.flush(wait);
         }
     }
 

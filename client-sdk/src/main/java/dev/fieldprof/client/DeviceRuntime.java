@@ -144,10 +144,7 @@ public final class DeviceRuntime implements AutoCloseable {
         this.transport = transport;
         this.ownsTransport = ownsTransport;
         AtomicFiles.createPrivateDirectories(config.stateDir());
-        this.deviceId =
-                config.deviceId().orElse(null) != null
-                        ? config.deviceId().get()
-                        : persistentDeviceId(config.stateDir());
+        this.deviceId = deviceIdOf(config);
         this.counters = new EventCounters(config.methodCount());
         this.randomizer = new LocalRandomizer(config.privacy(), random);
         this.oracle =
@@ -256,9 +253,12 @@ public final class DeviceRuntime implements AutoCloseable {
     private void startPaths(PathReportSink pathSink) throws IOException {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         ClassLoader from = loader != null ? loader : DeviceRuntime.class.getClassLoader();
-        BranchTable table = DevicePaths.tableOnClasspath(from);
+        boolean agent = LoadTimeInstrumentation.described();
+        BranchTable table =
+                agent ? LoadTimeInstrumentation.branches() : DevicePaths.tableOnClasspath(from);
         try {
-            ProbePlanText plan = ProbePlanText.fromClasspath(from);
+            ProbePlanText plan =
+                    agent ? LoadTimeInstrumentation.plan() : ProbePlanText.fromClasspath(from);
             paths = DevicePaths.start(config, deviceId, ledger, table, plan, pathSink);
             pathsOff = paths == null ? DevicePaths.whyOff(config, table, pathSink) : null;
         } catch (RuntimeException e) {
@@ -266,6 +266,18 @@ public final class DeviceRuntime implements AutoCloseable {
             pathsOff = "could not start: " + e;
             ledger.recordPathTracing(false);
         }
+    }
+
+    /**
+     * The device id of a runtime of {@code config}: the configured one, else the one kept in its
+     * state directory, created there on first use.
+     */
+    static String deviceIdOf(ClientConfig config) throws IOException {
+        if (config.deviceId().isPresent()) {
+            return config.deviceId().get();
+        }
+        AtomicFiles.createPrivateDirectories(config.stateDir());
+        return persistentDeviceId(config.stateDir());
     }
 
     private static String persistentDeviceId(Path stateDir) throws IOException {
@@ -401,8 +413,14 @@ public final class DeviceRuntime implements AutoCloseable {
                     runtime.endEpoch();
                     // A report the ledger counts must not vanish with the JVM: what the broker
                     // has not taken within the moment given goes to the spool for the next run.
-                    if (runtime.ownsTransport && !runtime.transport.flush(Duration.ofSeconds(2))) {
+                    if (runtime.ownsTransport
+                            && !runtime.transport.flush(runtime.config.exitWait())) {
                         runtime.transport.persistUndelivered(Duration.ofSeconds(1));
+                    }
+                    // The path reports the epoch's end just cut are queued on their own sink.
+                    DevicePaths paths = runtime.paths;
+                    if (paths != null) {
+                        paths.flushAtExit(runtime.config.exitWait());
                     }
                 } else {
                     runtime.checkpoint();

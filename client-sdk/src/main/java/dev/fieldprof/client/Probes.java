@@ -147,9 +147,12 @@ public final class Probes {
                 autoConfigurationFailure = AUTO_CONFIGURE_PROPERTY + "=false";
                 return null;
             }
+            // The device agent's description of the program, else the instrumented jar's.
             Optional<ClientConfig> config =
-                    ClientConfig.fromClasspathAndSystemProperties(
-                            Thread.currentThread().getContextClassLoader());
+                    LoadTimeInstrumentation.described()
+                            ? LoadTimeInstrumentation.config()
+                            : ClientConfig.fromClasspathAndSystemProperties(
+                                    Thread.currentThread().getContextClassLoader());
             if (config.isEmpty()) {
                 autoConfigurationFailure = "no " + ClientConfig.RESOURCE + " on the classpath";
                 return null;

@@ -131,6 +131,18 @@ class ClientConfigTest {
     }
 
     @Test
+    void theExitWaitIsTwoSecondsUnlessSetWithinAMinute() {
+        assertThat(ClientConfig.fromProperties(valid()).exitWait())
+                .isEqualTo(Duration.ofSeconds(2));
+        Properties p = valid();
+        p.setProperty("transport.exit.wait", "PT20S");
+        assertThat(ClientConfig.fromProperties(p).exitWait()).isEqualTo(Duration.ofSeconds(20));
+        p.setProperty("transport.exit.wait", "PT2M");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("transport.exit.wait must be in [PT0S, PT1M], got PT2M");
+    }
+
+    @Test
     void toBuilderRoundTrips() {
         ClientConfig config = ClientConfig.fromProperties(valid());
         ClientConfig copy = config.toBuilder().build();

@@ -406,7 +406,10 @@ class DeviceRuntimeTest {
                             "ReportsSent",
                             "ReportsSpooled",
                             "ReportsDropped",
-                            "PathTracing");
+                            "PathTracing",
+                            "ClassesInstrumentedAtLoad",
+                            "ClassesLeftUninstrumentedAtLoad");
+            assertThat(server.getAttribute(name, "ClassesInstrumentedAtLoad")).isEqualTo(0L);
         }
         assertThat(server.isRegistered(name)).as("unregistered at close").isFalse();
     }

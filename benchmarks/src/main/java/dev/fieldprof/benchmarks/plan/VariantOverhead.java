@@ -59,11 +59,12 @@ import java.util.Set;
  * variants below the bound when whole clusters do not fit, which would flatter the bound.
  *
  * <p>Run: {@code java -XX:ReservedCodeCacheSize=512m -cp CP
- * dev.fieldprof.benchmarks.plan.VariantOverhead [scale [programs [strategy [warm-up [measured]]]]]}
- * (scale of the workload rounds, default 1; programs a comma list of commons-lang3, gson, guava or
- * "all"; strategy default balanced-probes; warm-up runs per configuration, default 60; measured
- * runs per configuration, default 7). The code cache must hold 68 copies of each library's hot
- * code; the run prints its use at the end.
+ * dev.fieldprof.benchmarks.plan.VariantOverhead [scale [programs [strategy [warm-up [measured
+ * [agent]]]]]]} (scale of the workload rounds, default 1; programs a comma list of commons-lang3,
+ * gson, guava or "all"; strategy default balanced-probes; warm-up runs per configuration, default
+ * 60; measured runs per configuration, default 7; {@code agent} adds, side by side, each variant as
+ * the device agent instruments it: path probes in the variant's methods only). The code cache must
+ * hold 68 copies of each library's hot code; the run prints its use at the end.
  */
 public final class VariantOverhead {
 
@@ -106,7 +107,8 @@ public final class VariantOverhead {
             double nothingMs,
             double allMs,
             String noise,
-            List<PlanRow> plans) {
+            List<PlanRow> plans,
+            List<PlanRow> agentPlans) {
 
         double overhead(double ms) {
             return ms / originalMs - 1;
@@ -127,6 +129,7 @@ public final class VariantOverhead {
         Strategy strategy = args.length > 2 ? Strategy.parse(args[2]) : Strategy.BALANCED_PROBES;
         int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 60;
         int measured = args.length > 4 ? Integer.parseInt(args[4]) : 7;
+        boolean agent = args.length > 5 && args[5].equals("agent");
         PrintStream out = System.out;
         out.printf(
                 Locale.ROOT,
@@ -145,7 +148,7 @@ public final class VariantOverhead {
         long start = System.nanoTime();
         for (LibraryProgram p : LibraryProgram.all(scale)) {
             if (only == null || only.contains(p.name())) {
-                rows.add(measure(p, work, strategy, warmup, measured, out));
+                rows.add(measure(p, work, strategy, warmup, measured, agent, out));
             }
         }
         out.println();
@@ -164,6 +167,7 @@ public final class VariantOverhead {
             Strategy strategy,
             int warmup,
             int measured,
+            boolean agent,
             PrintStream out)
             throws Exception {
         Path jar = p.jar();
@@ -221,6 +225,7 @@ public final class VariantOverhead {
                 config(p, "all methods traced", instrumented, true, true, null, table, measured);
         configs.addAll(List.of(original, off, nothing, all));
         List<long[]> plannedCosts = new ArrayList<>();
+        List<ProbePlanText> variantMasks = new ArrayList<>();
         List<Long> hBounds = new ArrayList<>();
         for (double share : H_SHARES) {
             long hBound = Math.max(1, Math.round(total * share));
@@ -241,6 +246,37 @@ public final class VariantOverhead {
             }
             hBounds.add(hBound);
             plannedCosts.add(plan.placement().used().clone());
+            variantMasks.add(text);
+        }
+        // As the device agent instruments a device of variant v: path probes in v's methods only
+        // (the same PathProbeInstrumenter), so the other methods carry no probe code at all.
+        int agentFirst = configs.size();
+        if (agent) {
+            for (int h = 0; h < H_SHARES.length; h++) {
+                for (int v = 0; v < VARIANTS; v++) {
+                    boolean[] traced = variantMasks.get(h).traced(v);
+                    Map<String, Integer> variantIds = new java.util.HashMap<>();
+                    ids.forEach(
+                            (signature, id) -> {
+                                if (traced[id]) {
+                                    variantIds.put(signature, id);
+                                }
+                            });
+                    Path variantJar = work.resolve(p.name() + "-h" + h + "-v" + v + ".jar");
+                    new PathProbeInstrumenter(variantIds)
+                            .instrumentJar(jar, variantJar, ids.size());
+                    configs.add(
+                            config(
+                                    p,
+                                    "h " + hBounds.get(h) + " variant " + v + ", agent",
+                                    variantJar,
+                                    true,
+                                    true,
+                                    traced,
+                                    table,
+                                    measured));
+                }
+            }
         }
 
         int n = configs.size();
@@ -268,19 +304,9 @@ public final class VariantOverhead {
         }
 
         double base = original.median();
-        List<PlanRow> plans = new ArrayList<>();
-        for (int h = 0; h < H_SHARES.length; h++) {
-            double[] overheads = new double[VARIANTS];
-            for (int v = 0; v < VARIANTS; v++) {
-                overheads[v] = configs.get(4 + h * VARIANTS + v).median() / base - 1;
-            }
-            plans.add(
-                    new PlanRow(
-                            hBounds.get(h),
-                            H_SHARES[h],
-                            Arrays.stream(plannedCosts.get(h)).max().orElse(0),
-                            overheads));
-        }
+        List<PlanRow> plans = planRows(configs, 4, base, hBounds, plannedCosts);
+        List<PlanRow> agentPlans =
+                agent ? planRows(configs, agentFirst, base, hBounds, plannedCosts) : List.of();
         return new ProgramRow(
                 p.name(),
                 ids.size(),
@@ -290,7 +316,31 @@ public final class VariantOverhead {
                 nothing.median(),
                 all.median(),
                 noise(List.of(original, off, nothing, all)),
-                plans);
+                plans,
+                agentPlans);
+    }
+
+    /** The per-variant overheads of the plans whose configurations start at {@code first}. */
+    private static List<PlanRow> planRows(
+            List<Config> configs,
+            int first,
+            double base,
+            List<Long> hBounds,
+            List<long[]> plannedCosts) {
+        List<PlanRow> plans = new ArrayList<>();
+        for (int h = 0; h < H_SHARES.length; h++) {
+            double[] overheads = new double[VARIANTS];
+            for (int v = 0; v < VARIANTS; v++) {
+                overheads[v] = configs.get(first + h * VARIANTS + v).median() / base - 1;
+            }
+            plans.add(
+                    new PlanRow(
+                            hBounds.get(h),
+                            H_SHARES[h],
+                            Arrays.stream(plannedCosts.get(h)).max().orElse(0),
+                            overheads));
+        }
+        return plans;
     }
 
     /**
@@ -384,11 +434,58 @@ public final class VariantOverhead {
             out.printf(Locale.ROOT, "%-14s %s%n", r.name(), r.noise());
         }
         out.println();
+        printPlans(
+                out,
+                rows,
+                false,
+                "Per-variant CPU overhead against the original jar, "
+                        + VARIANTS
+                        + " variants per plan; \"of all\": share of the overhead of tracing all"
+                        + " methods");
+        if (rows.stream().anyMatch(r -> !r.agentPlans().isEmpty())) {
+            out.println();
+            printPlans(
+                    out,
+                    rows,
+                    true,
+                    "The same with the device agent's instrumentation: only the variant's methods"
+                            + " carry path probes");
+        }
+        out.println();
         out.printf(
                 Locale.ROOT,
-                "Per-variant CPU overhead against the original jar, %d variants per plan; \"of"
-                        + " all\": share of the overhead of tracing all methods%n",
-                VARIANTS);
+                "Largest --h-bound whose worst variant stays under %.0f%% CPU overhead against the"
+                        + " original jar (every smaller one under it too):%n",
+                100 * LIMIT);
+        for (ProgramRow r : rows) {
+            out.printf(Locale.ROOT, "%-14s %s%n", r.name(), choice(r.plans(), r, 0));
+        }
+        out.printf(
+                Locale.ROOT,
+                "The same against the probed jar whose mask traces nothing (what tracing the"
+                        + " variant adds to a device that has the probes anyway):%n");
+        for (ProgramRow r : rows) {
+            out.printf(
+                    Locale.ROOT,
+                    "%-14s %s%n",
+                    r.name(),
+                    choice(r.plans(), r, r.overhead(r.nothingMs())));
+        }
+        if (rows.stream().anyMatch(r -> !r.agentPlans().isEmpty())) {
+            out.printf(
+                    Locale.ROOT,
+                    "With the device agent's instrumentation, against the original jar:%n");
+            for (ProgramRow r : rows) {
+                if (!r.agentPlans().isEmpty()) {
+                    out.printf(Locale.ROOT, "%-14s %s%n", r.name(), choice(r.agentPlans(), r, 0));
+                }
+            }
+        }
+    }
+
+    private static void printPlans(
+            PrintStream out, List<ProgramRow> rows, boolean agent, String title) {
+        out.println(title);
         out.printf(
                 Locale.ROOT,
                 "%-14s %8s %6s %9s %9s %9s %8s %8s | %s%n",
@@ -413,7 +510,7 @@ public final class VariantOverhead {
                 "of all",
                 "of all");
         for (ProgramRow r : rows) {
-            for (PlanRow plan : r.plans()) {
+            for (PlanRow plan : agent ? r.agentPlans() : r.plans()) {
                 double median = WorkloadCpuTime.median(plan.overheads());
                 double worst = Arrays.stream(plan.overheads()).max().orElse(Double.NaN);
                 StringBuilder each = new StringBuilder();
@@ -434,28 +531,12 @@ public final class VariantOverhead {
                         each);
             }
         }
-        out.println();
-        out.printf(
-                Locale.ROOT,
-                "Largest --h-bound whose worst variant stays under %.0f%% CPU overhead against the"
-                        + " original jar (every smaller one under it too):%n",
-                100 * LIMIT);
-        for (ProgramRow r : rows) {
-            out.printf(Locale.ROOT, "%-14s %s%n", r.name(), choice(r, 0));
-        }
-        out.printf(
-                Locale.ROOT,
-                "The same against the probed jar whose mask traces nothing (what tracing the"
-                        + " variant adds to a device that has the probes anyway):%n");
-        for (ProgramRow r : rows) {
-            out.printf(Locale.ROOT, "%-14s %s%n", r.name(), choice(r, r.overhead(r.nothingMs())));
-        }
     }
 
     /** The chosen h-bound of {@code r} with overheads measured above {@code floor}. */
-    private static String choice(ProgramRow r, double floor) {
+    private static String choice(List<PlanRow> plans, ProgramRow r, double floor) {
         List<HBoundChoice.Measured> measured = new ArrayList<>();
-        for (PlanRow plan : r.plans()) {
+        for (PlanRow plan : plans) {
             double worst = Arrays.stream(plan.overheads()).max().orElse(Double.NaN);
             // Overheads against the floor's time, not differences of percentages.
             measured.add(new HBoundChoice.Measured(plan.hBound(), (1 + worst) / (1 + floor) - 1));

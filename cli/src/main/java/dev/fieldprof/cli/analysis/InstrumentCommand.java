@@ -6,16 +6,14 @@ import dev.fieldprof.analysis.instrument.InstrumentationResult;
 import dev.fieldprof.analysis.instrument.JarInstrumenter;
 import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
 import dev.fieldprof.analysis.jar.InvalidJarException;
-import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.BudgetOptions;
 import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,11 +29,8 @@ import picocli.CommandLine.Option;
  * {@code fieldprof instrument}: writes a copy of the jar with a method-entry probe per method of
  * the model, calling the client SDK by method id ({@link JarInstrumenter}); with {@code --paths}
  * also path probes ({@link PathProbeInstrumenter}) in the selected methods, in the same output jar.
- *
- * <p>The path probes go in first, on the jar's original bytes: those are the bytes the analysis
- * built the model's CFGs from, so the branch table the PathModelJob derives from the model equals
- * the one the probes number edges by. Entry probes are then added to that result (an entry probe
- * inserted first could split a method's first block and shift every block id after it).
+ * Each class goes through the one {@link dev.fieldprof.analysis.instrument.ProbeTransform} (path
+ * probes on the original bytes, then entry probes) that the device agent applies at class load.
  */
 @Command(
         name = "instrument",
@@ -113,55 +108,20 @@ public final class InstrumentCommand implements Callable<Integer> {
                     spec.commandLine(), "--path-methods needs --paths");
         }
         InstrumentationResult result;
-        PathProbeInstrumenter.Result pathResult = null;
-        Path pathJar = null;
+        PathProbeInstrumenter pathProbes = paths ? new PathProbeInstrumenter(traced) : null;
+        ProbePlanText plan = paths ? ProbePlanText.of(programModel) : null;
+        Map<String, byte[]> resources =
+                plan == null
+                        ? Map.of()
+                        : Map.of(
+                                ProbePlanText.RESOURCE,
+                                plan.toText().getBytes(StandardCharsets.UTF_8));
         try {
-            Path input = jar;
-            if (paths) {
-                if (!JarContents.read(jar).signatureEntries().isEmpty() && !stripSignatures) {
-                    throw new CliFailure(
-                            "refusing to instrument signed jar "
-                                    + jar
-                                    + ": instrumentation breaks the signature; use"
-                                    + " --strip-signatures to remove it");
-                }
-                Path dir = out.toAbsolutePath().getParent();
-                Files.createDirectories(dir);
-                pathJar = Files.createTempFile(dir, ".fieldprof-paths-", ".jar");
-                ProbePlanText plan = ProbePlanText.of(programModel);
-                pathResult =
-                        new PathProbeInstrumenter(traced)
-                                .instrumentJar(
-                                        jar,
-                                        pathJar,
-                                        programModel.getMethods().size(),
-                                        plan == null
-                                                ? Map.of()
-                                                : Map.of(
-                                                        ProbePlanText.RESOURCE,
-                                                        plan.toText()
-                                                                .getBytes(
-                                                                        java.nio.charset
-                                                                                .StandardCharsets
-                                                                                .UTF_8)));
-                input = pathJar;
-            }
             result =
                     new JarInstrumenter(stripSignatures, devices)
-                            .instrument(input, programModel, out);
-        } catch (InvalidJarException
-                | UncheckedIOException
-                | IllegalArgumentException
-                | IOException e) {
+                            .instrument(jar, programModel, pathProbes, resources, out);
+        } catch (InvalidJarException | UncheckedIOException | IllegalArgumentException e) {
             throw new CliFailure(e.getMessage());
-        } finally {
-            if (pathJar != null) {
-                try {
-                    Files.deleteIfExists(pathJar);
-                } catch (IOException ignored) {
-                    // a temporary file next to the output: best effort
-                }
-            }
         }
         int methods = programModel.getMethods().size();
         if (methods > 0 && result.modelMethodsNotFound().size() == methods) {
@@ -187,9 +147,8 @@ public final class InstrumentCommand implements Callable<Integer> {
                                 result.seconds(),
                                 result.classesPerSecond()));
         spec.commandLine().getOut().println("device budget: " + BudgetOptions.describe(devices));
-        if (pathResult != null) {
-            printPaths(pathResult, traced.size());
-            ProbePlanText plan = ProbePlanText.of(programModel);
+        if (pathProbes != null) {
+            printPaths(pathProbes, programModel.getMethods().size(), traced.size());
             if (plan != null) {
                 spec.commandLine()
                         .getOut()
@@ -220,8 +179,8 @@ public final class InstrumentCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void printPaths(PathProbeInstrumenter.Result r, int selected) {
-        BranchDescription branches = r.branches();
+    private void printPaths(PathProbeInstrumenter r, int methodCount, int selected) {
+        BranchDescription branches = r.branches(methodCount);
         spec.commandLine()
                 .getOut()
                 .println(
@@ -229,22 +188,22 @@ public final class InstrumentCommand implements Callable<Integer> {
                                 Locale.ROOT,
                                 "path probes: %d of %d selected methods (%d probes, %d branch"
                                         + " nodes); branch description in %s",
-                                r.methodsInstrumented(),
+                                r.cfgs().size(),
                                 selected,
                                 r.probesInserted(),
                                 branches.branchNodeCount(),
                                 BranchDescription.RESOURCE));
         boolean subset = !pathMethods.strip().equals("all");
-        if (!r.methodsSkipped().isEmpty() || subset) {
+        if (!r.skipped().isEmpty() || subset) {
             spec.commandLine()
                     .getErr()
                     .println(
                             "warning: "
-                                    + (r.methodsSkipped().isEmpty()
+                                    + (r.skipped().isEmpty()
                                             ? "only some methods are traced"
-                                            : r.methodsSkipped().size()
+                                            : r.skipped().size()
                                                     + " selected methods got no path probes, e.g. "
-                                                    + r.methodsSkipped().get(0))
+                                                    + r.skipped().get(0))
                                     + ": run the paths job with --branches APP:VERSION=<"
                                     + BranchDescription.RESOURCE
                                     + " of the output jar>, the program model's CFGs do not"

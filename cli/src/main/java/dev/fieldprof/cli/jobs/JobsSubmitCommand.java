@@ -1,5 +1,6 @@
 package dev.fieldprof.cli.jobs;
 
+import dev.fieldprof.cli.CheckoutArtifacts;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaClientProperties;
@@ -11,11 +12,7 @@ import dev.fieldprof.jobs.io.KafkaClientSettings;
 import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaJobOptions;
 import dev.fieldprof.jobs.paths.PathJobOptions;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -304,73 +301,13 @@ public final class JobsSubmitCommand implements Callable<Integer> {
                         + "): build it with 'mvn -pl jobs package' or pass --jar");
     }
 
-    /**
-     * The newest {@code jobs/target/fieldprof-jobs-*-job.jar} of this checkout: looked up from
-     * {@code -Dfieldprof.home} or {@code $FIELDPROF_HOME}, from the working directory and its
-     * parents, and from where the CLI itself was loaded (cli/target/...).
-     */
+    /** The newest {@code jobs/target/fieldprof-jobs-*-job.jar} of this checkout. */
     static Optional<Path> defaultJobJar() {
-        List<Path> roots = new ArrayList<>();
-        // The ./fieldprof launcher passes the checkout it lives in.
-        for (String home :
-                new String[] {
-                    System.getProperty("fieldprof.home"), System.getenv("FIELDPROF_HOME")
-                }) {
-            if (home != null && !home.isBlank()) {
-                roots.add(Path.of(home));
-            }
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            roots.add(dir);
-        }
-        codeLocation()
-                .ifPresent(
-                        location -> {
-                            for (Path dir = location; dir != null; dir = dir.getParent()) {
-                                roots.add(dir);
-                            }
-                        });
-        for (Path root : roots) {
-            Optional<Path> found = newestJobJar(root.resolve("jobs").resolve("target"));
-            if (found.isPresent()) {
-                return found;
-            }
-        }
-        return Optional.empty();
+        return CheckoutArtifacts.find("jobs", JOB_JAR_GLOB);
     }
 
     static Optional<Path> newestJobJar(Path target) {
-        if (!Files.isDirectory(target)) {
-            return Optional.empty();
-        }
-        Path newest = null;
-        try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, JOB_JAR_GLOB)) {
-            for (Path candidate : jars) {
-                if (newest == null
-                        || Files.getLastModifiedTime(candidate)
-                                        .compareTo(Files.getLastModifiedTime(newest))
-                                > 0) {
-                    newest = candidate;
-                }
-            }
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(newest);
-    }
-
-    private static Optional<Path> codeLocation() {
-        try {
-            URI location =
-                    JobsSubmitCommand.class
-                            .getProtectionDomain()
-                            .getCodeSource()
-                            .getLocation()
-                            .toURI();
-            return Optional.of(Path.of(location).toAbsolutePath());
-        } catch (URISyntaxException | RuntimeException e) {
-            return Optional.empty();
-        }
+        return CheckoutArtifacts.newest(target, JOB_JAR_GLOB);
     }
 
     /** Names {@code --job} accepts, for the help text and shell completion. */

@@ -1,5 +1,6 @@
 package dev.fieldprof.analysis.instrument;
 
+import dev.fieldprof.analysis.cfg.BranchDescription;
 import dev.fieldprof.analysis.jar.InvalidJarException;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.MethodSignatures;
@@ -15,17 +16,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.jar.Attributes;
 import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassWriter;
 
 /**
  * Writes an instrumented copy of an application jar: a method-entry probe calling {@code
@@ -67,6 +66,21 @@ public final class JarInstrumenter {
      * Instruments {@code inputJar} for {@code model} into {@code outputJar} (replaced if present).
      */
     public InstrumentationResult instrument(Path inputJar, ProgramModel model, Path outputJar) {
+        return instrument(inputJar, model, null, Map.of(), outputJar);
+    }
+
+    /**
+     * As above, also with path probes from {@code paths} (null: none) in the methods it traces, its
+     * branch description written as {@link BranchDescription#RESOURCE}, and {@code resources} (jar
+     * entry name → bytes, such as the probe plan) written into the jar in place of entries of the
+     * same name. Every class goes through the one {@link ProbeTransform} the device agent uses too.
+     */
+    public InstrumentationResult instrument(
+            Path inputJar,
+            ProgramModel model,
+            PathProbeInstrumenter paths,
+            Map<String, byte[]> resources,
+            Path outputJar) {
         long start = System.nanoTime();
         if (budget != null && !model.getPrivacyConfigs().isEmpty()) {
             // Before any work: a jar whose devices could never report is not worth writing.
@@ -83,47 +97,40 @@ public final class JarInstrumenter {
                             + "): instrumentation breaks the signature; use --strip-signatures"
                             + " to remove it");
         }
-        Map<String, Integer> ids = new HashMap<>();
-        Set<String> modelClasses = new HashSet<>();
-        for (MethodInfo method : model.getMethods()) {
-            ids.put(method.getSignature(), method.getId());
-            modelClasses.add(
-                    MethodSignatures.declaringClass(method.getSignature()).replace('.', '/'));
+        ProbeTransform transform = new ProbeTransform(model, paths);
+        Map<String, byte[]> written = new TreeMap<>(resources);
+        if (paths != null) {
+            written.put(BranchDescription.RESOURCE, new byte[0]); // written last, once complete
         }
-        Set<String> found = new HashSet<>();
-        int instrumented = 0;
+        written.put(
+                CLIENT_PROPERTIES,
+                clientProperties(model, budget).getBytes(StandardCharsets.UTF_8));
         int copied = 0;
-        int probes = 0;
-        int resources = 0;
+        int resourcesCopied = 0;
         Path temporary = temporaryNextTo(outputJar);
         try (OutputStream file = Files.newOutputStream(temporary);
                 ZipOutputStream out = new ZipOutputStream(file)) {
-            Set<String> written = new HashSet<>();
+            Set<String> seen = new HashSet<>();
             for (JarContents.Entry entry : jar.entries()) {
                 String name = entry.name();
                 if (JarContents.isSignatureEntry(name)
-                        || name.equals(CLIENT_PROPERTIES)
-                        || !written.add(name)) {
+                        || written.containsKey(name)
+                        || !seen.add(name)) {
                     continue;
                 }
                 byte[] bytes = entry.bytes();
                 String internalName = MethodSignatures.internalNameOfEntry(name);
                 if (name.equalsIgnoreCase("META-INF/MANIFEST.MF") && !signatureEntries.isEmpty()) {
                     bytes = manifestWithoutDigests(bytes);
-                } else if (internalName != null && modelClasses.contains(internalName)) {
-                    int[] inserted = {0};
-                    byte[] rewritten = instrumentClass(bytes, ids, found, inserted);
+                } else if (internalName != null) {
+                    byte[] rewritten = transform.transform(internalName, bytes);
                     if (rewritten != null) {
                         bytes = rewritten;
-                        instrumented++;
-                        probes += inserted[0];
                     } else {
                         copied++;
                     }
-                } else if (internalName != null) {
-                    copied++;
                 } else if (!entry.directory()) {
-                    resources++;
+                    resourcesCopied++;
                 }
                 ZipEntry outEntry = new ZipEntry(name);
                 if (entry.time() >= 0) {
@@ -133,9 +140,18 @@ public final class JarInstrumenter {
                 out.write(bytes);
                 out.closeEntry();
             }
-            out.putNextEntry(new ZipEntry(CLIENT_PROPERTIES));
-            out.write(clientProperties(model, budget).getBytes(StandardCharsets.UTF_8));
-            out.closeEntry();
+            if (paths != null) {
+                written.put(
+                        BranchDescription.RESOURCE,
+                        paths.branches(model.getMethods().size())
+                                .toText()
+                                .getBytes(StandardCharsets.UTF_8));
+            }
+            for (Map.Entry<String, byte[]> resource : written.entrySet()) {
+                out.putNextEntry(new ZipEntry(resource.getKey()));
+                out.write(resource.getValue());
+                out.closeEntry();
+            }
         } catch (IOException e) {
             deleteQuietly(temporary);
             throw new UncheckedIOException("cannot write " + outputJar + ": " + e.getMessage(), e);
@@ -149,6 +165,7 @@ public final class JarInstrumenter {
             deleteQuietly(temporary);
             throw new UncheckedIOException("cannot write " + outputJar + ": " + e.getMessage(), e);
         }
+        Set<String> found = transform.methodsFound();
         List<String> missing = new ArrayList<>();
         for (MethodInfo method : model.getMethods()) {
             if (!found.contains(method.getSignature())) {
@@ -156,40 +173,22 @@ public final class JarInstrumenter {
             }
         }
         return new InstrumentationResult(
-                instrumented,
+                transform.classesInstrumented(),
                 copied,
-                probes,
-                resources,
+                transform.entryProbes(),
+                resourcesCopied,
                 missing,
                 stripSignatures ? signatureEntries : List.of(),
                 (System.nanoTime() - start) / 1e9);
     }
 
-    /** The rewritten class, or null if none of its methods is in V. */
-    private static byte[] instrumentClass(
-            byte[] original, Map<String, Integer> ids, Set<String> found, int[] inserted) {
-        ClassReader reader;
-        try {
-            reader = new ClassReader(original);
-        } catch (RuntimeException e) {
-            // A class the analysis could not read has no methods in V either: copy it unchanged.
-            return null;
-        }
-        // Passing the reader lets ASM copy unchanged methods and the constant pool verbatim.
-        // COMPUTE_MAXS suffices: the entry probe keeps every stack map frame valid.
-        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-        EntryProbeInserter inserter = new EntryProbeInserter(writer, ids);
-        reader.accept(inserter, 0);
-        if (inserter.instrumented().isEmpty()) {
-            return null;
-        }
-        found.addAll(inserter.instrumented());
-        inserted[0] = inserter.instrumented().size();
-        return writer.toByteArray();
-    }
-
-    /** The client SDK's configuration, from the model and its first privacy configuration. */
-    static String clientProperties(ProgramModel model, DeviceBudget budget) {
+    /**
+     * The client SDK's configuration, from the model and its first privacy configuration: the text
+     * of {@link #CLIENT_PROPERTIES}, which the device agent hands the SDK instead.
+     *
+     * @param budget the device budget written with it; null for none
+     */
+    public static String clientProperties(ProgramModel model, DeviceBudget budget) {
         if (model.getPrivacyConfigs().isEmpty()) {
             throw new IllegalArgumentException(
                     "model of " + model.getAppVersion() + " has no privacy configuration");
