@@ -406,6 +406,7 @@ class DeviceRuntimeTest {
                             "ReportsSent",
                             "ReportsSpooled",
                             "ReportsDropped",
+                            "KafkaAuthenticationFailures",
                             "PathTracing",
                             "ClassesInstrumentedAtLoad",
                             "ClassesLeftUninstrumentedAtLoad");
