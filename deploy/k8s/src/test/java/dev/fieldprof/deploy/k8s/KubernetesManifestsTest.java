@@ -278,7 +278,7 @@ class KubernetesManifestsTest {
         assertThatThrownBy(() -> FrequencyJobOptions.parse(args))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(
-                        "unknown option --bootstrapp; known: --bootstrap, --reports-topic,");
+                        "unknown option --bootstrapp; known: --bootstrap, --kafka-properties, --reports-topic,");
     }
 
     @Test
