@@ -18,29 +18,8 @@ started=$SECONDS
 step() { echo "test-deploy: [$((SECONDS - started)) s] $*"; }
 fail() { echo "test-deploy: FAILED: $*" >&2; exit 1; }
 
-# free_port: a random loopback port nobody listens on (checked by connecting to it).
-free_port() {
-  local port
-  for _ in $(seq 1 100); do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-  fail "no free loopback port found"
-}
-
-export FIELDPROF_RUN_DIR
-FIELDPROF_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fieldprof-deploy-test.XXXXXX")"
-export KAFKA_PORT KAFKA_CONTROLLER_PORT FLINK_REST_PORT FLINK_RPC_PORT
-KAFKA_PORT="$(free_port)"
-KAFKA_CONTROLLER_PORT="$(free_port)"
-FLINK_REST_PORT="$(free_port)"
-FLINK_RPC_PORT="$(free_port)"
-METRICS_BASE="$(free_port)"
-export FLINK_METRICS_PORTS="$METRICS_BASE-$((METRICS_BASE + 9))"
-export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-4}"
+source "$DEPLOY_DIR/test-env.sh" # free_port, use_private_cluster
+use_private_cluster deploy-test
 
 cleanup() {
   local status=$?

@@ -32,29 +32,8 @@ OUTAGE="${FAULT_OUTAGE_SECONDS:-10}"
 step() { echo "test-faults: [$((SECONDS - started)) s] $*"; }
 fail() { echo "test-faults: FAILED: $*" >&2; exit 1; }
 
-# free_port: a random loopback port nobody listens on (checked by connecting to it).
-free_port() {
-  local port
-  for _ in $(seq 1 100); do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-  fail "no free loopback port found"
-}
-
-export FIELDPROF_RUN_DIR
-FIELDPROF_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fieldprof-faults-test.XXXXXX")"
-export KAFKA_PORT KAFKA_CONTROLLER_PORT FLINK_REST_PORT FLINK_RPC_PORT
-KAFKA_PORT="$(free_port)"
-KAFKA_CONTROLLER_PORT="$(free_port)"
-FLINK_REST_PORT="$(free_port)"
-FLINK_RPC_PORT="$(free_port)"
-METRICS_BASE="$(free_port)"
-export FLINK_METRICS_PORTS="$METRICS_BASE-$((METRICS_BASE + 9))"
-export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-4}"
+source "$DEPLOY_DIR/test-env.sh" # free_port, use_private_cluster
+use_private_cluster faults-test
 source "$DEPLOY_DIR/lib.sh" # http_get, is_running, stop_pid; after the exports above
 
 LOAD_PID=""

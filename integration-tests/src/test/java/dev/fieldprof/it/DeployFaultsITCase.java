@@ -3,9 +3,6 @@ package dev.fieldprof.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,28 +19,7 @@ class DeployFaultsITCase {
     @Test
     void jobCountsEveryReportOnceThroughTaskManagerKillBrokerRestartAndOfflineDevice()
             throws IOException, InterruptedException {
-        Path repository = Path.of("").toAbsolutePath().getParent();
-        Path script = repository.resolve("deploy/test-faults.sh");
-        assertThat(script).exists();
-        Path log = Path.of("target", "test-faults.log").toAbsolutePath();
-        Files.createDirectories(log.getParent());
-        Process process =
-                new ProcessBuilder("bash", script.toString())
-                        .directory(repository.toFile())
-                        .redirectErrorStream(true)
-                        .redirectOutput(log.toFile())
-                        .start();
-        boolean finished = process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES);
-        if (!finished) {
-            // The script's trap stops the cluster on SIGTERM.
-            process.destroy();
-            process.waitFor(60, TimeUnit.SECONDS);
-        }
-        String output = Files.readString(log);
-        assertThat(finished)
-                .as("finished within %d minutes:%n%s", TIMEOUT_MINUTES, output)
-                .isTrue();
-        assertThat(process.exitValue()).as("exit status; output:%n%s", output).isZero();
+        String output = DeployScript.runToSuccess("test-faults", TIMEOUT_MINUTES);
         assertThat(output)
                 .as(output)
                 .contains("a. the job runs again, restored from checkpoint")
