@@ -278,7 +278,8 @@ class KubernetesManifestsTest {
         assertThatThrownBy(() -> FrequencyJobOptions.parse(args))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(
-                        "unknown option --bootstrapp; known: --bootstrap, --kafka-properties, --reports-topic,");
+                        "unknown option --bootstrapp; known: --bootstrap, --kafka-properties,"
+                                + " --reports-topic,");
     }
 
     @Test
