@@ -2,11 +2,18 @@
 # free loopback ports, with their own run directory, so that a test never meets a running
 # deploy/ cluster. The caller defines fail() first.
 
-# free_port: a random loopback port nobody listens on (checked by connecting to it).
+# free_port: a random loopback port nobody listens on (checked by connecting to it), below the
+# kernel's ephemeral range: a port in that range can be the local end of any client connection
+# (there are many on loopback here) and then a server cannot bind it (seen: Flink's RPC port).
+# Ports already handed out by pick_port, which runs in this shell (free_port runs in $(...)).
+FREE_PORTS_TAKEN=" "
 free_port() {
-  local port
-  for _ in $(seq 1 100); do
-    port=$((20000 + RANDOM % 40000))
+  local port low=20000 high
+  high=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  (( high > low + 1000 )) || high=32768
+  for _ in $(seq 1 200); do
+    port=$((low + RANDOM % (high - low - 10)))
+    [[ "$FREE_PORTS_TAKEN" == *" $port "* ]] && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0
@@ -15,17 +22,26 @@ free_port() {
   fail "no free loopback port found"
 }
 
+# pick_port NAME: sets the variable NAME to a free port no earlier pick_port gave.
+pick_port() {
+  local port
+  port="$(free_port)"
+  while [[ "$FREE_PORTS_TAKEN" == *" $port "* ]]; do port="$(free_port)"; done
+  FREE_PORTS_TAKEN+="$port "
+  printf -v "$1" '%s' "$port"
+}
+
 # use_private_cluster NAME: exports a fresh run directory ($TMPDIR/fieldprof-NAME.XXXXXX) and
 # free ports for every process, then sizes the cluster for a test (2 slots, 4 partitions unless
 # set).
 use_private_cluster() {
   export FIELDPROF_RUN_DIR KAFKA_PORT KAFKA_CONTROLLER_PORT FLINK_REST_PORT FLINK_RPC_PORT
   FIELDPROF_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fieldprof-$1.XXXXXX")"
-  KAFKA_PORT="$(free_port)"
-  KAFKA_CONTROLLER_PORT="$(free_port)"
-  FLINK_REST_PORT="$(free_port)"
-  FLINK_RPC_PORT="$(free_port)"
-  METRICS_BASE="$(free_port)" # the first of the ten Prometheus ports
+  pick_port KAFKA_PORT
+  pick_port KAFKA_CONTROLLER_PORT
+  pick_port FLINK_REST_PORT
+  pick_port FLINK_RPC_PORT
+  pick_port METRICS_BASE # the first of the ten Prometheus ports
   export FLINK_METRICS_PORTS="$METRICS_BASE-$((METRICS_BASE + 9))"
   export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-4}"
 }
