@@ -112,7 +112,7 @@ public final class JobsSubmitCommand implements Callable<Integer> {
     @Option(
             names = "--settle",
             defaultValue = "15s",
-            converter = DurationConverter.class,
+            converter = DurationConverter.OrZero.class,
             description =
                     "After it runs, watch the job this long: one that fails or restarts meanwhile"
                             + " exits 1 with the cause and the restart count instead of reporting"
@@ -177,7 +177,7 @@ public final class JobsSubmitCommand implements Callable<Integer> {
                     waitRunning
                             ? flink.awaitState(jobId, Set.of("RUNNING"), timeout)
                             : flink.jobState(jobId);
-            if (waitRunning) {
+            if (waitRunning && !settle.isZero()) {
                 watchSettling(flink, jobId);
             }
             out.printf(

@@ -8,7 +8,20 @@ import picocli.CommandLine;
  * Reads durations as people write them: {@code 90s}, {@code 5m}, {@code 2h}, {@code 1d}, {@code
  * 1500ms} or ISO-8601 {@code PT1M}, and writes them the same way ({@link #format}).
  */
-public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+public class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+
+    /** As {@link DurationConverter}, also taking zero ({@code 0s}) for "not at all". */
+    public static final class OrZero extends DurationConverter {
+        @Override
+        public Duration convert(String value) {
+            String text = value.trim().toLowerCase(Locale.ROOT);
+            if (text.matches("0+(ms|s|m|h|d)?") || text.equals("pt0s")) {
+                return Duration.ZERO;
+            }
+            return super.convert(value);
+        }
+    }
+
     @Override
     public Duration convert(String value) {
         String text = value.trim().toLowerCase(Locale.ROOT);

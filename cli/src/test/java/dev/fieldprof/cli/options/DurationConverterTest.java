@@ -21,6 +21,17 @@ class DurationConverterTest {
     }
 
     @Test
+    void theOrZeroKindAlsoTakesZeroForNotAtAll() {
+        DurationConverter orZero = new DurationConverter.OrZero();
+        assertThat(orZero.convert("0s")).isEqualTo(Duration.ZERO);
+        assertThat(orZero.convert("0")).isEqualTo(Duration.ZERO);
+        assertThat(orZero.convert("PT0S")).isEqualTo(Duration.ZERO);
+        assertThat(orZero.convert("15s")).isEqualTo(Duration.ofSeconds(15));
+        assertThatThrownBy(() -> orZero.convert("-1s"))
+                .isInstanceOf(CommandLine.TypeConversionException.class);
+    }
+
+    @Test
     void writesADurationInItsLargestWholeUnit() {
         assertThat(DurationConverter.format(Duration.ofDays(1))).isEqualTo("1d");
         assertThat(DurationConverter.format(Duration.ofHours(36))).isEqualTo("36h");
