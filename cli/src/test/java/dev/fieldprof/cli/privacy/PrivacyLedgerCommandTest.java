@@ -38,6 +38,7 @@ class PrivacyLedgerCommandTest {
                         "app-version demo:1.0",
                         "config default",
                         "epsilon-per-t-events 2.197225 (t=2, k=100)",
+                        "user-level-epsilon-per-report 109.861229",
                         "reports 2",
                         "events-reported 200",
                         "user-level-epsilon 219.722458",

@@ -103,6 +103,10 @@ public final class PrivacyLedger {
             lines.add(
                     String.format(
                             Locale.ROOT, "epsilon-per-t-events %.6f (t=%d, k=%d)", epsilon, t, k));
+            // What one whole report costs the device: the figure its budget counts.
+            lines.add(
+                    String.format(
+                            Locale.ROOT, "user-level-epsilon-per-report %.6f", epsilon * k / t));
             lines.add("reports " + reports);
             lines.add("events-reported " + eventsReported);
             lines.add(String.format(Locale.ROOT, "user-level-epsilon %.6f", userLevelEpsilon));
