@@ -1,6 +1,7 @@
 package dev.fieldprof.client;
 
 import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
@@ -489,6 +490,20 @@ public final class ClientConfig {
             this.t = 1;
             this.k = 1;
             return this;
+        }
+
+        /**
+         * The privacy configuration a program model publishes, in its mode: {@link
+         * #userLevelPrivacy} for USER_LEVEL, {@link #privacy(String, double, int, int)} otherwise.
+         */
+        public Builder privacy(PrivacyConfig config) {
+            return config.getMode() == PrivacyMode.USER_LEVEL
+                    ? userLevelPrivacy(config.getConfigId(), config.getEpsilon())
+                    : privacy(
+                            config.getConfigId(),
+                            config.getEpsilon(),
+                            config.getT(),
+                            config.getK());
         }
 
         /** Time-based epochs of this span; null means manual epochs ({@code endEpoch()}). */

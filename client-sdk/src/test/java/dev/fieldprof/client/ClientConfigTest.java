@@ -3,6 +3,9 @@ package dev.fieldprof.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.PrivacyMode;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -25,6 +28,36 @@ class ClientConfigTest {
         p.setProperty("privacy.k", "1000");
         p.setProperty("state.dir", dir.toString());
         return p;
+    }
+
+    @Test
+    void takesAModelsPrivacyConfigurationInItsMode() {
+        PrivacyConfig userLevel =
+                PrivacyConfig.newBuilder()
+                        .setConfigId("u")
+                        .setEpsilon(Math.log(3))
+                        .setT(1)
+                        .setK(1)
+                        .setMode(PrivacyMode.USER_LEVEL)
+                        .build();
+        PrivacyConfig epsilonT =
+                PrivacyConfig.newBuilder(userLevel)
+                        .setConfigId("e")
+                        .setT(2)
+                        .setK(40)
+                        .setMode(PrivacyMode.EPSILON_T)
+                        .build();
+        ClientConfig.Builder base =
+                ClientConfig.builder().appVersion("a:1").methodCount(10).stateDir(dir);
+        PrivacyParameters user = base.privacy(userLevel).build().privacy();
+        assertThat(user.mode()).isEqualTo(PrivacyMode.USER_LEVEL);
+        assertThat(user.epsilon()).isEqualTo(Math.log(3));
+        assertThat(user.k()).isEqualTo(1);
+        ClientConfig event = base.privacy(epsilonT).build();
+        assertThat(event.configId()).isEqualTo("e");
+        assertThat(event.privacy().mode()).isEqualTo(PrivacyMode.EPSILON_T);
+        assertThat(event.privacy().t()).isEqualTo(2);
+        assertThat(event.privacy().k()).isEqualTo(40);
     }
 
     @Test

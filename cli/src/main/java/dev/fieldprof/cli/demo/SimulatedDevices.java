@@ -110,16 +110,8 @@ public final class SimulatedDevices implements AutoCloseable {
                                 .deviceId(deviceId)
                                 .methodCount(model.getMethods().size())
                                 .stateDir(stateRoot.resolve(deviceId))
-                                .budget(privacy.budget().epsilon(), privacy.budget().period());
-                if (config.getMode() == PrivacyMode.USER_LEVEL) {
-                    builder.userLevelPrivacy(config.getConfigId(), config.getEpsilon());
-                } else {
-                    builder.privacy(
-                            config.getConfigId(),
-                            config.getEpsilon(),
-                            config.getT(),
-                            config.getK());
-                }
+                                .budget(privacy.budget().epsilon(), privacy.budget().period())
+                                .privacy(config);
                 SimulatedUseClock clock = new SimulatedUseClock(start, use.runEvery());
                 DeviceRuntime runtime =
                         DeviceRuntime.start(

@@ -87,16 +87,8 @@ final class LoadFleet implements AutoCloseable {
                                 .deviceId(deviceId)
                                 .methodCount(methods)
                                 .stateDir(stateRoot.resolve(deviceId))
-                                .reportsPerDayCap(REPORTS_PER_DAY);
-                if (privacy.getMode() == PrivacyMode.USER_LEVEL) {
-                    config.userLevelPrivacy(privacy.getConfigId(), privacy.getEpsilon());
-                } else {
-                    config.privacy(
-                            privacy.getConfigId(),
-                            privacy.getEpsilon(),
-                            privacy.getT(),
-                            privacy.getK());
-                }
+                                .reportsPerDayCap(REPORTS_PER_DAY)
+                                .privacy(privacy);
                 devices.add(
                         DeviceRuntime.start(
                                 config.build(),
