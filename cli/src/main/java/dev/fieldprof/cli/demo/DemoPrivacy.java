@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.demo;
 
 import dev.fieldprof.analysis.instrument.DeviceBudget;
+import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;
@@ -32,18 +33,16 @@ public record DemoPrivacy(PrivacyMode mode, double epsilon, DeviceBudget budget)
      *     that no device could ever report
      */
     public ProgramModel applyTo(ProgramModel model) {
+        ProgramModel moded =
+                mode == PrivacyMode.USER_LEVEL ? ProgramModels.userLevel(model) : model;
         List<PrivacyConfig> configs = new ArrayList<>();
-        for (PrivacyConfig config : model.getPrivacyConfigs()) {
-            PrivacyConfig.Builder changed =
-                    PrivacyConfig.newBuilder(config).setMode(mode).setEpsilon(epsilon);
-            if (mode == PrivacyMode.USER_LEVEL) {
-                changed.setK(1).setT(1);
-            }
-            PrivacyConfig result = changed.build();
+        for (PrivacyConfig config : moded.getPrivacyConfigs()) {
+            PrivacyConfig result =
+                    PrivacyConfig.newBuilder(config).setMode(mode).setEpsilon(epsilon).build();
             budget.checkAffords(result);
             configs.add(result);
         }
-        return ProgramModel.newBuilder(model).setPrivacyConfigs(configs).build();
+        return ProgramModel.newBuilder(moded).setPrivacyConfigs(configs).build();
     }
 
     /** Whether devices spend without bound. */
