@@ -66,7 +66,7 @@ final class AgentSetup {
             throw new AgentStartException("invalid device setting: " + e.getMessage());
         }
         double perReport = config.privacy().userLevelEpsilonPerReport();
-        if (perReport > config.budget() * (1 + 1e-12)) {
+        if (!new DeviceBudget(config.budget(), config.budgetPeriod()).affords(perReport)) {
             // No report could ever leave: better said once than counted silently forever.
             throw new AgentStartException(
                     String.format(

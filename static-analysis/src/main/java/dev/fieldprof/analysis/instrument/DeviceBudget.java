@@ -50,7 +50,7 @@ public record DeviceBudget(double epsilon, Duration period) {
                 userLevel
                         ? config.getEpsilon()
                         : config.getEpsilon() * config.getK() / config.getT();
-        if (perReport > epsilon * (1 + 1e-12)) {
+        if (!affords(perReport)) {
             throw new IllegalArgumentException(
                     String.format(
                             Locale.ROOT,
@@ -69,6 +69,14 @@ public record DeviceBudget(double epsilon, Duration period) {
                             epsilon,
                             period));
         }
+    }
+
+    /**
+     * Whether one report costing {@code perReport} of user-level ε fits in the budget, with the
+     * device's own rounding margin (a report of exactly the budget fits).
+     */
+    public boolean affords(double perReport) {
+        return perReport <= epsilon * (1 + 1e-12);
     }
 
     /** The client-properties lines that give devices this budget. */
