@@ -261,7 +261,8 @@ final class DemoRun {
                                 sent.sent(),
                                 sent.spooledNow(),
                                 sent.droppedTotal()));
-                header.addAll(devices.mostExposed().describe());
+                SimulatedDevices.Exposure exposure = devices.mostExposed();
+                header.addAll(exposure.describe());
                 header.add(
                         String.format(
                                 Locale.ROOT,
@@ -269,7 +270,7 @@ final class DemoRun {
                                         + " reports",
                                 devices.refusedByBudget(),
                                 devices.refusedByCap(),
-                                devices.mostExposed().ledger().reportsPerDayCap()));
+                                exposure.ledger().reportsPerDayCap()));
                 if (deadLetters.total() > 0) {
                     header.add(
                             "dead letters "

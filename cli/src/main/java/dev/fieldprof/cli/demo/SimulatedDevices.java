@@ -218,17 +218,18 @@ public final class SimulatedDevices implements AutoCloseable {
      */
     public Exposure mostExposed() {
         int most = 0;
+        PrivacyLedger.Entry mostLedger = runtimes.get(0).ledger();
         for (int i = 1; i < runtimes.size(); i++) {
-            if (runtimes.get(i).ledger().userLevelEpsilon()
-                    > runtimes.get(most).ledger().userLevelEpsilon()) {
+            PrivacyLedger.Entry ledger = runtimes.get(i).ledger();
+            if (ledger.userLevelEpsilon() > mostLedger.userLevelEpsilon()) {
                 most = i;
+                mostLedger = ledger;
             }
         }
-        DeviceRuntime runtime = runtimes.get(most);
         SimulatedUseClock clock = clocks.get(most);
         return new Exposure(
-                runtime.ledger(),
-                runtime.budget().spentWithin(clock.latestRun()),
+                mostLedger,
+                runtimes.get(most).budget().spentWithin(clock.latestRun()),
                 budget,
                 clock.elapsed());
     }
