@@ -5,7 +5,7 @@
 # free_port: a random loopback port nobody listens on (checked by connecting to it), below the
 # kernel's ephemeral range: a port in that range can be the local end of any client connection
 # (there are many on loopback here) and then a server cannot bind it (seen: Flink's RPC port).
-# Ports already handed out by pick_port, which runs in this shell (free_port runs in $(...)).
+# Ports already handed out by pick_port.
 FREE_PORTS_TAKEN=" "
 free_port() {
   local port low=20000 high
@@ -22,11 +22,11 @@ free_port() {
   fail "no free loopback port found"
 }
 
-# pick_port NAME: sets the variable NAME to a free port no earlier pick_port gave.
+# pick_port NAME: sets the variable NAME to a free port no earlier pick_port gave (free_port,
+# in its $(...) subshell, skips the ports recorded here; only this shell can record them).
 pick_port() {
   local port
   port="$(free_port)"
-  while [[ "$FREE_PORTS_TAKEN" == *" $port "* ]]; do port="$(free_port)"; done
   FREE_PORTS_TAKEN+="$port "
   printf -v "$1" '%s' "$port"
 }
