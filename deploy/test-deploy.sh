@@ -5,7 +5,11 @@
 # submit`, feeds it randomized reports in bursts with quiet gaps (one partition each, the others
 # idle), reads the estimates back and checks that every report is in exactly one window (none lost,
 # none dead-lettered) and that no operator dropped a late record (Flink's numLateRecordsDropped
-# through the REST API), then stops everything. Exit 0 only when every step passed; cleanup runs on
+# through the REST API). Then the paths job at parallelism 2 and a real program (google-java-format
+# from Maven Central, deploy/test-program/pom.xml) analyzed, published and run on six devices under
+# the device agent with path tracing, in two bursts; every path report a device handed over must be
+# on the topic and decoded by the job, none dead-lettered, and the second burst must code with a
+# learned edge model. Then it stops everything. Exit 0 only when every step passed; cleanup runs on
 # every exit (trap).
 #
 # Needs the built CLI and job jar: run `mvn -B package -DskipTests` (or `mvn -B verify`) first.
@@ -127,4 +131,84 @@ CHECKPOINT_CONFIG="$(http_get "$REST_URL/jobs/$JOB_ID/checkpoints/config")"
 grep -q '"state_backend":"[A-Za-z]*RocksDB' <<<"$CHECKPOINT_CONFIG" \
   || fail "the job does not keep its state in RocksDB: $CHECKPOINT_CONFIG"
 step "state backend: $(grep -o '"state_backend":"[A-Za-z]*"' <<<"$CHECKPOINT_CONFIG" | cut -d'"' -f4)"
+
+# Adaptive path profiling on the same cluster, the way a user runs it: a real program from Maven
+# Central analyzed, its model published, the paths job at parallelism 2, and devices running the
+# program under the device agent with path tracing on, in two bursts with a quiet gap. The second
+# burst starts once the job has published an edge model from the first, so its devices code with
+# it. Every path report a device handed over must be on the topic, decoded by the job (its own
+# pathReportsDecoded counter) and not dead-lettered.
+step "cancelling the frequency job (the cluster has $FLINK_TASK_SLOTS slots) for the paths job"
+java -jar "$CLI_JAR" jobs cancel --jobmanager "127.0.0.1:$FLINK_REST_PORT" "$JOB_ID" >/dev/null \
+  || fail "fieldprof jobs cancel $JOB_ID"
+java -Dfieldprof.home="$REPO_DIR" -jar "$CLI_JAR" jobs submit --job paths \
+  --jobmanager "127.0.0.1:$FLINK_REST_PORT" --parallelism 2 --timeout 120s \
+  ${KAFKA_CLIENT_ARGS[@]+"${KAFKA_CLIENT_ARGS[@]}"} -- \
+  --bootstrap "$BOOTSTRAP" --window "${WINDOW_MS}ms" --out-of-orderness 1s --idleness 2s \
+  --checkpoint-interval 2s --transactional-id-prefix "deploy-test-paths-$$" \
+  || fail "fieldprof jobs submit --job paths"
+
+PROGRAM_CP="$(resolve_classpath "$DEPLOY_DIR/test-program/pom.xml" "$FIELDPROF_CACHE_DIR/test-program.classpath")"
+PROGRAM_JAR="$(tr ':' '\n' <<<"$PROGRAM_CP" | grep '/google-java-format-[0-9.]*\.jar$')"
+PROGRAM_DEPS="$(tr ':' '\n' <<<"$PROGRAM_CP" | grep -v '/google-java-format-[0-9.]*\.jar$' | paste -sd: -)"
+PATH_APP="gjf-deploy-test:$$-$RANDOM"
+WORK="$FIELDPROF_RUN_DIR/paths"
+mkdir -p "$WORK"
+step "analyzing $(basename "$PROGRAM_JAR") as $PATH_APP, publishing its model, writing the device agent"
+java -jar "$CLI_JAR" analyze --jar "$PROGRAM_JAR" --classpath "$PROGRAM_DEPS" --app "$PATH_APP" \
+  --out "$WORK/program.model" >"$WORK/analyze.log" 2>&1 || { tail -n 5 "$WORK/analyze.log" >&2; fail "fieldprof analyze"; }
+java -jar "$CLI_JAR" publish --bootstrap "$BOOTSTRAP" ${KAFKA_CLIENT_ARGS[@]+"${KAFKA_CLIENT_ARGS[@]}"} \
+  --model "$WORK/program.model" >/dev/null || fail "fieldprof publish"
+java -Dfieldprof.home="$REPO_DIR" -jar "$CLI_JAR" device-jar --out "$WORK/lib" >/dev/null || fail "fieldprof device-jar"
+
+# javac's internals that the formatter uses.
+PROGRAM_OPENS=()
+for package in api code file parser tree util; do
+  PROGRAM_OPENS+=("--add-exports=jdk.compiler/com.sun.tools.javac.$package=ALL-UNNAMED")
+done
+SOURCES=("$REPO_DIR"/jobs/src/main/java/dev/fieldprof/jobs/paths/*.java)
+run_device() { # run_device N: one run of the program on device N (its own state directory)
+  java "${PROGRAM_OPENS[@]}" -javaagent:"$WORK/lib/fieldprof-device.jar=model=$WORK/program.model,paths" \
+    -cp "$PROGRAM_JAR:$PROGRAM_DEPS" -Dfieldprof.transport=kafka \
+    -Dfieldprof.transport.kafka.bootstrap.servers="$BOOTSTRAP" -Dfieldprof.state.dir="$WORK/device-$1" \
+    com.google.googlejavaformat.java.Main "${SOURCES[$(($1 % ${#SOURCES[@]}))]}" >"$WORK/device-$1.out" 2>"$WORK/device-$1.err"
+}
+PATH_TRIP=(java -cp "$CLI_JAR" "$DEPLOY_DIR/tools/PathRoundTrip.java")
+step "burst 1: devices 0-2 run the program with path tracing"
+for d in 0 1 2; do run_device "$d" & done
+wait || fail "a device run failed (see $WORK/device-*.err)"
+models=""
+for _ in $(seq 1 60); do
+  models="$("${PATH_TRIP[@]}" models "$BOOTSTRAP" "$PATH_APP")" || fail "reading the edge models"
+  [[ -n "$models" ]] && break
+  sleep 2 # polling the model topic for the job's first model, a real condition
+done
+[[ -n "$models" ]] || fail "the paths job published no edge model for $PATH_APP within 120 s"
+step "edge models published for $PATH_APP: versions $models"
+step "burst 2: devices 3-5 run the program with the published model"
+for d in 3 4 5; do run_device "$d" & done
+wait || fail "a device run failed (see $WORK/device-*.err)"
+errors="$(cat "$WORK"/device-*.err | wc -c)"
+(( errors == 0 )) || fail "the devices wrote $errors bytes on stderr: $(head -c 300 "$WORK"/device-*.err)"
+handed=0
+for d in 0 1 2 3 4 5; do
+  n="$(java -jar "$CLI_JAR" privacy ledger --state-dir "$WORK/device-$d" | awk '$1 == "path-reports" {print $2}')"
+  handed=$((handed + ${n:-0}))
+done
+(( handed > 0 )) || fail "the devices handed over no path report"
+decoded=0
+for _ in $(seq 1 30); do
+  decoded="$(scrape_sum pathReportsDecoded)"
+  [[ "$decoded" == "$handed" ]] && break
+  sleep 1 # polling the scrape endpoint, a real condition
+done
+trip="$("${PATH_TRIP[@]}" reports "$BOOTSTRAP" "$PATH_APP")" || fail "reading the path reports"
+step "devices handed over $handed path reports; on the topic: $(head -n 1 <<<"$trip"); $(sed -n 2p <<<"$trip"); the job decoded $decoded"
+on_topic="$(head -n 1 <<<"$trip" | awk '{print $2}')"
+[[ "$on_topic" == "$handed" ]] || fail "the devices handed over $handed path reports, the topic has $on_topic ($(sed -n 3p <<<"$trip"))"
+[[ "$(sed -n 2p <<<"$trip" | awk '{print $2}')" == "0" ]] || fail "path reports were dead-lettered: $(sed -n 2p <<<"$trip")"
+[[ "$decoded" == "$handed" ]] || fail "Prometheus: pathReportsDecoded is $decoded, the devices sent $handed"
+grep -q 'by-model-version {0=[0-9]*, [1-9]' <<<"$trip" \
+  || fail "no report of the second burst was coded with a learned model: $(head -n 1 <<<"$trip")"
+
 step "stopping everything"
