@@ -493,7 +493,7 @@ public final class PathBenchmarks {
                 "ns / branch decision",
                 "ns / enter+exit pair",
                 "per enter");
-        out.printf("%-14s %9s %9s | %26s |%n", "", "", "", "ns / event, all events together");
+        out.printf("%-14s %9s %9s | %26s |%n", "", "", "", "ns / event, all events");
         for (Row r : rows) {
             PathTimings.EventCosts e = timings.eventCosts(r.name());
             out.printf(
