@@ -137,7 +137,8 @@ final class EncoderFixture {
         return HexFormat.of().formatHex(sha.digest());
     }
 
-    private static final PathEventSink PROBES =
+    /** Hands each replayed event to {@link PathProbes}, as instrumented code calls it. */
+    static final PathEventSink PROBES =
             new PathEventSink() {
                 @Override
                 public void enter(int methodId) {

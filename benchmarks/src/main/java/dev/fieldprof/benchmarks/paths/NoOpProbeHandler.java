@@ -1,0 +1,23 @@
+package dev.fieldprof.benchmarks.paths;
+
+import dev.fieldprof.client.PathProbeHandler;
+
+/**
+ * A path probe handler that does nothing: installed in {@link dev.fieldprof.client.PathProbes}, the
+ * time of a probe stream is the probe dispatch (and the driver's own loop) alone, which {@link
+ * PathTimings} subtracts from the same stream into the tracer. Like {@link BaselineRuntime} it
+ * follows {@link PathProbeHandler}'s methods and nothing else.
+ */
+final class NoOpProbeHandler implements PathProbeHandler {
+    @Override
+    public void enter(int methodId) {}
+
+    @Override
+    public void branch(int methodId, int blockId, int edgeIndex) {}
+
+    @Override
+    public void exit(int methodId) {}
+
+    @Override
+    public void exitExceptionally(int methodId) {}
+}
