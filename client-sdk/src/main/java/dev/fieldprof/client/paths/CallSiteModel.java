@@ -101,6 +101,8 @@ final class CallSiteModel {
     private final MethodModel methods;
     private final int[][] hot;
     private final int[][][] cold;
+    // Per method, FIRST_EDGE + its edge count: one load on a method entry.
+    private final int[] callBases;
     private int epoch = 1;
     private int[] touched = new int[32];
     private int touchedCount;
@@ -114,6 +116,10 @@ final class CallSiteModel {
         this.layout = model.layout;
         this.edges = new AdaptiveEdgeModel(model);
         this.methods = new MethodModel(layout.methodCount);
+        this.callBases = new int[layout.methodCount];
+        for (int m = 0; m < layout.methodCount; m++) {
+            callBases[m] = FIRST_EDGE + layout.edgeCount(m);
+        }
         this.hot = new int[layout.methodCount + 1][];
         this.cold = new int[layout.methodCount + 1][][];
     }
@@ -132,7 +138,10 @@ final class CallSiteModel {
 
     /**
      * The position table of method m (m = methodCount: the outermost frame), valid for good: pass
-     * it to {@link #encode} and {@link #decode} for frames of m.
+     * it to {@link #encode} and {@link #decode} for frames of m, and to {@link #edge} for its
+     * branches. After the positions it holds, per block of m, the first and end local edge of its
+     * out-edges (0, 0 for a block that is no branch node), so that a branch probe finds its edge in
+     * the table it codes with.
      */
     int[] rowsOf(int m) {
         int[] t = hot[m];
@@ -141,11 +150,53 @@ final class CallSiteModel {
                     m == layout.methodCount
                             ? layout.methodCount + 1
                             : (layout.edgeCount(m) + 1) * LEVELS;
-            t = new int[positions * HOT];
+            t = m == layout.methodCount ? new int[positions * HOT] : newTable(m);
             hot[m] = t;
             cold[m] = new int[positions][];
         }
         return t;
+    }
+
+    private int[] newTable(int m) {
+        int base = blockBase(FIRST_EDGE + layout.edgeCount(m));
+        int[] ordinals = layout.ordinalByBlock[m];
+        int[] starts = layout.edgeStart[m];
+        int[] t = new int[base + 2 * ordinals.length];
+        for (int b = 0; b < ordinals.length; b++) {
+            int ord = ordinals[b];
+            if (ord >= 0) {
+                t[base + 2 * b] = starts[ord];
+                t[base + 2 * b + 1] = starts[ord + 1];
+            }
+        }
+        return t;
+    }
+
+    /** The first call symbol of a frame of method m (0 <= m < methodCount). */
+    int callBase(int m) {
+        return callBases[m];
+    }
+
+    /** Where the block entries start in the table of a method whose first call symbol is given. */
+    private static int blockBase(int callBase) {
+        return (callBase - FIRST_EDGE + 1) * LEVELS * HOT;
+    }
+
+    /**
+     * The local edge of out-edge {@code edgeIndex} of block {@code blockId}, or -1 if the block is
+     * no branch node of the method or has no such out-edge.
+     *
+     * @param t the method's table ({@link #rowsOf})
+     * @param callBase the method's first call symbol, {@link #FIRST_EDGE} + its edge count
+     */
+    static int edge(int[] t, int callBase, int blockId, int edgeIndex) {
+        int base = blockBase(callBase);
+        if (blockId < 0 || blockId >= (t.length - base) >> 1) {
+            return -1;
+        }
+        int at = base + 2 * blockId;
+        int g = t[at] + edgeIndex;
+        return edgeIndex < 0 || g >= t[at + 1] ? -1 : g;
     }
 
     /** Restarts position {@code pos} of method m (from the hints) for this report. */

@@ -140,7 +140,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         }
         frameMethod[depth] = methodId;
         framePosition[depth] = 0;
-        frameCallBase[depth] = CallSiteModel.FIRST_EDGE + layout.edgeCount(methodId);
+        frameCallBase[depth] = sites.callBase(methodId);
         frameRows[depth] = sites.rowsOf(methodId);
         if (recording != null) {
             recording.enter(methodId);
@@ -155,14 +155,8 @@ public final class CallSitePathEncoder implements PathReportEncoder {
             return;
         }
         int m = frameMethod[d];
-        int ord = layout.ordinal(m, blockId);
-        if (ord < 0) {
-            dropped++;
-            return;
-        }
-        int[] starts = layout.edgeStart[m];
-        int g = starts[ord] + edgeIndex;
-        if (edgeIndex < 0 || g >= starts[ord + 1]) {
+        int g = CallSiteModel.edge(frameRows[d], frameCallBase[d], blockId, edgeIndex);
+        if (g < 0) {
             dropped++;
             return;
         }
