@@ -167,9 +167,9 @@ class PathModelLoopITCase {
             EdgeModel model = byVersion.get(report.getModelVersion());
             assertThat(model).as("model %d", report.getModelVersion()).isNotNull();
             PathRecording decoded = new PathRecording();
-            // Devices write path format version 2, which the job decoded to learn the models.
+            // Devices write path format version 3, which the job decoded to learn the models.
             assertThat(PathDecoder.readHeader(array(report.getCoded())).formatVersion())
-                    .isEqualTo(2);
+                    .isEqualTo(3);
             new PathDecoder(model).decode(array(report.getCoded()), decoded);
             PathRecording recorded = PathRecording.fromBytes(array(report.getRaw()));
             assertThat(decoded.firstDifference(recorded))

@@ -36,8 +36,8 @@ import java.util.function.Function;
  * 3 are learned in turn (the PathModelJob's ModelUpdater). The measured run's recorded events are
  * then coded with the decodable baselines of {@link PathBaselines} (BLPP, PAP, the strongest fixed
  * code, each charged the same call information) and with both arithmetic formats (version 1, and
- * version 2 which devices write) under the uniform model and the three learned ones, cut into
- * device reports (16 KiB or 65536 events), and version 2 again into 512-byte reports (where the
+ * version 3 which devices write) under the uniform model and the three learned ones, cut into
+ * device reports (16 KiB or 65536 events), and version 3 again into 512-byte reports (where the
  * shipped model matters most); each arithmetic row splits its ideal code length into branch bits
  * and call-structure bits beside the run's per-node entropy. The sizes are exact and computed in
  * this JVM.
@@ -68,7 +68,7 @@ public final class PathBenchmarks {
             long events,
             PathBaselines.Costs base,
             Coded[] v1,
-            Coded[] v2,
+            Coded[] v3,
             long[] shortReportBytes,
             Path recordedEvents) {
 
@@ -138,11 +138,11 @@ public final class PathBenchmarks {
             models[v] = updater.next(models[v - 1], counts);
         }
         Coded[] v1 = new Coded[4];
-        Coded[] v2 = new Coded[4];
+        Coded[] v3 = new Coded[4];
         long[] shortBytes = new long[4];
         for (int v = 0; v <= 3; v++) {
             v1[v] = coded(runs[0], models[v], PathEncoder::new);
-            v2[v] = coded(runs[0], models[v], CallSitePathEncoder::new);
+            v3[v] = coded(runs[0], models[v], CallSitePathEncoder::new);
             shortBytes[v] =
                     codedBytes(
                             runs[0],
@@ -162,7 +162,7 @@ public final class PathBenchmarks {
                 runs[0].size(),
                 base,
                 v1,
-                v2,
+                v3,
                 shortBytes,
                 recordedEvents);
     }
@@ -219,7 +219,7 @@ public final class PathBenchmarks {
     }
 
     /**
-     * Bytes of the recording coded with {@code model} in the current format (version 2), cut into
+     * Bytes of the recording coded with {@code model} in the current format (version 3), cut into
      * reports as a device cuts them, each report's bytes handed to {@code eachReport}.
      */
     static long codedBytes(
@@ -301,7 +301,7 @@ public final class PathBenchmarks {
                 "BLPP",
                 "PAP (decodable)",
                 "fixed code",
-                "PAP + v2 calls**",
+                "PAP + v3 calls**",
                 "PAP lower bound*");
         for (Row r : rows) {
             PathBaselines.Costs b = r.base();
@@ -316,12 +316,12 @@ public final class PathBenchmarks {
                     cell(b.blppBits() + b.callBits(), r.invocations()),
                     cell(b.papBits() + b.callBits(), r.invocations()),
                     cell(b.fixedBits() + b.callBits(), r.invocations()),
-                    cell(b.papBits() + Math.round(r.v2()[3].callBits()), r.invocations()),
+                    cell(b.papBits() + Math.round(r.v3()[3].callBits()), r.invocations()),
                     cell(b.papLowerBoundBits(), r.invocations()));
         }
         out.println(
                 "* not decodable (no delimiter, no call structure): a lower bound only. ** PAP's"
-                        + " path bits charged the call-structure bits version 2 pays with M3 (the"
+                        + " path bits charged the call-structure bits version 3 pays with M3 (the"
                         + " strictest comparison). Call information charged to each decodable"
                         + " baseline with its fixed code, bits per call:");
         for (Row r : rows) {
@@ -336,12 +336,12 @@ public final class PathBenchmarks {
                 "program", "format", "uniform", "M1", "M2", "M3", "M3 br / call");
         for (Row r : rows) {
             for (int f = 0; f < 2; f++) {
-                Coded[] c = f == 0 ? r.v1() : r.v2();
+                Coded[] c = f == 0 ? r.v1() : r.v3();
                 long decisions = r.base().branchDecisions();
                 out.printf(
                         "%-14s %-8s %s %s %s %s | %5.3f / %5.3f%n",
                         r.name(),
-                        f == 0 ? "v1" : "v2",
+                        f == 0 ? "v1" : "v3",
                         cell(8 * c[0].bytes(), r.invocations()),
                         cell(8 * c[1].bytes(), r.invocations()),
                         cell(8 * c[2].bytes(), r.invocations()),
@@ -352,7 +352,7 @@ public final class PathBenchmarks {
         }
         out.println();
         out.printf(
-                "Version 2 cut into reports of %d bytes (each report restarts from the model):"
+                "Version 3 cut into reports of %d bytes (each report restarts from the model):"
                         + " bits per invocation%n",
                 SHORT_REPORT_BYTES);
         out.printf("%-14s %10s %10s %10s %10s%n", "program", "uniform", "M1", "M2", "M3");
@@ -369,7 +369,7 @@ public final class PathBenchmarks {
         printTimings(out, rows, timings, options);
         out.println();
         out.println(
-                "Targets of issue 12 (version 2 with M3 against the run's baselines; times as"
+                "Targets of issue 12 (version 3 with M3 against the run's baselines; times as"
                         + " above):");
         out.printf(
                 "%-14s %34s %18s %26s %24s %16s %18s%n",
@@ -382,7 +382,7 @@ public final class PathBenchmarks {
                 "ns / enter, exit");
         for (Row r : rows) {
             PathBaselines.Costs b = r.base();
-            Coded m3 = r.v2()[3];
+            Coded m3 = r.v3()[3];
             double size = 1 - 8.0 * m3.bytes() / (b.papBits() + b.callBits());
             double strict = 1 - 8.0 * m3.bytes() / (b.papBits() + m3.callBits());
             double callPerCall = m3.callBits() / r.invocations();

@@ -3,18 +3,27 @@ package dev.fieldprof.client.paths;
 import java.util.Arrays;
 
 /**
- * The per-call-site model of path format version 2 (issue 12): in a frame of method m, the next
+ * The per-call-site model of path format version 3 (issue 12): in a frame of method m, the next
  * coded event is predicted from the frame's position, the segment (the last branch edge taken, or
  * the method entry) and the number of calls made in it so far (capped at {@link #LEVELS} − 1). A
  * position is what the CFG fixes: a segment is straight-line code up to one branch node or exit, so
- * its k-th call is one call site and its end is that node's outcome. Each position holds up to
- * {@link #CANDIDATES} recently seen outcomes with adaptive counts and an escape: a call site's
- * callees (virtual dispatch and callbacks give several), the branch node's out-edges (outcome and
- * "no more calls" in one symbol), the method's return, an exceptional exit. An escaped event names
- * its kind and then a branch node and its edge (from the report's {@link AdaptiveEdgeModel}) or a
- * callee (from the report's {@link MethodModel}). The outermost frame's position is the previous
- * outermost callee. Positions start from the edge model's successor hints, restart with every
- * report, and encoder and decoder run this same code. Not thread-safe.
+ * its k-th call is one call site and its end is that node's outcome.
+ *
+ * <p>Almost every event is its position's most probable outcome, so each position codes first one
+ * binary decision, "is it the most probable symbol (MPS)?", with an adaptive probability and a
+ * division-free binary coder step ({@link RangeEncoder#encodeLikely}): the whole cost of a typical
+ * event. Only on a miss does it code which other outcome came, from up to {@link #CANDIDATES}
+ * recently seen outcomes with adaptive counts and an escape: a call site's callees (virtual
+ * dispatch and callbacks give several), the branch node's out-edges (outcome and "no more calls" in
+ * one symbol), the method's return, an exceptional exit. An escaped event names its kind and then a
+ * branch node and its edge (from the report's {@link AdaptiveEdgeModel}) or a callee (from the
+ * report's {@link MethodModel}). The outermost frame's position is the previous outermost callee.
+ * Positions start from the edge model's successor hints, restart with every report, and encoder and
+ * decoder run this same code. Not thread-safe.
+ *
+ * <p>The miss probability q / 2^28 adapts with rate 1 / (n + 2) after n observations (a running
+ * average, so a position learns from its first events), then 2^-{@link #SHIFT}; when a miss makes
+ * it exceed 1/2 the MPS trades places with the first candidate and q becomes 1 − q.
  *
  * <p>Symbols in a frame of method m with E out-edges over its branch nodes: 0 = normal exit, 1 =
  * exceptional exit, 2 + g = local edge g taken, 2 + E + c = method c called.
@@ -26,25 +35,63 @@ final class CallSiteModel {
     static final int THROW = 1;
     static final int FIRST_EDGE = 2;
 
-    // Fixed constants: they are part of path format version 2.
+    /** The MPS of a position that has seen no event yet. */
+    static final int NONE = -1;
+
+    // Fixed constants: they are part of path format version 3.
     static final int NEW_COUNT = 4;
     static final int INC = 16;
     static final int BOUND = 1 << 13;
+    static final int Q_ONE = 1 << RangeEncoder.PROBABILITY_BITS;
+    static final int Q_HALF = Q_ONE >>> 1;
+
+    /** Steady adaptation rate of the miss probability: 2^-SHIFT per event. */
+    static final int SHIFT = 6;
+
+    /** Observations after which the rate 1 / (n + 2) has reached 2^-SHIFT. */
+    static final int LIMIT = (1 << SHIFT) - 2;
+
+    /** Miss probability and observation count of an outcome that has just become the MPS. */
+    static final int Q_NEW = Q_ONE / 4;
+
+    static final int SEEN_NEW = 1;
+
+    /** Smallest seeded miss probability: keeps q >= 16 through any run of hits. */
+    static final int Q_SEED_MIN = 1 << 16;
+
+    // RATE[n] = 2^16 / (n + 2): the running average's rate after n observations.
+    private static final int[] RATE = new int[LIMIT];
+
+    static {
+        for (int n = 0; n < LIMIT; n++) {
+            RATE[n] = (1 << 16) / (n + 2);
+        }
+    }
+
     private static final int KINDS = 4;
     private static final int KIND_EDGE = 2;
     private static final int KIND_CALL = 3;
     // Successor hints of the edge model are kept per (segment, calls capped at 3).
     private static final int HINT_LEVELS = SuccessorModel.CALL_LEVELS;
 
-    // One row per position: [EPOCH] report epoch, [COUNT] candidates, [ESCAPE] escape count,
-    // [TOTAL] escape + counts, CANDIDATES counts, CANDIDATES symbols. Slots at or beyond the count
-    // are stale. A hit moves its candidate one slot forward when it outgrows the one before, so
-    // the frequent outcomes sit first and a hit's scan is short.
+    // Per method, one flat table of its positions' hot fields, HOT ints each: [EPOCH] report
+    // epoch, [MPS] most probable symbol (NONE before the first event), [MISS] q, [SEEN]
+    // observations of the binary decision (capped at LIMIT). A group of four ints never straddles
+    // a cache line, so the common event reads one line after the table itself. The other outcomes
+    // of a position sit in its own cold row, allocated when first used: [COUNT] candidates,
+    // [ESCAPE] escape count, [TOTAL] escape + counts, CANDIDATES counts, CANDIDATES symbols. The
+    // MPS is never a candidate. Slots at or beyond the count are stale. A hit moves its candidate
+    // one slot forward when it outgrows the one before, so the frequent outcomes sit first.
     private static final int EPOCH = 0;
-    private static final int COUNT = 1;
-    private static final int ESCAPE = 2;
-    private static final int TOTAL = 3;
-    private static final int FREQ = 4;
+    private static final int MPS = 1;
+    private static final int MISS = 2;
+    private static final int SEEN = 3;
+    private static final int HOT = 4;
+    private static final int HOT_SHIFT = 2;
+    private static final int COUNT = 0;
+    private static final int ESCAPE = 1;
+    private static final int TOTAL = 2;
+    private static final int FREQ = 3;
     private static final int SYM = FREQ + CANDIDATES;
     private static final int STRIDE = SYM + CANDIDATES;
 
@@ -52,10 +99,16 @@ final class CallSiteModel {
     private final EdgeModel model;
     private final AdaptiveEdgeModel edges;
     private final MethodModel methods;
-    private final int[][][] rows;
+    private final int[][] hot;
+    private final int[][][] cold;
+    // Per method, FIRST_EDGE + its edge count: one load on a method entry.
+    private final int[] callBases;
     private int epoch = 1;
     private int[] touched = new int[32];
     private int touchedCount;
+    // Seeding's scratch: one slot more than the candidates, as the MPS leaves the table.
+    private final int[] seedSymbols = new int[CANDIDATES + 1];
+    private final int[] seedFreqs = new int[CANDIDATES + 1];
     CodeLengths meter;
 
     CallSiteModel(EdgeModel model) {
@@ -63,7 +116,12 @@ final class CallSiteModel {
         this.layout = model.layout;
         this.edges = new AdaptiveEdgeModel(model);
         this.methods = new MethodModel(layout.methodCount);
-        this.rows = new int[layout.methodCount + 1][][];
+        this.callBases = new int[layout.methodCount];
+        for (int m = 0; m < layout.methodCount; m++) {
+            callBases[m] = FIRST_EDGE + layout.edgeCount(m);
+        }
+        this.hot = new int[layout.methodCount + 1][];
+        this.cold = new int[layout.methodCount + 1][][];
     }
 
     void reset() {
@@ -78,54 +136,102 @@ final class CallSiteModel {
         return segment * LEVELS + (calls < LEVELS ? calls : LEVELS - 1);
     }
 
-    /** Rows of method m's positions (m = methodCount: the outermost frame), valid for good. */
-    int[][] rowsOf(int m) {
-        int[][] r = rows[m];
-        if (r == null) {
+    /**
+     * The position table of method m (m = methodCount: the outermost frame), valid for good: pass
+     * it to {@link #encode} and {@link #decode} for frames of m, and to {@link #edge} for its
+     * branches. After the positions it holds, per block of m, the first and end local edge of its
+     * out-edges (0, 0 for a block that is no branch node), so that a branch probe finds its edge in
+     * the table it codes with.
+     */
+    int[] rowsOf(int m) {
+        int[] t = hot[m];
+        if (t == null) {
             int positions =
                     m == layout.methodCount
                             ? layout.methodCount + 1
                             : (layout.edgeCount(m) + 1) * LEVELS;
-            r = new int[positions][];
-            rows[m] = r;
+            t = m == layout.methodCount ? new int[positions * HOT] : newTable(m);
+            hot[m] = t;
+            cold[m] = new int[positions][];
         }
-        return r;
+        return t;
+    }
+
+    private int[] newTable(int m) {
+        int base = blockBase(FIRST_EDGE + layout.edgeCount(m));
+        int[] ordinals = layout.ordinalByBlock[m];
+        int[] starts = layout.edgeStart[m];
+        int[] t = new int[base + 2 * ordinals.length];
+        for (int b = 0; b < ordinals.length; b++) {
+            int ord = ordinals[b];
+            if (ord >= 0) {
+                t[base + 2 * b] = starts[ord];
+                t[base + 2 * b + 1] = starts[ord + 1];
+            }
+        }
+        return t;
+    }
+
+    /** The first call symbol of a frame of method m (0 <= m < methodCount). */
+    int callBase(int m) {
+        return callBases[m];
+    }
+
+    /** Where the block entries start in the table of a method whose first call symbol is given. */
+    private static int blockBase(int callBase) {
+        return (callBase - FIRST_EDGE + 1) * LEVELS * HOT;
     }
 
     /**
-     * The row of position {@code pos}, restarted (from the hints) if this report has not used it.
+     * The local edge of out-edge {@code edgeIndex} of block {@code blockId}, or -1 if the block is
+     * no branch node of the method or has no such out-edge.
+     *
+     * @param t the method's table ({@link #rowsOf})
+     * @param callBase the method's first call symbol, {@link #FIRST_EDGE} + its edge count
      */
-    int[] row(int[][] rs, int m, int pos) {
-        int[] r = rs[pos];
-        return r != null && r[EPOCH] == epoch ? r : touch(rs, m, pos);
+    static int edge(int[] t, int callBase, int blockId, int edgeIndex) {
+        int base = blockBase(callBase);
+        if (blockId < 0 || blockId >= (t.length - base) >> 1) {
+            return -1;
+        }
+        int at = base + 2 * blockId;
+        int g = t[at] + edgeIndex;
+        return edgeIndex < 0 || g >= t[at + 1] ? -1 : g;
     }
 
-    private int[] touch(int[][] rs, int m, int pos) {
-        int[] r = rs[pos];
+    /** Restarts position {@code pos} of method m (from the hints) for this report. */
+    private int[] touch(int[] t, int m, int pos) {
+        int[] r = cold[m][pos];
         if (r == null) {
             r = new int[STRIDE];
-            rs[pos] = r;
+            cold[m][pos] = r;
         }
         if (touchedCount + 2 > touched.length) {
             touched = Arrays.copyOf(touched, touched.length * 2);
         }
         touched[touchedCount++] = m;
         touched[touchedCount++] = pos;
-        r[EPOCH] = epoch;
+        int i = pos << HOT_SHIFT;
+        t[i + EPOCH] = epoch;
+        t[i + MPS] = NONE;
+        t[i + MISS] = 0;
+        t[i + SEEN] = 0;
         r[COUNT] = 0;
         r[ESCAPE] = 1;
         r[TOTAL] = 1;
         if (m < layout.methodCount) {
-            seed(r, m, pos);
+            seed(t, i, r, m, pos);
         }
         return r;
     }
 
     /**
      * Seeds a position from the model's successor hint of (segment, min(calls, 3)): a hinted branch
-     * node becomes its out-edges, weighted by the model's edge frequencies.
+     * node becomes its out-edges, weighted by the model's edge frequencies. The most frequent
+     * becomes the MPS, its miss probability the others' share, trusted as total / {@link #INC}
+     * observations (as many as the counts would stand for).
      */
-    private void seed(int[] r, int m, int pos) {
+    private void seed(int[] t, int i0, int[] r, int m, int pos) {
         int segment = pos / LEVELS;
         int calls = Math.min(pos % LEVELS, HINT_LEVELS - 1);
         int i = Arrays.binarySearch(model.hintContexts[m], segment * HINT_LEVELS + calls);
@@ -138,13 +244,14 @@ final class CallSiteModel {
         int edgeCount = layout.edgeCount(m);
         int n = 0;
         int total = 1;
-        for (int j = 0; j < hs.length && n < CANDIDATES; j++) {
+        int[] sym = seedSymbols;
+        int[] freq = seedFreqs;
+        for (int j = 0; j < hs.length && n <= CANDIDATES; j++) {
             int s = hs[j];
             if (s < SuccessorModel.FIRST_BRANCH) {
-                r[SYM + n] = s;
-                r[FREQ + n] = hf[j];
+                sym[n] = s;
+                freq[n++] = hf[j];
                 total += hf[j];
-                n++;
             } else if (s < SuccessorModel.FIRST_BRANCH + branches) {
                 int ord = s - SuccessorModel.FIRST_BRANCH;
                 int from = layout.edgeStart[m][ord];
@@ -153,30 +260,123 @@ final class CallSiteModel {
                 for (int e = from; e < to; e++) {
                     nodeTotal += model.freqs[m][e];
                 }
-                for (int e = from; e < to && n < CANDIDATES; e++) {
+                for (int e = from; e < to && n <= CANDIDATES; e++) {
                     int f = (int) Math.max(1, (long) hf[j] * model.freqs[m][e] / nodeTotal);
-                    r[SYM + n] = FIRST_EDGE + e;
-                    r[FREQ + n] = f;
+                    sym[n] = FIRST_EDGE + e;
+                    freq[n++] = f;
                     total += f;
-                    n++;
                 }
             } else {
                 int callee = s - SuccessorModel.FIRST_BRANCH - branches;
-                r[SYM + n] = FIRST_EDGE + edgeCount + callee;
-                r[FREQ + n] = hf[j];
+                sym[n] = FIRST_EDGE + edgeCount + callee;
+                freq[n++] = hf[j];
                 total += hf[j];
-                n++;
             }
         }
-        r[COUNT] = n;
-        r[TOTAL] = total;
+        if (n == 0) {
+            return;
+        }
+        int top = 0;
+        for (int j = 1; j < n; j++) {
+            if (freq[j] > freq[top]) {
+                top = j;
+            }
+        }
+        long q = (long) (total - freq[top]) * Q_ONE / total;
+        t[i0 + MPS] = sym[top];
+        t[i0 + MISS] = (int) Math.max(Q_SEED_MIN, Math.min(Q_HALF, q));
+        t[i0 + SEEN] = Math.min(LIMIT, total / INC);
+        int k = 0;
+        for (int j = 0; j < n; j++) {
+            if (j != top && k < CANDIDATES) {
+                r[SYM + k] = sym[j];
+                r[FREQ + k++] = freq[j];
+            }
+        }
+        r[COUNT] = k;
+        r[TOTAL] = total - freq[top];
         while (r[TOTAL] > BOUND) {
-            halve(r, n);
+            halve(r, k);
         }
     }
 
-    /** Codes {@code symbol} at row {@code r} of method {@code m}'s frame. */
-    void encode(RangeEncoder enc, int[] r, int m, int symbol) {
+    /**
+     * Codes {@code symbol} at position {@code pos} of method {@code m}'s frame, whose table is
+     * {@code t} ({@link #rowsOf}). The common case, the position's MPS, is one multiplication and
+     * an adaptation step: small enough to inline.
+     */
+    void encode(RangeEncoder enc, int[] t, int m, int pos, int symbol) {
+        int i = pos << HOT_SHIFT;
+        if (t[i + MPS] == symbol && t[i + EPOCH] == epoch && meter == null) {
+            enc.encodeLikely(t[i + MISS]);
+            likely(t, i);
+        } else {
+            encodeOther(enc, t, m, pos, symbol);
+        }
+    }
+
+    /** Adapts after the MPS was coded: its miss probability falls. */
+    private static void likely(int[] t, int i) {
+        int q = t[i + MISS];
+        int n = t[i + SEEN];
+        if (n >= LIMIT) {
+            t[i + MISS] = q - (q >>> SHIFT);
+        } else {
+            t[i + MISS] = q - (int) (((long) q * RATE[n]) >>> 16);
+            t[i + SEEN] = n + 1;
+        }
+    }
+
+    /**
+     * Adapts after a miss (once the other outcome is coded and counted in cold row r): the miss
+     * probability rises, and past 1/2 the first candidate becomes the MPS.
+     */
+    private static void missed(int[] t, int i, int[] r) {
+        int q = t[i + MISS];
+        int n = t[i + SEEN];
+        if (n >= LIMIT) {
+            q += (Q_ONE - q) >>> SHIFT;
+        } else {
+            q += (int) (((long) (Q_ONE - q) * RATE[n]) >>> 16);
+            t[i + SEEN] = n + 1;
+        }
+        if (q > Q_HALF) {
+            int s = r[SYM];
+            r[SYM] = t[i + MPS];
+            t[i + MPS] = s;
+            q = Q_ONE - q;
+        }
+        t[i + MISS] = q;
+    }
+
+    /** The first outcome of a position becomes its MPS. */
+    private static void promote(int[] t, int i, int symbol) {
+        t[i + MPS] = symbol;
+        t[i + MISS] = Q_NEW;
+        t[i + SEEN] = SEEN_NEW;
+    }
+
+    /** Position {@code pos}'s cold row, restarting the position if this report has not used it. */
+    private int[] coldRow(int[] t, int m, int pos) {
+        return t[(pos << HOT_SHIFT) + EPOCH] == epoch ? cold[m][pos] : touch(t, m, pos);
+    }
+
+    // The rare path (a miss or a position's first use in the report), apart so that encode()
+    // stays small; with a meter every event. Kept in one method larger than the JIT's inlining
+    // limit (325 bytecodes): when it was two smaller ones, C2 inlined them into encode(), whose
+    // compiled size then kept encode() itself from being inlined into the probe methods.
+    private void encodeOther(RangeEncoder enc, int[] t, int m, int pos, int symbol) {
+        int[] r = coldRow(t, m, pos);
+        int i = pos << HOT_SHIFT;
+        int mps = t[i + MPS];
+        if (mps == symbol) {
+            if (meter != null) {
+                meterLikely(t, i, r, m, symbol);
+            }
+            enc.encodeLikely(t[i + MISS]);
+            likely(t, i);
+            return;
+        }
         int n = r[COUNT];
         int total = r[TOTAL];
         int cum = 0;
@@ -185,15 +385,52 @@ final class CallSiteModel {
             cum += r[FREQ + j];
             j++;
         }
+        if (meter != null) {
+            meterMiss(t, i, r, m, symbol, j < n);
+        }
+        if (mps != NONE) {
+            enc.encodeUnlikely(t[i + MISS]);
+        }
         if (j < n) {
-            if (meter != null) {
-                meterHit(r, m, n, symbol, total);
-            }
             enc.encode(cum, r[FREQ + j], total);
             hit(r, n, j, total);
         } else {
-            encodeEscape(enc, r, m, symbol, total);
+            // An outcome new to its position: the escape, then the outcome from the report's
+            // models.
+            int escape = r[ESCAPE];
+            if (meter != null) {
+                meter.category = CodeLengths.CALL;
+            }
+            enc.encode(total - escape, escape, total);
+            escaped(r, total);
+            if (m == layout.methodCount) {
+                methods.encode(enc, symbol - FIRST_EDGE); // the outermost frame only calls
+            } else {
+                int edgeCount = layout.edgeCount(m);
+                if (symbol < FIRST_EDGE) {
+                    enc.encode(symbol, 1, KINDS);
+                } else if (symbol < FIRST_EDGE + edgeCount) {
+                    enc.encode(KIND_EDGE, 1, KINDS);
+                    int g = symbol - FIRST_EDGE;
+                    int[] starts = layout.edgeStart[m];
+                    int ord = ordinalOfEdge(starts, g);
+                    if (meter != null) {
+                        meter.category = CodeLengths.BRANCH;
+                    }
+                    enc.encodeUniform(ord, layout.branchCount(m));
+                    edges.encode(enc, m, ord, g - starts[ord]);
+                } else {
+                    enc.encode(KIND_CALL, 1, KINDS);
+                    methods.encode(enc, symbol - FIRST_EDGE - edgeCount);
+                }
+            }
+            if (mps == NONE) {
+                promote(t, i, symbol);
+                return;
+            }
+            insert(r, symbol);
         }
+        missed(t, i, r);
     }
 
     /** Adapts after candidate {@code j} was coded: its count grows, it may move one slot up. */
@@ -213,57 +450,56 @@ final class CallSiteModel {
         }
     }
 
-    // The rare path (an outcome new to its position), apart so that encode() stays small.
-    private void encodeEscape(RangeEncoder enc, int[] r, int m, int symbol, int total) {
-        int escape = r[ESCAPE];
-        if (meter != null) {
-            meter.category = CodeLengths.CALL;
-        }
-        enc.encode(total - escape, escape, total);
-        escaped(r, total);
-        if (m == layout.methodCount) {
-            methods.encode(enc, symbol - FIRST_EDGE); // the outermost frame only calls
+    /**
+     * Meters the MPS: an edge's code length is split, "no more calls at this position" (the
+     * probability of any edge here) to the call structure, the outcome among the edges to branches.
+     */
+    private void meterLikely(int[] t, int i, int[] r, int m, int symbol) {
+        double p = 1 - (double) t[i + MISS] / Q_ONE;
+        int edgeEnd = edgeEnd(m);
+        if (symbol >= FIRST_EDGE && symbol < edgeEnd) {
+            meter.category = CodeLengths.BRANCH;
+            meter.addProbability(p);
+            meter.moveToCalls(edgeProbability(t, i, r, edgeEnd));
         } else {
-            int edgeCount = layout.edgeCount(m);
-            if (symbol < FIRST_EDGE) {
-                enc.encode(symbol, 1, KINDS);
-            } else if (symbol < FIRST_EDGE + edgeCount) {
-                enc.encode(KIND_EDGE, 1, KINDS);
-                int g = symbol - FIRST_EDGE;
-                int[] starts = layout.edgeStart[m];
-                int ord = ordinalOfEdge(starts, g);
-                if (meter != null) {
-                    meter.category = CodeLengths.BRANCH;
-                }
-                enc.encodeUniform(ord, layout.branchCount(m));
-                edges.encode(enc, m, ord, g - starts[ord]);
-            } else {
-                enc.encode(KIND_CALL, 1, KINDS);
-                methods.encode(enc, symbol - FIRST_EDGE - edgeCount);
-            }
+            meter.category = CodeLengths.CALL;
+            meter.addProbability(p);
         }
-        insert(r, symbol);
     }
 
     /**
-     * Sets the meter's category for a hit; an edge's code length is split: "no more calls at this
-     * position" to the call structure, the outcome among the position's edges to branches.
+     * Meters the miss decision and sets the category for the candidate's code length (the range
+     * coder adds it); an edge among the candidates is split as in {@link #meterLikely}.
      */
-    private void meterHit(int[] r, int m, int n, int symbol, int total) {
-        int edgeEnd = FIRST_EDGE + (m == layout.methodCount ? 0 : layout.edgeCount(m));
-        if (symbol >= FIRST_EDGE && symbol < edgeEnd) {
-            int edgeSum = 0;
-            for (int j = 0; j < n; j++) {
-                int s = r[SYM + j];
-                if (s >= FIRST_EDGE && s < edgeEnd) {
-                    edgeSum += r[FREQ + j];
-                }
-            }
-            meter.moveToCalls(edgeSum, total);
-            meter.category = CodeLengths.BRANCH;
-        } else {
-            meter.category = CodeLengths.CALL;
+    private void meterMiss(int[] t, int i, int[] r, int m, int symbol, boolean candidate) {
+        int edgeEnd = edgeEnd(m);
+        boolean edge = candidate && symbol >= FIRST_EDGE && symbol < edgeEnd;
+        meter.category = edge ? CodeLengths.BRANCH : CodeLengths.CALL;
+        if (t[i + MPS] != NONE) {
+            meter.addProbability((double) t[i + MISS] / Q_ONE);
         }
+        if (edge) {
+            meter.moveToCalls(edgeProbability(t, i, r, edgeEnd));
+        }
+    }
+
+    private int edgeEnd(int m) {
+        return FIRST_EDGE + (m == layout.methodCount ? 0 : layout.edgeCount(m));
+    }
+
+    /** Probability the position gives to "an edge comes next" (no further call or exit). */
+    private static double edgeProbability(int[] t, int i, int[] r, int edgeEnd) {
+        int mps = t[i + MPS];
+        double miss = mps == NONE ? 1 : (double) t[i + MISS] / Q_ONE;
+        double p = mps >= FIRST_EDGE && mps < edgeEnd ? 1 - miss : 0;
+        int edgeSum = 0;
+        for (int j = 0; j < r[COUNT]; j++) {
+            int s = r[SYM + j];
+            if (s >= FIRST_EDGE && s < edgeEnd) {
+                edgeSum += r[FREQ + j];
+            }
+        }
+        return p + miss * edgeSum / r[TOTAL];
     }
 
     private static int ordinalOfEdge(int[] starts, int g) {
@@ -276,9 +512,18 @@ final class CallSiteModel {
     }
 
     /**
+     * Decodes the symbol at position {@code pos} of method {@code m}'s frame (table {@code t}).
+     *
      * @return the symbol, or -1 if the data names an event that cannot occur (corrupt report)
      */
-    int decode(RangeDecoder dec, int[] r, int m) {
+    int decode(RangeDecoder dec, int[] t, int m, int pos) {
+        int[] r = coldRow(t, m, pos);
+        int i = pos << HOT_SHIFT;
+        int mps = t[i + MPS];
+        if (mps != NONE && dec.decodeLikely(t[i + MISS])) {
+            likely(t, i);
+            return mps;
+        }
         int n = r[COUNT];
         int total = r[TOTAL];
         int target = dec.target(total);
@@ -289,51 +534,57 @@ final class CallSiteModel {
                 int symbol = r[SYM + j];
                 dec.consume(cum, f, total);
                 hit(r, n, j, total);
+                missed(t, i, r);
                 return symbol;
             }
             cum += f;
         }
         dec.consume(cum, r[ESCAPE], total);
         escaped(r, total);
-        int symbol;
-        if (m == layout.methodCount) {
-            int callee = methods.decode(dec);
-            if (callee < 0) {
-                return -1;
-            }
-            symbol = FIRST_EDGE + callee;
-        } else {
-            int edgeCount = layout.edgeCount(m);
-            int kind = dec.target(KINDS);
-            dec.consume(kind, 1, KINDS);
-            if (kind < KIND_EDGE) {
-                symbol = kind;
-            } else if (kind == KIND_EDGE) {
-                int branches = layout.branchCount(m);
-                if (branches == 0) {
-                    return -1;
-                }
-                int ord = dec.decodeUniform(branches);
-                if (ord < 0 || ord >= branches) {
-                    return -1;
-                }
-                int edge = edges.decode(dec, m, ord);
-                symbol = FIRST_EDGE + layout.edgeStart[m][ord] + edge;
-            } else {
-                int callee = methods.decode(dec);
-                if (callee < 0) {
-                    return -1;
-                }
-                symbol = FIRST_EDGE + edgeCount + callee;
-            }
+        int symbol = decodeEscaped(dec, m);
+        if (symbol < 0 || symbol == mps) {
+            return -1; // an escape never names the MPS: corrupt
         }
         for (int j = 0; j < n; j++) {
             if (r[SYM + j] == symbol) {
-                return -1; // an escape never names a candidate: corrupt
+                return -1; // nor a candidate
             }
         }
-        insert(r, symbol);
+        if (mps == NONE) {
+            promote(t, i, symbol);
+        } else {
+            insert(r, symbol);
+            missed(t, i, r);
+        }
         return symbol;
+    }
+
+    /** The outcome after an escape, or -1 if the data names none (corrupt). */
+    private int decodeEscaped(RangeDecoder dec, int m) {
+        if (m == layout.methodCount) {
+            int callee = methods.decode(dec);
+            return callee < 0 ? -1 : FIRST_EDGE + callee;
+        }
+        int edgeCount = layout.edgeCount(m);
+        int kind = dec.target(KINDS);
+        dec.consume(kind, 1, KINDS);
+        if (kind < KIND_EDGE) {
+            return kind;
+        }
+        if (kind == KIND_EDGE) {
+            int branches = layout.branchCount(m);
+            if (branches == 0) {
+                return -1;
+            }
+            int ord = dec.decodeUniform(branches);
+            if (ord < 0 || ord >= branches) {
+                return -1;
+            }
+            int edge = edges.decode(dec, m, ord);
+            return FIRST_EDGE + layout.edgeStart[m][ord] + edge;
+        }
+        int callee = methods.decode(dec);
+        return callee < 0 ? -1 : FIRST_EDGE + edgeCount + callee;
     }
 
     /**
@@ -344,9 +595,14 @@ final class CallSiteModel {
         for (int i = 0; i < touchedCount; i += 2) {
             int m = touched[i];
             int pos = touched[i + 1];
-            int[] r = rows[m][pos];
+            int[] t = hot[m];
+            int[] r = cold[m][pos];
+            int at = pos << HOT_SHIFT;
             h = PathFormat.mix(h, m);
             h = PathFormat.mix(h, pos);
+            h = PathFormat.mix(h, t[at + MPS]);
+            h = PathFormat.mix(h, t[at + MISS]);
+            h = PathFormat.mix(h, t[at + SEEN]);
             int n = r[COUNT];
             for (int j = 0; j < n; j++) {
                 h = PathFormat.mix(h, r[SYM + j]);

@@ -3,9 +3,9 @@ package dev.fieldprof.client.paths;
 import java.util.Arrays;
 
 /**
- * The decoding side of path format version 2 ({@link CallSitePathEncoder}): follows each frame from
+ * The decoding side of path format version 3 ({@link CallSitePathEncoder}): follows each frame from
  * position to position as the encoder did, one symbol per event. {@link PathDecoder} hands it the
- * version-2 reports. Not thread-safe.
+ * version-3 reports. Not thread-safe.
  */
 final class CallSitePathDecoder {
     private final BranchLayout layout;
@@ -50,7 +50,7 @@ final class CallSitePathDecoder {
             for (long i = 0; i < h.eventCount(); i++) {
                 int m = frameMethod[depth];
                 int pos = framePosition[depth];
-                int symbol = sites.decode(dec, sites.row(sites.rowsOf(m), m, pos), m);
+                int symbol = sites.decode(dec, sites.rowsOf(m), m, pos);
                 if (symbol < 0) {
                     throw new InvalidPathReportException("corrupt stream at event " + i);
                 }

@@ -3,7 +3,7 @@ package dev.fieldprof.client.paths;
 import java.util.Arrays;
 
 /**
- * Encodes one thread's execution path into path reports of format version 2 (issue 12; DESIGN.md
+ * Encodes one thread's execution path into path reports of format version 3 (issue 12; DESIGN.md
  * "Paths"; AdapTracer section 4.1). Only what the method's CFG cannot tell is coded, each event
  * once, at its position in the frame ({@link CallSiteModel}): at a branch node its outcome (which
  * also says that no further call came before it), at a call which method the call reached, at an
@@ -18,10 +18,10 @@ import java.util.Arrays;
  * {@link #droppedEvents()}. An exit of a method below the top frame first closes the frames above
  * it as exceptional exits (their exit probes were skipped).
  *
- * <h2>Report format, version 2</h2>
+ * <h2>Report format, version 3</h2>
  *
  * <pre>
- * byte    format version (2)
+ * byte    format version (3)
  * varint  model version the stream was coded with (unsigned LEB128)
  * varint  event count N
  * varint  d = frames open at the start
@@ -36,11 +36,13 @@ import java.util.Arrays;
  * </pre>
  *
  * Each event is one symbol at its frame's position: normal exit, exceptional exit, out-edge g of
- * the method's branch nodes, or call of method c. A symbol new to its position is an escape, its
- * kind (2 bits) and then a uniform branch ordinal and the edge from the report's {@link
- * AdaptiveEdgeModel} (seeded from the model's edge frequencies), or the callee from the report's
- * adaptive method model. Positions start from the model's successor hints. All adaptive state
- * restarts from the named model version with every report.
+ * the method's branch nodes, or call of method c. It is coded first as one binary decision, "the
+ * position's most probable symbol?", with the position's adaptive probability (a multiplication, no
+ * division); only a miss then codes which of the position's other candidates came, or an escape. An
+ * escaped symbol is its kind (2 bits) and then a uniform branch ordinal and the edge from the
+ * report's {@link AdaptiveEdgeModel} (seeded from the model's edge frequencies), or the callee from
+ * the report's adaptive method model. Positions start from the model's successor hints. All
+ * adaptive state restarts from the named model version with every report.
  *
  * <pre>{@code
  * CallSitePathEncoder enc = new CallSitePathEncoder(EdgeModel.uniform(table));
@@ -63,9 +65,9 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     // methods; its position is the previous outermost callee + 1.
     private int[] frameMethod = new int[64];
     private int[] framePosition = new int[64];
-    // First call symbol of the frame's method (2 + its edge count), and its position rows.
+    // First call symbol of the frame's method (2 + its edge count), and its position table.
     private int[] frameCallBase = new int[64];
-    private int[][][] frameRows = new int[64][][];
+    private int[][] frameRows = new int[64][];
     private int depth;
     private int rootReturned;
 
@@ -126,11 +128,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         }
         int top = depth;
         int pos = framePosition[top];
-        sites.encode(
-                coder,
-                sites.row(frameRows[top], frameMethod[top], pos),
-                frameMethod[top],
-                frameCallBase[top] + methodId);
+        sites.encode(coder, frameRows[top], frameMethod[top], pos, frameCallBase[top] + methodId);
         events++;
         if (top == 0) {
             framePosition[0] = methodId + 1;
@@ -142,7 +140,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         }
         frameMethod[depth] = methodId;
         framePosition[depth] = 0;
-        frameCallBase[depth] = CallSiteModel.FIRST_EDGE + layout.edgeCount(methodId);
+        frameCallBase[depth] = sites.callBase(methodId);
         frameRows[depth] = sites.rowsOf(methodId);
         if (recording != null) {
             recording.enter(methodId);
@@ -157,22 +155,12 @@ public final class CallSitePathEncoder implements PathReportEncoder {
             return;
         }
         int m = frameMethod[d];
-        int ord = layout.ordinal(m, blockId);
-        if (ord < 0) {
+        int g = CallSiteModel.edge(frameRows[d], frameCallBase[d], blockId, edgeIndex);
+        if (g < 0) {
             dropped++;
             return;
         }
-        int[] starts = layout.edgeStart[m];
-        int g = starts[ord] + edgeIndex;
-        if (edgeIndex < 0 || g >= starts[ord + 1]) {
-            dropped++;
-            return;
-        }
-        sites.encode(
-                coder,
-                sites.row(frameRows[d], m, framePosition[d]),
-                m,
-                CallSiteModel.FIRST_EDGE + g);
+        sites.encode(coder, frameRows[d], m, framePosition[d], CallSiteModel.FIRST_EDGE + g);
         events++;
         framePosition[d] = (g + 1) * CallSiteModel.LEVELS;
         if (recording != null) {
@@ -208,7 +196,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     private void pop(int symbol) {
         int d = depth;
         int m = frameMethod[d];
-        sites.encode(coder, sites.row(frameRows[d], m, framePosition[d]), m, symbol);
+        sites.encode(coder, frameRows[d], m, framePosition[d], symbol);
         events++;
         depth = d - 1;
         if (d == 1 && rootReturned < SuccessorModel.CALL_LEVELS) {
@@ -267,7 +255,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
                             + PathFormat.varLongSize(startPosition[i]);
         }
         byte[] out = new byte[size + codedLength];
-        out[0] = (byte) PathFormat.VERSION_2;
+        out[0] = (byte) PathFormat.VERSION_3;
         int p = PathFormat.putVarLong(out, 1, model.version());
         p = PathFormat.putVarLong(out, p, events);
         p = PathFormat.putVarLong(out, p, startMethod.length);
@@ -297,7 +285,7 @@ public final class CallSitePathEncoder implements PathReportEncoder {
 
     /** Hash of the open frames (the outermost pseudo-frame included), as both sides compute it. */
     static int frameDigest(int[] methods, int[] positions, int depth) {
-        int h = PathFormat.mix(PathFormat.CHECK_SEED + PathFormat.VERSION_2, depth);
+        int h = PathFormat.mix(PathFormat.CHECK_SEED + PathFormat.VERSION_3, depth);
         for (int i = 0; i <= depth; i++) {
             h = PathFormat.mix(h, methods[i]);
             h = PathFormat.mix(h, positions[i]);

@@ -20,12 +20,17 @@ public final class CodeLengths {
         bits[category] += Math.log((double) total / freq) / LN2;
     }
 
+    /** Adds the code length of an outcome of probability {@code p} (0 < p <= 1). */
+    void addProbability(double p) {
+        bits[category] -= Math.log(p) / LN2;
+    }
+
     /**
-     * Moves {@code -log2(part / total)} from branch bits to call bits: of an edge coded jointly
-     * with "no more calls here", that share is call structure.
+     * Moves {@code -log2(p)} from branch bits to call bits: of an edge coded jointly with "no more
+     * calls here" (probability p), that share is call structure.
      */
-    void moveToCalls(int part, int total) {
-        double b = Math.log((double) total / part) / LN2;
+    void moveToCalls(double p) {
+        double b = -Math.log(p) / LN2;
         bits[CALL] += b;
         bits[BRANCH] -= b;
     }

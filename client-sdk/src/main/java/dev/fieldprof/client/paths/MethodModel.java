@@ -3,14 +3,14 @@ package dev.fieldprof.client.paths;
 import java.util.Arrays;
 
 /**
- * The adaptive method model that a call-site context escapes to (path format version 2): counts of
+ * The adaptive method model that a call-site context escapes to (path format version 3): counts of
  * the methods called so far in the report in a Fenwick tree, so a callee new to its call site but
  * already called elsewhere costs about log2(calls / its calls) bits, and a method new to the report
  * an escape and a uniform id. Restarts with every report. Encoder and decoder run this same code.
  * Not thread-safe.
  */
 final class MethodModel {
-    // Fixed constants: they are part of path format version 2.
+    // Fixed constants: they are part of path format version 3.
     static final int INC = 24;
     static final int NEW_COUNT = 24;
     static final int ESCAPE_INC = 8;

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * Decodes path reports back into the exact event sequence (the decoding side of AdapTracer section
  * 4.2), given the edge model version each report names and so the branch nodes and fan-outs that
- * model was built for: format version 2 ({@link CallSitePathEncoder}, what devices write) and
+ * model was built for: format version 3 ({@link CallSitePathEncoder}, what devices write) and
  * version 1 ({@link PathEncoder}). Reusable for many reports of one model; not thread-safe.
  *
  * <pre>{@code
@@ -62,14 +62,14 @@ public final class PathDecoder {
             throw new InvalidPathReportException("empty path report");
         }
         int format = report[0] & 0xFF;
-        if (format == PathFormat.VERSION_2) {
-            return readHeaderV2(report);
+        if (format == PathFormat.VERSION_3) {
+            return readHeaderV3(report);
         }
         if (format != PathFormat.VERSION_1) {
             throw new InvalidPathReportException(
                     "unsupported path format version "
                             + format
-                            + "; this decoder reads versions 1 and 2");
+                            + "; this decoder reads versions 1 and 3");
         }
         PathFormat.Reader in = new PathFormat.Reader(report, 1);
         long modelVersion = in.varLong("model version");
@@ -101,7 +101,7 @@ public final class PathDecoder {
                 format, modelVersion, events, rootCalls, methods, lastEdges, calls, in.pos);
     }
 
-    private static PathReportHeader readHeaderV2(byte[] report) throws InvalidPathReportException {
+    private static PathReportHeader readHeaderV3(byte[] report) throws InvalidPathReportException {
         PathFormat.Reader in = new PathFormat.Reader(report, 1);
         long modelVersion = in.varLong("model version");
         long events = in.varLong("event count");
@@ -130,7 +130,7 @@ public final class PathDecoder {
             throw new InvalidPathReportException("malformed header: negative version or count");
         }
         return new PathReportHeader(
-                PathFormat.VERSION_2,
+                PathFormat.VERSION_3,
                 modelVersion,
                 events,
                 rootCalls,
@@ -163,7 +163,7 @@ public final class PathDecoder {
             throw new InvalidPathReportException(
                     "report claims " + h.eventCount() + " events, limit " + maxEvents);
         }
-        if (h.formatVersion() == PathFormat.VERSION_2) {
+        if (h.formatVersion() == PathFormat.VERSION_3) {
             if (callSites == null) {
                 callSites = new CallSitePathDecoder(model);
             }

@@ -9,13 +9,15 @@ final class PathFormat {
     static final int VERSION_1 = 1;
 
     /**
-     * Version 2: branch outcomes and call-site outcomes at CFG positions ({@link
-     * CallSitePathEncoder}). Decoders keep reading old versions.
+     * Version 3: branch outcomes and call-site outcomes at CFG positions ({@link
+     * CallSitePathEncoder}), each first as one binary "most probable outcome?" decision. Decoders
+     * keep reading old versions. Version 2 (the same positions, each event one multi-symbol coder
+     * step) never left this repository and is not decoded.
      */
-    static final int VERSION_2 = 2;
+    static final int VERSION_3 = 3;
 
     /** Format written by devices. */
-    static final int CURRENT = VERSION_2;
+    static final int CURRENT = VERSION_3;
 
     /** Seed of the end check (a hash of the final adaptive state and open frames). */
     static final int CHECK_SEED = 0xA55A_1F0D;

@@ -2,7 +2,7 @@ package dev.fieldprof.client.paths;
 
 /**
  * One thread's path coder as a device's tracer drives it: probe events in, self-contained path
- * reports out. {@link CallSitePathEncoder} writes the current format (version 2), {@link
+ * reports out. {@link CallSitePathEncoder} writes the current format (version 3), {@link
  * PathEncoder} version 1; {@link PathDecoder} reads both. Per thread, not thread-safe; the probe
  * methods never throw.
  */

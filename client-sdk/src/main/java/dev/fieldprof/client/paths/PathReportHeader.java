@@ -4,10 +4,10 @@ import java.util.Arrays;
 
 /**
  * The uncoded header of a path report (see {@link CallSitePathEncoder} for the byte layout of
- * version 2, {@link PathEncoder} for version 1): format version, the model version the stream was
+ * version 3, {@link PathEncoder} for version 1): format version, the model version the stream was
  * coded with, the number of coded events, and the frames open when the report began (outermost
  * first), each with the context its next event is predicted from. {@code codedOffset} is where the
- * range-coded stream starts. Version 2 also carries each frame's exact position ({@code
+ * range-coded stream starts. Version 3 also carries each frame's exact position ({@code
  * openPositions}, {@code rootPosition}); its {@code openLastEdges} and {@code openCalls} are
  * derived from them (calls returned, capped at 4) for sinks that count version-1 contexts.
  */
@@ -46,7 +46,7 @@ public record PathReportHeader(
                 new int[0]);
     }
 
-    /** Version 2: per open frame, its position (last local edge + 1) * 8 + calls made since. */
+    /** Version 3: per open frame, its position (last local edge + 1) * 8 + calls made since. */
     @Override
     public int[] openPositions() {
         return openPositions.clone();

@@ -87,6 +87,33 @@ public final class RangeDecoder {
         }
     }
 
+    /**
+     * Decodes a binary decision coded by {@link RangeEncoder#encodeLikely} or {@link
+     * RangeEncoder#encodeUnlikely} with the same q.
+     *
+     * @return true for the likely outcome
+     * @throws IllegalStateException if the data cannot have come from {@link RangeEncoder}
+     */
+    public boolean decodeLikely(int q) {
+        if (code >= range) {
+            throw new IllegalStateException("corrupt range-coded data at byte " + pos);
+        }
+        long w = (range * q) >>> RangeEncoder.PROBABILITY_BITS;
+        long likely = range - w;
+        boolean hit = code < likely;
+        if (hit) {
+            range = likely;
+        } else {
+            code -= likely;
+            range = w;
+        }
+        while (range < RangeEncoder.TOP) {
+            code = ((code << 8) | next()) & RangeEncoder.MASK32;
+            range <<= 8;
+        }
+        return hit;
+    }
+
     /** Decodes a value written by {@link RangeEncoder#encodeUniform} with the same n. */
     public int decodeUniform(int n) {
         if (n <= RangeEncoder.MAX_TOTAL) {

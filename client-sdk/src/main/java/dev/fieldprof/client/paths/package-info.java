@@ -7,7 +7,7 @@
  *
  * <p>The loop: a device codes each thread's events (method entries, the out-edge taken at each
  * block with several out-edges, normal and exceptional exits) with {@link
- * dev.fieldprof.client.paths.CallSitePathEncoder} (format version 2: one symbol per event at its
+ * dev.fieldprof.client.paths.CallSitePathEncoder} (format version 3: one symbol per event at its
  * CFG position; {@link dev.fieldprof.client.paths.PathEncoder} writes version 1, which still
  * decodes) against edge model version M and sends reports that name M; the server decodes each
  * report with the model it names, counts edges and successor events over a window, and publishes

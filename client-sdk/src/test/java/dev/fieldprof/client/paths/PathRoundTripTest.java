@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Round trips of path format version 1; {@link CallSitePathRoundTripTest} runs them on version 2.
+ * Round trips of path format version 1; {@link CallSitePathRoundTripTest} runs them on version 3.
  */
 class PathRoundTripTest {
 
@@ -389,8 +389,17 @@ class PathRoundTripTest {
         byte[] future = report.clone();
         future[0] = 9;
         assertEquals(
-                "unsupported path format version 9; this decoder reads versions 1 and 2",
+                "unsupported path format version 9; this decoder reads versions 1 and 3",
                 assertThrows(InvalidPathReportException.class, () -> PathDecoder.readHeader(future))
+                        .getMessage());
+        // Version 2 never shipped: its coding was replaced by version 3's, so it is refused.
+        byte[] retired = report.clone();
+        retired[0] = 2;
+        assertEquals(
+                "unsupported path format version 2; this decoder reads versions 1 and 3",
+                assertThrows(
+                                InvalidPathReportException.class,
+                                () -> PathDecoder.readHeader(retired))
                         .getMessage());
         assertEquals(
                 "empty path report",

@@ -2,7 +2,9 @@ package dev.fieldprof.client.paths;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -21,6 +23,12 @@ class RangeCoderTest {
             }
             enc.encode(cum, f[symbols[i]], Arrays.stream(f).sum());
         }
+        int n = enc.finish();
+        return Arrays.copyOf(enc.buffer(), n);
+    }
+
+    /** The coded bytes (finish() first: it may grow the buffer). */
+    private static byte[] finished(RangeEncoder enc) {
         int n = enc.finish();
         return Arrays.copyOf(enc.buffer(), n);
     }
@@ -96,6 +104,94 @@ class RangeCoderTest {
         byte[] coded = encode(tables, new int[] {3, 0, 2, 0});
         assertArrayEquals(new byte[] {(byte) 0xC6}, coded);
         assertArrayEquals(new int[] {3, 0, 2, 0}, decode(coded, tables));
+    }
+
+    @Test
+    void writesExactBytesForFixedBinaryDecisions() {
+        // Likely at q = 1/4 keeps [0, 3/4); unlikely at q = 1/4 its upper quarter [9/16, 3/4);
+        // likely at q = 1/2 the lower half [9/16, 21/32) = [0.5625, 0.65625). The shortest value
+        // in it is 0.101b = 0.625: one byte 0xA0.
+        RangeEncoder enc = new RangeEncoder(0);
+        enc.encodeLikely(1 << 26);
+        enc.encodeUnlikely(1 << 26);
+        enc.encodeLikely(1 << 27);
+        byte[] coded = finished(enc);
+        assertArrayEquals(new byte[] {(byte) 0xA0}, coded);
+        RangeDecoder dec = new RangeDecoder(coded, 0, coded.length);
+        assertTrue(dec.decodeLikely(1 << 26));
+        assertFalse(dec.decodeLikely(1 << 26));
+        assertTrue(dec.decodeLikely(1 << 27));
+
+        // Eight unlikely outcomes at q = 1/2 leave [1 - 2^-8, 1): the top byte 0xFF, held back as
+        // a byte a carry could still change, then written by finish().
+        enc.reset();
+        for (int i = 0; i < 8; i++) {
+            enc.encodeUnlikely(1 << 27);
+        }
+        coded = finished(enc);
+        assertArrayEquals(new byte[] {(byte) 0xFF}, coded);
+        dec = new RangeDecoder(coded, 0, coded.length);
+        for (int i = 0; i < 8; i++) {
+            assertFalse(dec.decodeLikely(1 << 27), "decision " + i);
+        }
+    }
+
+    @Test
+    void roundTripsRandomBinaryDecisionsAtExtremeProbabilities() {
+        // q from the smallest allowed (16 / 2^28) to 1/2, outcomes drawn at q or against it (the
+        // unlikely outcome at the smallest q costs 24 bits), mixed with multi-symbol steps.
+        int[] extremes = {16, 17, 255, 1 << 20, (1 << 27) - 1, 1 << 27};
+        for (long seed = 1; seed <= 200; seed++) {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            int n = rnd.nextInt(1, 20_000);
+            int[] qs = new int[n];
+            boolean[] likely = new boolean[n];
+            int[] symbols = new int[n];
+            RangeEncoder enc = new RangeEncoder(0);
+            for (int i = 0; i < n; i++) {
+                qs[i] =
+                        rnd.nextBoolean()
+                                ? extremes[rnd.nextInt(extremes.length)]
+                                : rnd.nextInt(16, (1 << 27) + 1);
+                boolean against = rnd.nextInt(8) == 0;
+                likely[i] = against ? rnd.nextBoolean() : rnd.nextLong(1L << 28) >= qs[i];
+                if (likely[i]) {
+                    enc.encodeLikely(qs[i]);
+                } else {
+                    enc.encodeUnlikely(qs[i]);
+                }
+                if (rnd.nextInt(16) == 0) {
+                    symbols[i] = rnd.nextInt(3);
+                    enc.encode(symbols[i], 1, 3);
+                } else {
+                    symbols[i] = -1;
+                }
+            }
+            byte[] coded = finished(enc);
+            RangeDecoder dec = new RangeDecoder(coded, 0, coded.length);
+            for (int i = 0; i < n; i++) {
+                assertEquals(likely[i], dec.decodeLikely(qs[i]), "seed " + seed + " decision " + i);
+                if (symbols[i] >= 0) {
+                    int s = dec.target(3);
+                    dec.consume(s, 1, 3);
+                    assertEquals(symbols[i], s, "seed " + seed + " symbol " + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void likelyOutcomesAtTheSmallestMissProbabilityCostAlmostNothing() {
+        // A million likely outcomes at q = 16 / 2^28 cost 10^6 * 16 / 2^28 / ln 2 = 0.09 bits
+        // (the integer step rounds the unlikely part down, never up): the interval stays above
+        // [0, 0.94); the unlikely half that follows puts 0.5 = 0x80 inside it.
+        RangeEncoder enc = new RangeEncoder(0);
+        for (int i = 0; i < 1_000_000; i++) {
+            enc.encodeLikely(16);
+        }
+        enc.encodeUnlikely(1 << 27);
+        byte[] coded = finished(enc);
+        assertArrayEquals(new byte[] {(byte) 0x80}, coded);
     }
 
     @Test

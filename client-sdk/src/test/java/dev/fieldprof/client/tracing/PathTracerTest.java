@@ -103,8 +103,8 @@ class PathTracerTest {
         int before = first.getCoded().remaining();
         int after = second.getCoded().remaining();
         System.out.printf("path report bytes: uniform %d, model 1 %d%n", before, after);
-        assertThat(before).isEqualTo(241);
-        assertThat(after).isEqualTo(228);
+        assertThat(before).isEqualTo(242);
+        assertThat(after).isEqualTo(229);
     }
 
     @Test

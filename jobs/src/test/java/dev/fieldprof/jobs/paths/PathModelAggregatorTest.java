@@ -117,24 +117,24 @@ class PathModelAggregatorTest {
     }
 
     @Test
-    void learnsTheSameModelFromVersionOneAndVersionTwoReportsOfTheSameRuns() {
+    void learnsTheSameModelFromVersionOneAndVersionThreeReportsOfTheSameRuns() {
         EdgeModel m0 = EdgeModel.uniform(TABLE);
         ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
         PathModelAggregator fromV1 = new PathModelAggregator(m0, 2, updater);
-        PathModelAggregator fromV2 = new PathModelAggregator(m0, 2, updater);
+        PathModelAggregator fromV3 = new PathModelAggregator(m0, 2, updater);
         List<byte[]> v1 = deviceReports(new PathEncoder(m0), 7, 20);
-        List<byte[]> v2 = deviceReports(new CallSitePathEncoder(m0), 7, 20);
+        List<byte[]> v3 = deviceReports(new CallSitePathEncoder(m0), 7, 20);
         for (int i = 0; i < v1.size(); i++) {
             assertTrue(fromV1.add(v1.get(i)).accepted());
-            assertTrue(fromV2.add(v2.get(i)).accepted());
+            assertTrue(fromV3.add(v3.get(i)).accepted());
         }
-        EdgeModel learned = fromV2.closeWindow().orElseThrow();
+        EdgeModel learned = fromV3.closeWindow().orElseThrow();
         assertEquals(fromV1.closeWindow().orElseThrow(), learned);
         assertEquals(1, learned.version());
         // One-invocation reports with the uniform model are mostly first occurrences, which
-        // version 2 (finer positions, an escape per new callee) pays more for than version 1.
+        // version 3 (finer positions, an escape per new callee) pays more for than version 1.
         assertEquals(296, bytes(v1));
-        assertEquals(350, bytes(v2));
+        assertEquals(353, bytes(v3));
     }
 
     @Test
@@ -149,10 +149,16 @@ class PathModelAggregatorTest {
         assertFalse(o.accepted());
         assertTrue(o.reason().startsWith("corrupt stream"), o.reason());
         byte[] future = report.clone();
-        future[0] = 3;
+        future[0] = 4;
         assertEquals(
-                "unsupported path format version 3; this decoder reads versions 1 and 2",
+                "unsupported path format version 4; this decoder reads versions 1 and 3",
                 agg.add(future).reason());
+        // Version 2 never shipped; its coding was replaced by version 3's.
+        byte[] retired = report.clone();
+        retired[0] = 2;
+        assertEquals(
+                "unsupported path format version 2; this decoder reads versions 1 and 3",
+                agg.add(retired).reason());
         assertEquals(-1, agg.add(new byte[0]).modelVersion());
         assertEquals(Optional.empty(), agg.closeWindow());
     }

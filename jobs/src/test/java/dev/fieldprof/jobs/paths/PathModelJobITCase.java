@@ -203,6 +203,10 @@ class PathModelJobITCase {
         corrupt[corrupt.length - 1] ^= 0x5A;
         corrupt[corrupt.length - 2] ^= 0x33;
         records.add(report("corrupt", APP, 0, events(corrupt), corrupt, 5_000));
+        // Path format version 2 never shipped (version 3 replaced its coding): refused.
+        byte[] retired = good.clone();
+        retired[0] = 2;
+        records.add(report("retired", APP, 0, events(good), retired, 5_500));
         EdgeModel v2 = expected.closeWindow().orElseThrow();
 
         for (int i = 0; i < 2; i++) {
@@ -268,7 +272,7 @@ class PathModelJobITCase {
             assertThat(letter.getJob().toString()).isEqualTo(PathDeadLetters.JOB);
             reasons.put(letter.getOffset(), letter.getReasonCode() + " " + letter.getReason());
         }
-        assertThat(reasons.keySet()).containsExactly(3L, 4L, 5L, 6L, 10L, 102L);
+        assertThat(reasons.keySet()).containsExactly(3L, 4L, 5L, 6L, 7L, 11L, 102L);
         assertThat(reasons.get(3L)).startsWith("UNDECODABLE ");
         assertThat(reasons.get(4L))
                 .isEqualTo(
@@ -277,7 +281,11 @@ class PathModelJobITCase {
         assertThat(reasons.get(5L)).startsWith("INVALID record names model 1 and");
         assertThat(reasons.get(6L))
                 .startsWith("UNDECODABLE path report corrupt does not decode with edge model 0: ");
-        assertThat(reasons.get(10L))
+        assertThat(reasons.get(7L))
+                .isEqualTo(
+                        "UNDECODABLE coded path: unsupported path format version 2; this decoder"
+                                + " reads versions 1 and 3");
+        assertThat(reasons.get(11L))
                 .isEqualTo(
                         "UNKNOWN_MODEL_VERSION edge model version 7 of paths:1 did not reach the"
                                 + " job before the input ended");
