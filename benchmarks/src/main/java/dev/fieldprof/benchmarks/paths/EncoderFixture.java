@@ -103,7 +103,7 @@ final class EncoderFixture {
 
     /** Plays the run into the installed {@link PathProbes} handler, as instrumented code would. */
     void probe() {
-        run.replay(PROBES);
+        run.replay(probes);
     }
 
     /** Plays the run into a sink that does nothing: the replay's own cost. */
@@ -137,25 +137,38 @@ final class EncoderFixture {
         return HexFormat.of().formatHex(sha.digest());
     }
 
-    private static final PathEventSink PROBES =
-            new PathEventSink() {
-                @Override
-                public void enter(int methodId) {
-                    PathProbes.enter(methodId);
-                }
+    private final ProbeCalls probes = new ProbeCalls();
 
-                @Override
-                public void branch(int methodId, int blockId, int edgeIndex) {
-                    PathProbes.branch(methodId, blockId, edgeIndex);
-                }
+    /**
+     * Calls the probes as instrumented code does: each entry's handle is kept (here on a stack, in
+     * the code in a local of the invocation) and passed to the invocation's branches and exit.
+     */
+    private static final class ProbeCalls implements PathEventSink {
+        private Object[] handles = new Object[256];
+        private int depth;
 
-                @Override
-                public void exit(int methodId, boolean exceptional) {
-                    if (exceptional) {
-                        PathProbes.exitExceptionally(methodId);
-                    } else {
-                        PathProbes.exit(methodId);
-                    }
-                }
-            };
+        @Override
+        public void enter(int methodId) {
+            if (depth == handles.length) {
+                handles = java.util.Arrays.copyOf(handles, depth * 2);
+            }
+            handles[depth++] = PathProbes.enter(methodId);
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex) {
+            PathProbes.branch(handles[depth - 1], methodId, blockId, edgeIndex);
+        }
+
+        @Override
+        public void exit(int methodId, boolean exceptional) {
+            Object h = handles[--depth];
+            handles[depth] = null;
+            if (exceptional) {
+                PathProbes.exitExceptionally(h, methodId);
+            } else {
+                PathProbes.exit(h, methodId);
+            }
+        }
+    }
 }
