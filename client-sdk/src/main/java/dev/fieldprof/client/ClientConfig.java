@@ -1,6 +1,7 @@
 package dev.fieldprof.client;
 
 import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.client.transport.kafka.KafkaClassNames;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.Topics;
@@ -409,7 +410,7 @@ public final class ClientConfig {
         }
         merged.putAll(b.kafkaClientProperties);
         merged.remove("bootstrap.servers"); // transport.kafka.bootstrap.servers names them
-        return Collections.unmodifiableMap(merged);
+        return Collections.unmodifiableMap(KafkaClassNames.forLoadedClient(merged));
     }
 
     /** Collects settings; {@link #build()} validates them all. Not thread-safe. */

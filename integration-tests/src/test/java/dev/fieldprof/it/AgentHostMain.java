@@ -12,8 +12,8 @@ import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * The host program of {@link DeviceAgentITCase}, run in its own JVM: a program with its own
- * kafka-clients version that drives a real library (gson) with the workloads module's seeded
- * driver. It prints which Kafka client it sees and how many calls it made, nothing else.
+ * kafka-clients version (or none) that drives a real library (gson) with the workloads module's
+ * seeded driver. It prints which Kafka client it sees and how many calls it made, nothing else.
  *
  * <p>Arguments: LIBRARY_JAR PACKAGE_PREFIX SEED CALLS
  */
@@ -21,22 +21,30 @@ public final class AgentHostMain {
     private AgentHostMain() {}
 
     public static void main(String[] args) throws IOException {
-        System.out.println(
-                "kafka-clients "
-                        + AppInfoParser.getVersion()
-                        + " from "
-                        + Path.of(
-                                        AppInfoParser.class
-                                                .getProtectionDomain()
-                                                .getCodeSource()
-                                                .getLocation()
-                                                .getPath())
-                                .getFileName());
+        System.out.println(ownKafkaClient());
         RandomApiDriver driver =
                 new RandomApiDriver(
                         AgentHostMain.class.getClassLoader(), classNames(args[0]), args[1]);
         RandomApiDriver.Run run = driver.run(Long.parseLong(args[2]), Integer.parseInt(args[3]));
         System.out.println("calls " + run.calls());
+    }
+
+    /** Which Kafka client the program's own class path holds, if any. */
+    private static String ownKafkaClient() {
+        try {
+            return "kafka-clients "
+                    + AppInfoParser.getVersion()
+                    + " from "
+                    + Path.of(
+                                    AppInfoParser.class
+                                            .getProtectionDomain()
+                                            .getCodeSource()
+                                            .getLocation()
+                                            .getPath())
+                            .getFileName();
+        } catch (NoClassDefFoundError none) {
+            return "no kafka-clients";
+        }
     }
 
     private static List<String> classNames(String jar) throws IOException {

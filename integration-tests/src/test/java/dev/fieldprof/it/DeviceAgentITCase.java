@@ -2,7 +2,6 @@ package dev.fieldprof.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.gson.Gson;
 import dev.fieldprof.analysis.AnalysisRequest;
 import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.analysis.jar.JarContents;
@@ -20,10 +19,7 @@ import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
-import dev.fieldprof.workloads.RandomApiDriver;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -52,7 +47,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DeviceAgentITCase {
     private static final String APP = "gson:agent-it";
     private static final int K = 50;
-    private static final int CALLS = 300;
     private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
 
     @RegisterExtension
@@ -60,36 +54,23 @@ class DeviceAgentITCase {
             FieldprofRuntimeExtension.builder().partitions(1).taskSlots(1).build();
 
     @TempDir static Path work;
+    static AgentHost host;
     static Path agentJar;
-    static Path gsonJar;
     static Path modelFile;
     static ProgramModel model;
-    static String hostClassPath;
-    static String hostKafkaVersion;
 
     @BeforeAll
     static void prepare() throws Exception {
-        agentJar = Path.of(System.getProperty("fieldprof.device.jar"));
-        Path hostLibs = Path.of(System.getProperty("fieldprof.host.libs"));
-        hostKafkaVersion = System.getProperty("fieldprof.host.kafka.version");
-        assertThat(agentJar).isRegularFile();
-        gsonJar = jarOf(Gson.class);
+        host = new AgentHost(work);
+        agentJar = host.agentJar;
         model =
                 ProgramAnalyzer.analyze(
-                                AnalysisRequest.of(gsonJar, APP)
+                                AnalysisRequest.of(host.gsonJar, APP)
                                         .withAppPackages(AppPackages.parse("com.google.gson"))
                                         .withPrivacy("default", Math.log(9), 1, K))
                         .model();
         modelFile = work.resolve("gson.model");
         ProgramModels.write(model, modelFile);
-        List<String> entries = new ArrayList<>();
-        entries.add(jarOf(AgentHostMain.class).toString());
-        entries.add(jarOf(RandomApiDriver.class).toString());
-        entries.add(gsonJar.toString());
-        try (Stream<Path> libs = Files.list(hostLibs)) {
-            libs.sorted().forEach(lib -> entries.add(lib.toString()));
-        }
-        hostClassPath = String.join(File.pathSeparator, entries);
     }
 
     @Test
@@ -108,7 +89,7 @@ class DeviceAgentITCase {
             throws Exception {
         String topic = RUNTIME.createRandomReportTopic(1);
         Path state = work.resolve("device-state");
-        Output plain = runHost(List.of(), 11);
+        AgentHost.Output plain = host.run(List.of(), 11);
         List<String> agent =
                 List.of(
                         "-javaagent:" + agentJar + "=model=" + modelFile,
@@ -122,20 +103,20 @@ class DeviceAgentITCase {
                         // A cold JVM's first delivery can take longer than the 2 s default.
                         "-Dfieldprof.transport.exit.wait=PT30S",
                         "-Dfieldprof.state.dir=" + state);
-        Output first = runHost(agent, 11);
-        Output second = runHost(agent, 12);
+        AgentHost.Output first = host.run(agent, 11);
+        AgentHost.Output second = host.run(agent, 12);
         System.out.println("host without the agent: " + plain);
         System.out.println("host with the agent, run 1: " + first);
         System.out.println("host with the agent, run 2: " + second);
 
-        assertThat(plain.stdout).isEqualTo(List.of(hostSees(), "calls " + CALLS));
-        assertThat(first.stdout).isEqualTo(plain.stdout);
-        assertThat(second.stdout).isEqualTo(plain.stdout);
-        assertThat(plain.stderr).isEmpty();
-        assertThat(first.stderr).isEmpty();
-        assertThat(second.stderr).isEmpty();
-        assertThat(first.exitCode).isZero();
-        assertThat(second.exitCode).isZero();
+        assertThat(plain.stdout()).isEqualTo(host.expectedStdout());
+        assertThat(first.stdout()).isEqualTo(plain.stdout());
+        assertThat(second.stdout()).isEqualTo(plain.stdout());
+        assertThat(plain.stderr()).isEmpty();
+        assertThat(first.stderr()).isEmpty();
+        assertThat(second.stderr()).isEmpty();
+        assertThat(first.exitCode()).isZero();
+        assertThat(second.exitCode()).isZero();
 
         List<ConsumerRecord<String, byte[]>> records =
                 RUNTIME.drainRecords(topic, new StringDeserializer(), new ByteArrayDeserializer());
@@ -169,8 +150,8 @@ class DeviceAgentITCase {
         String frequency = RUNTIME.createRandomReportTopic(1);
         String paths = RUNTIME.createRandomReportTopic(1);
         String models = RUNTIME.createRandomTopic(1, true);
-        Output run =
-                runHost(
+        AgentHost.Output run =
+                host.run(
                         List.of(
                                 "-javaagent:" + agentJar + "=model=" + plannedFile + ",paths",
                                 "-Dfieldprof.transport=kafka",
@@ -187,8 +168,8 @@ class DeviceAgentITCase {
                                 "-Dfieldprof.transport.exit.wait=PT30S"),
                         11);
         System.out.println("host with the agent and paths: " + run);
-        assertThat(run.stdout).isEqualTo(List.of(hostSees(), "calls " + CALLS));
-        assertThat(run.stderr).isEmpty();
+        assertThat(run.stdout()).isEqualTo(host.expectedStdout());
+        assertThat(run.stderr()).isEmpty();
 
         List<byte[]> reports =
                 RUNTIME.awaitRecords(paths, new ByteArrayDeserializer(), 1, Duration.ofSeconds(60));
@@ -214,53 +195,17 @@ class DeviceAgentITCase {
     @Test
     void aModelFileItCannotReadIsOneLineOnStderrAndTheProgramRunsOn() throws Exception {
         Path missing = work.resolve("no-such.model");
-        Output run = runHost(List.of("-javaagent:" + agentJar + "=model=" + missing), 11);
-        assertThat(run.stdout).isEqualTo(List.of(hostSees(), "calls " + CALLS));
-        assertThat(run.stderr)
+        AgentHost.Output run =
+                host.run(List.of("-javaagent:" + agentJar + "=model=" + missing), 11);
+        assertThat(run.stdout()).isEqualTo(host.expectedStdout());
+        assertThat(run.stderr())
                 .containsExactly(
                         "fieldprof agent: cannot read model file "
                                 + missing
                                 + ": java.nio.file.NoSuchFileException: "
                                 + missing
                                 + "; the program runs without fieldprof");
-        assertThat(run.exitCode).isZero();
-    }
-
-    private static String hostSees() {
-        return "kafka-clients "
-                + hostKafkaVersion
-                + " from kafka-clients-"
-                + hostKafkaVersion
-                + ".jar";
-    }
-
-    /** What one run of the host printed. */
-    record Output(List<String> stdout, List<String> stderr, int exitCode) {}
-
-    private static Output runHost(List<String> jvmOptions, long seed) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx512m");
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(hostClassPath);
-        command.add(AgentHostMain.class.getName());
-        command.add(gsonJar.toString());
-        command.add("com.google.gson");
-        command.add(Long.toString(seed));
-        command.add(Integer.toString(CALLS));
-        Path out = Files.createTempFile(work, "host-", ".out");
-        Path err = Files.createTempFile(work, "host-", ".err");
-        Process process =
-                new ProcessBuilder(command)
-                        .redirectOutput(out.toFile())
-                        .redirectError(err.toFile())
-                        .start();
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("the host did not finish in 120 s: " + command);
-        }
-        return new Output(lines(out), lines(err), process.exitValue());
+        assertThat(run.exitCode()).isZero();
     }
 
     private static List<Path> spooled(Path spool) throws IOException {
@@ -270,13 +215,5 @@ class DeviceAgentITCase {
         try (Stream<Path> files = Files.list(spool)) {
             return files.toList();
         }
-    }
-
-    private static List<String> lines(Path file) throws IOException {
-        return Files.readAllLines(file, StandardCharsets.UTF_8);
-    }
-
-    private static Path jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 }

@@ -2,6 +2,9 @@ package dev.fieldprof.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.analysis.AnalysisRequest;
+import dev.fieldprof.analysis.ProgramAnalyzer;
+import dev.fieldprof.analysis.model.AppPackages;
 import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.client.ClientConfig;
@@ -12,6 +15,7 @@ import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.Topics;
 import java.io.ByteArrayOutputStream;
@@ -384,6 +388,64 @@ class SecuredKafkaITCase {
             assertThat(counters.spooledNow()).as("waiting in the spool").isEqualTo(1);
             assertThat(took).isLessThan(FAILURE_BOUND);
         }
+    }
+
+    /**
+     * The device agent relocates kafka-clients, yet a device's client properties name Kafka's login
+     * module as Kafka documents it: the SDK maps the name to the relocated package, and the report
+     * arrives over SASL_SSL. The host has no Kafka client of its own, so the documented class name
+     * could not be loaded from the host's class path instead.
+     */
+    @Test
+    void theDeviceAgentAuthenticatesWithKafkasDocumentedLoginModuleName() throws Exception {
+        AgentHost host = new AgentHost(dir, false);
+        Path model = dir.resolve("gson.model");
+        // User-level, as analyze writes by default: one report fits the agent's default budget.
+        ProgramModels.write(
+                ProgramModels.userLevel(
+                        ProgramAnalyzer.analyze(
+                                        AnalysisRequest.of(host.gsonJar, "gson:secured-agent-it")
+                                                .withAppPackages(
+                                                        AppPackages.parse("com.google.gson")))
+                                .model()),
+                model);
+        Properties properties =
+                RUNTIME.saslSslClientProperties(
+                        RUNTIME.saslPassword(), RUNTIME.certificates().trustStore());
+        assertThat(properties.getProperty("sasl.jaas.config"))
+                .startsWith("org.apache.kafka.common.security.scram.ScramLoginModule ");
+        Path client = write(properties, "agent.properties");
+        String topic = RUNTIME.createRandomTopic(1, false);
+        Path state = dir.resolve("agent-state");
+
+        AgentHost.Output run =
+                host.run(
+                        List.of(
+                                "-javaagent:" + host.agentJar + "=model=" + model,
+                                "-Dfieldprof.transport=kafka",
+                                "-Dfieldprof.transport.kafka.bootstrap.servers="
+                                        + RUNTIME.saslSslBootstrapServers(),
+                                "-Dfieldprof.transport.kafka.config.file=" + client,
+                                "-Dfieldprof.transport.kafka.topic=" + topic,
+                                "-Dfieldprof.device.id=secured-agent-device",
+                                // A cold JVM's first TLS and SCRAM handshake can take seconds.
+                                "-Dfieldprof.transport.exit.wait=PT30S",
+                                "-Dfieldprof.state.dir=" + state),
+                        21);
+        System.out.println("host with the agent over SASL_SSL: " + run);
+
+        assertThat(run.stdout()).isEqualTo(host.expectedStdout());
+        assertThat(run.stderr()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        List<byte[]> reports = RUNTIME.drain(topic, new ByteArrayDeserializer());
+        assertThat(reports).hasSize(1); // the run is one epoch, one user-level report
+        assertThat(RecordCodec.of(FrequencyReport.class).decode(reports.get(0)).getDeviceId())
+                .isEqualTo("secured-agent-device");
+        // Nothing waits in the spool (the directory exists only once a report had to wait).
+        assertThat(state.resolve("spool"))
+                .satisfiesAnyOf(
+                        spool -> assertThat(spool).doesNotExist(),
+                        spool -> assertThat(spool).isEmptyDirectory());
     }
 
     private JobClient startJob(String secure, Path client) throws Exception {

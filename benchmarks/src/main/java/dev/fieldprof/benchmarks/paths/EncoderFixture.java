@@ -103,7 +103,7 @@ final class EncoderFixture {
 
     /** Plays the run into the installed {@link PathProbes} handler, as instrumented code would. */
     void probe() {
-        run.replay(probes);
+        run.replay(PROBES);
     }
 
     /** Plays the run into a sink that does nothing: the replay's own cost. */
@@ -137,7 +137,11 @@ final class EncoderFixture {
         return HexFormat.of().formatHex(sha.digest());
     }
 
-    private final ProbeCalls probes = new ProbeCalls();
+    /**
+     * Hands each replayed event to {@link PathProbes}, as instrumented code calls it. One replay at
+     * a time (it keeps the open invocations' handles).
+     */
+    static final PathEventSink PROBES = new ProbeCalls();
 
     /**
      * Calls the probes as instrumented code does: each entry's handle is kept (here on a stack, in

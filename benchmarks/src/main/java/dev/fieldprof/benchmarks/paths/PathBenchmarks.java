@@ -1,13 +1,9 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
-import dev.fieldprof.analysis.jar.JarContents;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.MethodInventory;
-import dev.fieldprof.client.PathProbeHandler;
+import static dev.fieldprof.benchmarks.paths.ChildTiming.Stream.WORKLOAD;
+
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.CallSitePathEncoder;
 import dev.fieldprof.client.paths.CodeLengths;
 import dev.fieldprof.client.paths.EdgeCounter;
@@ -26,9 +22,10 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -42,15 +39,22 @@ import java.util.function.Function;
  * version 2 which devices write) under the uniform model and the three learned ones, cut into
  * device reports (16 KiB or 65536 events), and version 2 again into 512-byte reports (where the
  * shipped model matters most); each arithmetic row splits its ideal code length into branch bits
- * and call-structure bits beside the run's per-node entropy. Times: the workload on the original
- * jar, on the instrumented jar with tracing off (probe calls only), with the arithmetic tracer on,
- * and with BLPP and PAP run on the same probes ({@link BaselineRuntime}); the running thread's CPU
- * time (robust on a shared machine), median of 9 runs after 60 warm-up runs, in one JVM. The last
- * table prints issue 12's targets, met or missed.
+ * and call-structure bits beside the run's per-node entropy. The sizes are exact and computed in
+ * this JVM.
  *
- * <p>Run: {@code java -cp benchmarks.jar:deps dev.fieldprof.benchmarks.paths.PathBenchmarks [scale
- * [programs]]} (scale of the workload rounds, default 1; programs a comma list of commons-lang3,
- * gson, guava, default all).
+ * <p>Times ({@link AlternatingJvms}): the workload on the original jar, on the instrumented jar
+ * with tracing off (probe calls only), with the arithmetic tracer on, and with BLPP and PAP run on
+ * the same probes ({@link BaselineRuntime}), each in its own child JVM, the running thread's CPU
+ * time (robust on a shared machine), each JVM's median of 9 runs after 60 warm-up runs, and the
+ * median of 5 such JVMs per configuration, started in alternating rounds; and the tracer's cost per
+ * branch decision and per enter/exit pair net of probe dispatch, from the measured run's recorded
+ * events replayed through the probes into the tracer and into a no-op handler in the same rounds
+ * ({@link PathTimings}). The last table prints issue 12's targets, met or missed.
+ *
+ * <p>Run: {@code java -Xmx3g -cp benchmarks.jar:deps dev.fieldprof.benchmarks.paths.PathBenchmarks
+ * [scale [programs]] [--rounds N] [--quick]} ({@link PathBenchmarkOptions}: scale of the workload
+ * rounds, default 1; programs a comma list of commons-lang3, gson, guava, default all; N JVM
+ * rounds, default 5; quick: one round of 20 warm-up and 5 measured runs, for local use).
  */
 public final class PathBenchmarks {
     /** Report size of the second table: short reports, where the shipped model matters most. */
@@ -66,11 +70,7 @@ public final class PathBenchmarks {
             Coded[] v1,
             Coded[] v2,
             long[] shortReportBytes,
-            double baseMs,
-            double probesOffMs,
-            double arithmeticMs,
-            double blppMs,
-            double papMs) {
+            Path recordedEvents) {
 
         long invocations() {
             return base.invocations();
@@ -83,29 +83,47 @@ public final class PathBenchmarks {
     private PathBenchmarks() {}
 
     public static void main(String[] args) throws Exception {
-        double scale = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
-        List<LibraryProgram> programs = LibraryProgram.all(scale);
-        Set<String> only = args.length > 1 ? Set.of(args[1].split(",")) : null;
-        Path work = Files.createTempDirectory("fieldprof-paths-bench");
-        List<Row> rows = new ArrayList<>();
-        for (LibraryProgram p : programs) {
-            if (only != null && !only.contains(p.name())) {
-                continue;
-            }
-            rows.add(measure(p, work));
+        PathBenchmarkOptions options;
+        try {
+            options = PathBenchmarkOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("PathBenchmarks: " + e.getMessage());
+            System.exit(2);
+            return;
         }
-        print(System.out, rows);
+        Path work = Files.createTempDirectory("fieldprof-paths-bench");
+        try {
+            List<Row> rows = new ArrayList<>();
+            Map<String, Path> recorded = new LinkedHashMap<>();
+            for (LibraryProgram p : LibraryProgram.all(options.scale())) {
+                if (options.programs() == null || options.programs().contains(p.name())) {
+                    Row row = measure(p, work);
+                    rows.add(row);
+                    recorded.put(p.name(), row.recordedEvents());
+                }
+            }
+            PathTimings timings =
+                    new PathTimings(
+                            new AlternatingJvms(
+                                            options.scale(), options.warmup(), options.measured())
+                                    .run(
+                                            new ArrayList<>(recorded.keySet()),
+                                            options.rounds(),
+                                            recorded));
+            print(System.out, rows, timings, options);
+        } finally {
+            PathTimingChild.delete(work);
+        }
     }
 
+    /**
+     * The sizes of {@code p}'s measured run; its recorded events are written into {@code work} for
+     * the timings to replay.
+     */
     static Row measure(LibraryProgram p, Path work) throws Exception {
-        Path jar = p.jar();
-        Map<String, Integer> ids =
-                MethodInventory.of(JarContents.read(jar), AppPackages.parse(p.packages())).ids();
-        PathProbeInstrumenter instrumenter = new PathProbeInstrumenter(ids);
-        Path instrumented = work.resolve(p.name() + "-paths.jar");
-        PathProbeInstrumenter.Result result =
-                instrumenter.instrumentJar(jar, instrumented, ids.size());
-        ArrayBranchTable table = BranchTableText.parse(result.branches().toText());
+        InstrumentedProgram ip = InstrumentedProgram.of(p, work);
+        Path instrumented = ip.instrumentedJar();
+        ArrayBranchTable table = ip.table();
 
         PathRecording[] runs = new PathRecording[4];
         for (int seed = 0; seed < 4; seed++) {
@@ -134,47 +152,19 @@ public final class PathBenchmarks {
                             null,
                             report -> {});
         }
-        PathBaselines.Costs base = PathBaselines.measure(instrumenter.cfgs(), ids.size(), runs[0]);
-
-        double baseMs = time(jar, p, null);
-        double offMs = time(instrumented, p, null);
-        EdgeModelStore store = new EdgeModelStore("bench:" + p.name(), table);
-        PathTracer tracer =
-                new PathTracer(
-                        "bench",
-                        "bench:" + p.name(),
-                        0,
-                        store,
-                        report -> {},
-                        PathTracer.DEFAULT_MAX_REPORT_BYTES,
-                        false);
-        double onMs = time(instrumented, p, tracer);
-        double blppMs =
-                time(
-                        instrumented,
-                        p,
-                        new BaselineRuntime(
-                                BaselineRuntime.Kind.BLPP, ids.size(), instrumenter.cfgs()));
-        double papMs =
-                time(
-                        instrumented,
-                        p,
-                        new BaselineRuntime(
-                                BaselineRuntime.Kind.PAP, ids.size(), instrumenter.cfgs()));
+        PathBaselines.Costs base = PathBaselines.measure(ip.cfgs(), ip.methods(), runs[0]);
+        Path recordedEvents = work.resolve(p.name() + "-seed0.events");
+        Files.write(recordedEvents, runs[0].toBytes());
         return new Row(
                 p.name(),
-                ids.size(),
-                result.branches().branchNodeCount(),
+                ip.methods(),
+                ip.branchNodes(),
                 runs[0].size(),
                 base,
                 v1,
                 v2,
                 shortBytes,
-                baseMs,
-                offMs,
-                onMs,
-                blppMs,
-                papMs);
+                recordedEvents);
     }
 
     private static Coded coded(
@@ -295,36 +285,8 @@ public final class PathBenchmarks {
         return total[0];
     }
 
-    // The issue's floor: fewer warm-up runs leave the uninstrumented baseline unwarmed.
-    private static final int WARMUP = 60;
-    private static final int MEASURED = 9;
-
-    /** Median CPU time of the workload's thread in ms (60 warm-up runs, 9 measured). */
-    private static double time(Path jar, LibraryProgram p, PathProbeHandler tracer)
-            throws Exception {
-        try (WorkloadLoader loader = new WorkloadLoader(jar)) {
-            Method run = p.runMethod(loader);
-            PathProbes.install(tracer);
-            try {
-                double[] ms = new double[MEASURED];
-                for (int i = 0; i < WARMUP + MEASURED; i++) {
-                    double t = WorkloadCpuTime.millis(run, 0L, p.rounds());
-                    if (i >= WARMUP) {
-                        ms[i - WARMUP] = t;
-                    }
-                }
-                if (PathProbes.failures() != 0
-                        || (tracer instanceof PathTracer t && t.droppedEvents() != 0)) {
-                    throw new IllegalStateException(p.name() + ": probe events dropped or failed");
-                }
-                return WorkloadCpuTime.median(ms);
-            } finally {
-                PathProbes.uninstall();
-            }
-        }
-    }
-
-    static void print(PrintStream out, List<Row> rows) {
+    static void print(
+            PrintStream out, List<Row> rows, PathTimings timings, PathBenchmarkOptions options) {
         out.println(
                 "Path trace size per program (measured run: seed 0), bits per invocation and total"
                         + " bytes; every decodable baseline is charged the same call information");
@@ -404,41 +366,20 @@ public final class PathBenchmarks {
                     8.0 * r.shortReportBytes()[3] / r.invocations());
         }
         out.println();
-        out.println(
-                "Workload CPU time of the running thread, median ms (overhead against the original"
-                        + " jar); the tracer writes format version 2");
-        out.printf(
-                "%-14s %10s %22s %22s %22s %22s%n",
-                "program",
-                "original",
-                "probes, tracing off",
-                "arithmetic tracer",
-                "BLPP on the probes",
-                "PAP on the probes");
-        for (Row r : rows) {
-            out.printf(
-                    "%-14s %10.1f %12.1f (%+6.0f%%) %12.1f (%+6.0f%%) %12.1f (%+6.0f%%)"
-                            + " %12.1f (%+6.0f%%)%n",
-                    r.name(),
-                    r.baseMs(),
-                    r.probesOffMs(),
-                    100 * (r.probesOffMs() / r.baseMs() - 1),
-                    r.arithmeticMs(),
-                    100 * (r.arithmeticMs() / r.baseMs() - 1),
-                    r.blppMs(),
-                    100 * (r.blppMs() / r.baseMs() - 1),
-                    r.papMs(),
-                    100 * (r.papMs() / r.baseMs() - 1));
-        }
+        printTimings(out, rows, timings, options);
         out.println();
-        out.println("Targets of issue 12 (version 2 with M3 against the run's baselines):");
+        out.println(
+                "Targets of issue 12 (version 2 with M3 against the run's baselines; times as"
+                        + " above):");
         out.printf(
-                "%-14s %34s %18s %26s %16s%n",
+                "%-14s %34s %18s %26s %24s %16s %18s%n",
                 "program",
                 "smaller than PAP dec. (fixed/**)",
                 "call bits / call",
                 "branch bits vs entropy",
-                "CPU vs PAP");
+                "CPU vs PAP (rounds)",
+                "ns / branch",
+                "ns / enter, exit");
         for (Row r : rows) {
             PathBaselines.Costs b = r.base();
             Coded m3 = r.v2()[3];
@@ -447,10 +388,16 @@ public final class PathBenchmarks {
             double callPerCall = m3.callBits() / r.invocations();
             double entropy = b.nodeEntropyBits();
             double branchVsEntropy = entropy == 0 ? 0 : m3.branchBits() / entropy - 1;
-            double cpu = r.arithmeticMs() / r.papMs();
+            double cpu = timings.ratio(r.name(), TimedConfiguration.TRACER, TimedConfiguration.PAP);
+            PathTimings.Spread cpuSpread =
+                    timings.roundRatioSpread(
+                            r.name(), TimedConfiguration.TRACER, TimedConfiguration.PAP);
+            PathTimings.EventCosts e = timings.eventCosts(r.name());
+            double perEnterOrExit = e.callPairNs() / 2;
             out.printf(
+                    Locale.ROOT,
                     "%-14s %8.1f%% / %5.1f%% (%-6s) %8.3f (%-6s) %+9.1f%% of %9.0f b (%-6s)"
-                            + " %6.2fx (%-6s)%n",
+                            + " %5.2fx %4.2f-%4.2f (%-6s) %6.1f (%-6s) %8.2f (%-6s)%n",
                     r.name(),
                     100 * size,
                     100 * strict,
@@ -461,11 +408,115 @@ public final class PathBenchmarks {
                     entropy,
                     branchVsEntropy <= 0.02 ? "met" : "missed",
                     cpu,
-                    cpu <= 1.10 ? "met" : "missed");
+                    cpuSpread.min(),
+                    cpuSpread.max(),
+                    cpu <= CPU_VS_PAP_TARGET ? "met" : "missed",
+                    e.branchNs(),
+                    e.branchNs() <= BRANCH_NS_TARGET ? "met" : "missed",
+                    perEnterOrExit,
+                    perEnterOrExit <= ENTER_EXIT_NS_TARGET ? "met" : "missed");
         }
         out.println(
                 "(targets: >= 60% smaller than decodable PAP, <= 0.3 call bits per call, branch"
-                        + " bits within 2% of the per-node entropy, CPU <= 1.10x PAP)");
+                        + " bits within 2% of the per-node entropy, CPU <= 1.10x PAP (ratio of the"
+                        + " medians; min-max of the ratio within each round), <= 6 ns per branch"
+                        + " decision and <= 1.5 ns per enter or exit net of probe dispatch)");
+    }
+
+    static final double CPU_VS_PAP_TARGET = 1.10;
+    static final double BRANCH_NS_TARGET = 6.0;
+
+    /** Issue 12's 1.5 ns "per enter/exit", read as per event: an enter or an exit each. */
+    static final double ENTER_EXIT_NS_TARGET = 1.5;
+
+    private static void printTimings(
+            PrintStream out, List<Row> rows, PathTimings timings, PathBenchmarkOptions options) {
+        out.printf(
+                Locale.ROOT,
+                "Workload CPU time of the running thread, ms: median over %d alternating JVMs per"
+                        + " configuration of each JVM's median of %d runs after %d warm-up runs"
+                        + " (overhead against the original jar); the tracer writes the SDK's"
+                        + " current format%n",
+                options.rounds(),
+                options.measured(),
+                options.warmup());
+        if (!options.issueProtocol()) {
+            out.println(
+                    "(fewer JVMs or warm-up runs than issue 12 asks: >= 5 JVMs per"
+                            + " configuration, >= 60 warm-up runs; for local use only)");
+        }
+        List<TimedConfiguration> workload =
+                List.of(
+                        TimedConfiguration.ORIGINAL,
+                        TimedConfiguration.PROBES_OFF,
+                        TimedConfiguration.TRACER,
+                        TimedConfiguration.BLPP,
+                        TimedConfiguration.PAP);
+        out.printf("%-14s %10s", "program", workload.get(0).label);
+        for (TimedConfiguration c : workload.subList(1, workload.size())) {
+            out.printf(" %22s", c.label);
+        }
+        out.println();
+        for (Row r : rows) {
+            double base = timings.median(r.name(), TimedConfiguration.ORIGINAL, WORKLOAD);
+            out.printf(Locale.ROOT, "%-14s %10.2f", r.name(), base);
+            for (TimedConfiguration c : workload.subList(1, workload.size())) {
+                double ms = timings.median(r.name(), c, WORKLOAD);
+                out.printf(Locale.ROOT, " %12.2f (%+6.0f%%)", ms, 100 * (ms / base - 1));
+            }
+            out.println();
+        }
+        out.println("Each configuration's JVM medians, min..max ms:");
+        for (Row r : rows) {
+            StringBuilder line = new StringBuilder(String.format("  %-14s", r.name()));
+            for (TimedConfiguration c : workload) {
+                PathTimings.Spread s =
+                        PathTimings.Spread.of(timings.perRound(r.name(), c, WORKLOAD));
+                line.append(String.format(Locale.ROOT, " %s %.2f..%.2f;", c.id, s.min(), s.max()));
+            }
+            out.println(line);
+        }
+        out.println();
+        out.println(
+                "Tracer cost per event net of probe dispatch: the measured run's recorded events"
+                        + " replayed through PathProbes into the tracer and into a no-op handler,"
+                        + " all events and their enters and exits alone, in the same JVM rounds"
+                        + " (medians; min..max over rounds)");
+        out.printf(
+                "%-14s %9s %9s | %8s %8s %8s | %21s | %21s %10s%n",
+                "program",
+                "branches",
+                "calls",
+                "no-op",
+                "tracer",
+                "net",
+                "ns / branch decision",
+                "ns / enter+exit pair",
+                "per enter");
+        out.printf("%-14s %9s %9s | %26s |%n", "", "", "", "ns / event, all events");
+        for (Row r : rows) {
+            PathTimings.EventCosts e = timings.eventCosts(r.name());
+            out.printf(
+                    Locale.ROOT,
+                    "%-14s %9d %9d | %8.2f %8.2f %8.2f | %6.2f (%5.2f..%5.2f) | %6.2f"
+                            + " (%5.2f..%5.2f) %10.2f%n",
+                    r.name(),
+                    e.branches(),
+                    e.calls(),
+                    e.dispatchNsPerEvent(),
+                    e.tracerNsPerEvent(),
+                    e.netNsPerEvent(),
+                    e.branchNs(),
+                    e.branchSpread().min(),
+                    e.branchSpread().max(),
+                    e.callPairNs(),
+                    e.callPairSpread().min(),
+                    e.callPairSpread().max(),
+                    e.callPairNs() / 2);
+        }
+        out.println(
+                "(per branch: what the branch decisions add to the same call tree; per pair: the"
+                        + " enters and exits alone; \"per enter\" or exit is half a pair)");
     }
 
     private static String cell(long bits, long invocations) {

@@ -27,6 +27,13 @@ public final class WorkloadCpuTime {
         return (end - start) / 1e6;
     }
 
+    /** CPU milliseconds of {@code work.run()} on this thread. */
+    public static double millis(Runnable work) {
+        long start = THREADS.getCurrentThreadCpuTime();
+        work.run();
+        return (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
+    }
+
     /** The median of {@code values} (the mean of the two middle values if their count is even). */
     public static double median(double[] values) {
         double[] sorted = values.clone();

@@ -1,0 +1,264 @@
+package dev.fieldprof.benchmarks.paths;
+
+import dev.fieldprof.client.PathProbeHandler;
+import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.paths.PathEventSink;
+import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.client.tracing.EdgeModelStore;
+import dev.fieldprof.client.tracing.PathTracer;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * One child JVM of the path timings ({@link AlternatingJvms}): instruments the program's jar as
+ * every child does (so all children start from the same state), measures one {@link
+ * TimedConfiguration} and prints its {@link ChildTiming} line(s) on stdout. A workload
+ * configuration times the seeded workload (thread CPU time per run); an events configuration
+ * replays the workload's recorded path events through {@link PathProbes} twice per run, all of them
+ * and only their enters and exits, alternating which goes first. On any failure it prints one line
+ * on stderr and exits with status 1.
+ *
+ * <pre>
+ * PathTimingChild program scale configuration warm-up measured round [recorded-events-file]
+ * </pre>
+ */
+public final class PathTimingChild {
+    private PathTimingChild() {}
+
+    public static void main(String[] args) {
+        try {
+            if (args.length < 6 || args.length > 7) {
+                throw new IllegalArgumentException(
+                        "usage: PathTimingChild program scale configuration warm-up measured round"
+                                + " [recorded-events-file]");
+            }
+            double scale = Double.parseDouble(args[1]);
+            LibraryProgram p = program(args[0], scale);
+            TimedConfiguration c = TimedConfiguration.of(args[2]);
+            int warmup = Integer.parseInt(args[3]);
+            int measured = Integer.parseInt(args[4]);
+            int round = Integer.parseInt(args[5]);
+            if (warmup < 0 || measured < 1) {
+                throw new IllegalArgumentException(
+                        "warm-up runs must be >= 0 and measured runs >= 1, got "
+                                + warmup
+                                + " and "
+                                + measured);
+            }
+            if (c.workload == (args.length == 7)) {
+                throw new IllegalArgumentException(
+                        c.id
+                                + (c.workload
+                                        ? " times the workload and takes no events file"
+                                        : " needs the recorded events file"));
+            }
+            Path work = Files.createTempDirectory("fieldprof-path-timing");
+            try {
+                InstrumentedProgram ip = InstrumentedProgram.of(p, work);
+                if (c.workload) {
+                    double[] ms = workloadMillis(ip, c, warmup, measured);
+                    System.out.println(
+                            new ChildTiming(
+                                            round,
+                                            p.name(),
+                                            c,
+                                            ChildTiming.Stream.WORKLOAD,
+                                            0,
+                                            0,
+                                            ms)
+                                    .toLine());
+                } else {
+                    PathRecording all =
+                            PathRecording.fromBytes(Files.readAllBytes(Path.of(args[6])));
+                    for (ChildTiming t : replayMillis(ip, c, all, warmup, measured, round)) {
+                        System.out.println(t.toLine());
+                    }
+                }
+            } finally {
+                delete(work);
+            }
+        } catch (Throwable e) {
+            System.err.println(
+                    "path timing child "
+                            + String.join(" ", args)
+                            + ": "
+                            + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            System.exit(1);
+        }
+    }
+
+    static LibraryProgram program(String name, double scale) {
+        return LibraryProgram.all(scale).stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no program '" + name + "'"));
+    }
+
+    /** The handler a workload configuration installs (null: none, tracing off). */
+    private static PathProbeHandler handler(InstrumentedProgram ip, TimedConfiguration c) {
+        return switch (c) {
+            case ORIGINAL, PROBES_OFF -> null;
+            case TRACER, EVENTS_TRACER -> newTracer(ip);
+            case BLPP -> new BaselineRuntime(BaselineRuntime.Kind.BLPP, ip.methods(), ip.cfgs());
+            case PAP -> new BaselineRuntime(BaselineRuntime.Kind.PAP, ip.methods(), ip.cfgs());
+            case EVENTS_DISPATCH -> new NoOpProbeHandler();
+        };
+    }
+
+    /** The tracer as a device runs it: uniform model, format the SDK writes, reports dropped. */
+    private static PathTracer newTracer(InstrumentedProgram ip) {
+        String app = "bench:" + ip.program().name();
+        return new PathTracer(
+                "bench",
+                app,
+                0,
+                new EdgeModelStore(app, ip.table()),
+                report -> {},
+                PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                false);
+    }
+
+    /** CPU ms of each measured workload run, after {@code warmup} runs. */
+    static double[] workloadMillis(
+            InstrumentedProgram ip, TimedConfiguration c, int warmup, int measured)
+            throws Exception {
+        LibraryProgram p = ip.program();
+        Path jar = c == TimedConfiguration.ORIGINAL ? ip.originalJar() : ip.instrumentedJar();
+        PathProbeHandler handler = handler(ip, c);
+        try (WorkloadLoader loader = new WorkloadLoader(jar)) {
+            Method run = p.runMethod(loader);
+            PathProbes.install(handler);
+            try {
+                double[] ms = new double[measured];
+                for (int i = 0; i < warmup + measured; i++) {
+                    double t = WorkloadCpuTime.millis(run, 0L, p.rounds());
+                    if (i >= warmup) {
+                        ms[i - warmup] = t;
+                    }
+                }
+                checkClean(p, handler);
+                return ms;
+            } finally {
+                PathProbes.uninstall();
+            }
+        }
+    }
+
+    /**
+     * CPU ms of each measured replay of all recorded events and of their enters and exits alone,
+     * through {@link PathProbes} into the configuration's handler.
+     */
+    static ChildTiming[] replayMillis(
+            InstrumentedProgram ip,
+            TimedConfiguration c,
+            PathRecording all,
+            int warmup,
+            int measured,
+            int round) {
+        EventCounts counts = EventCounts.of(all);
+        PathRecording calls = withoutBranches(all);
+        PathProbeHandler handler = handler(ip, c);
+        double[] allMs = new double[measured];
+        double[] callsMs = new double[measured];
+        PathProbes.install(handler);
+        try {
+            for (int i = 0; i < warmup + measured; i++) {
+                // Which stream goes first alternates, so neither always finds the other's caches.
+                double a;
+                double b;
+                if (i % 2 == 0) {
+                    a = WorkloadCpuTime.millis(() -> all.replay(EncoderFixture.PROBES));
+                    b = WorkloadCpuTime.millis(() -> calls.replay(EncoderFixture.PROBES));
+                } else {
+                    b = WorkloadCpuTime.millis(() -> calls.replay(EncoderFixture.PROBES));
+                    a = WorkloadCpuTime.millis(() -> all.replay(EncoderFixture.PROBES));
+                }
+                if (i >= warmup) {
+                    allMs[i - warmup] = a;
+                    callsMs[i - warmup] = b;
+                }
+            }
+            checkClean(ip.program(), handler);
+        } finally {
+            PathProbes.uninstall();
+        }
+        String name = ip.program().name();
+        return new ChildTiming[] {
+            new ChildTiming(
+                    round,
+                    name,
+                    c,
+                    ChildTiming.Stream.ALL_EVENTS,
+                    counts.branches(),
+                    counts.calls(),
+                    allMs),
+            new ChildTiming(
+                    round, name, c, ChildTiming.Stream.CALLS_ONLY, 0, counts.calls(), callsMs)
+        };
+    }
+
+    /** Branch decisions and enter/exit pairs of a recorded run whose every enter has its exit. */
+    record EventCounts(long branches, long calls) {
+        static EventCounts of(PathRecording run) {
+            long branches = 0;
+            long enters = 0;
+            long exits = 0;
+            for (int i = 0; i < run.size(); i++) {
+                switch (run.kind(i)) {
+                    case PathRecording.BRANCH -> branches++;
+                    case PathRecording.ENTER -> enters++;
+                    default -> exits++;
+                }
+            }
+            if (enters != exits) {
+                throw new IllegalArgumentException(
+                        "recorded run has "
+                                + enters
+                                + " enters but "
+                                + exits
+                                + " exits; the replay needs every frame closed");
+            }
+            return new EventCounts(branches, enters);
+        }
+    }
+
+    /** The run's enters and exits in order, its branch decisions left out. */
+    static PathRecording withoutBranches(PathRecording run) {
+        PathRecording calls = new PathRecording();
+        run.replay(
+                new PathEventSink() {
+                    @Override
+                    public void enter(int methodId) {
+                        calls.enter(methodId);
+                    }
+
+                    @Override
+                    public void branch(int methodId, int blockId, int edgeIndex) {}
+
+                    @Override
+                    public void exit(int methodId, boolean exceptional) {
+                        calls.exit(methodId, exceptional);
+                    }
+                });
+        return calls;
+    }
+
+    private static void checkClean(LibraryProgram p, PathProbeHandler handler) {
+        if (PathProbes.failures() != 0
+                || (handler instanceof PathTracer t && t.droppedEvents() != 0)) {
+            throw new IllegalStateException(p.name() + ": probe events dropped or failed");
+        }
+    }
+
+    static void delete(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+}
