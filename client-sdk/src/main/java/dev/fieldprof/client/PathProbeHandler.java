@@ -1,16 +1,18 @@
 package dev.fieldprof.client;
 
 /**
- * What {@link PathProbes} hands each path probe event to: the {@link
+ * What {@link PathProbes} hands each method entry to: the {@link
  * dev.fieldprof.client.tracing.PathTracer} in production; benchmarks install baseline encoders
- * (BLPP, PAP) on the same probes. Called on the traced thread; must not throw.
+ * (BLPP, PAP) on the same probes. The entry returns the calling thread's {@link PathProbeHandle},
+ * which receives the rest of that invocation's events (branches and its exit) without a second
+ * lookup. Called on the traced thread; must not throw.
  */
 public interface PathProbeHandler {
-    void enter(int methodId);
-
-    void branch(int methodId, int blockId, int edgeIndex);
-
-    void exit(int methodId);
-
-    void exitExceptionally(int methodId);
+    /**
+     * Method {@code methodId} is entered on the calling thread.
+     *
+     * @return the calling thread's own handle for this invocation's branch and exit events, or null
+     *     to receive none of them
+     */
+    PathProbeHandle enter(int methodId);
 }

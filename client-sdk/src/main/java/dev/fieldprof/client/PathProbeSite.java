@@ -13,32 +13,39 @@ public abstract class PathProbeSite {
 
     PathProbeSite() {}
 
-    public abstract void enter();
+    /**
+     * The method's entry: returns the handle (or null) that the instrumented method keeps in a
+     * local variable and passes to this invocation's other probes ({@link PathProbes#enter}).
+     */
+    public abstract Object enter();
 
-    public abstract void branch(int blockId, int edgeIndex);
+    public abstract void branch(Object handle, int blockId, int edgeIndex);
 
-    public abstract void exit();
+    public abstract void exit(Object handle);
 
-    public abstract void exitExceptionally();
+    public abstract void exitExceptionally(Object handle);
 
     private static final class Untraced extends PathProbeSite {
         @Override
-        public void enter() {}
+        public Object enter() {
+            return null;
+        }
 
         @Override
-        public void branch(int blockId, int edgeIndex) {}
+        public void branch(Object handle, int blockId, int edgeIndex) {}
 
         @Override
-        public void exit() {}
+        public void exit(Object handle) {}
 
         @Override
-        public void exitExceptionally() {}
+        public void exitExceptionally(Object handle) {}
     }
 
     /**
      * A method traced, or not yet decided when its class was initialized (path tracing started
      * later, or a tool installs handlers itself): each probe goes through {@link PathProbes}, which
-     * reads the installed handler and mask at every event.
+     * reads the installed handler and mask at the entry; the entry's handle carries the
+     * invocation's other events.
      */
     static final class Dispatching extends PathProbeSite {
         private final int methodId;
@@ -48,23 +55,23 @@ public abstract class PathProbeSite {
         }
 
         @Override
-        public void enter() {
-            PathProbes.enter(methodId);
+        public Object enter() {
+            return PathProbes.enter(methodId);
         }
 
         @Override
-        public void branch(int blockId, int edgeIndex) {
-            PathProbes.branch(methodId, blockId, edgeIndex);
+        public void branch(Object handle, int blockId, int edgeIndex) {
+            PathProbes.branch(handle, methodId, blockId, edgeIndex);
         }
 
         @Override
-        public void exit() {
-            PathProbes.exit(methodId);
+        public void exit(Object handle) {
+            PathProbes.exit(handle, methodId);
         }
 
         @Override
-        public void exitExceptionally() {
-            PathProbes.exitExceptionally(methodId);
+        public void exitExceptionally(Object handle) {
+            PathProbes.exitExceptionally(handle, methodId);
         }
     }
 }

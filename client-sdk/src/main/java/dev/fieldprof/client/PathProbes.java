@@ -5,13 +5,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The static entry of path probes that {@code PathProbeInstrumenter} inserts (DESIGN.md "Paths"):
  * {@code enter}, {@code branch} on each out-edge of a branch node, {@code exit} before returns and
- * {@code exitExceptionally} from a catch-all handler. Path tracing is opt-in: until a {@link
- * PathProbeHandler} is {@link #install installed} every probe returns at once. A probe never throws
- * into the host and does not allocate per event (beyond the encoder's own growth).
+ * {@code exitExceptionally} from a catch-all handler. The entry probe looks the calling thread up
+ * once and returns its {@link PathProbeHandle}, which the method keeps in a local variable and
+ * which its other probes pass back, so they reach the thread's tracer without a lookup. Path
+ * tracing is opt-in: until a {@link PathProbeHandler} is {@link #install installed} every entry
+ * returns null and every other probe returns at once. A probe never throws into the host and does
+ * not allocate per event (beyond the encoder's own growth).
  *
  * <p>With a probe plan, a device traces only the methods of its variant (DESIGN.md "Probes spread
- * over variants"): the probe of any other method returns after one array load, before the tracer is
- * called, so an untraced method costs its entry counter and that check.
+ * over variants"): the entry probe of any other method returns null after one array load, before
+ * the tracer is called, so an untraced method costs its entry counter and that check. An invocation
+ * entered while a handler was installed sends its remaining events to that handler's handle even if
+ * another is installed meanwhile, so no handler sees an exit without its entry.
  */
 public final class PathProbes {
     /** The handler and the methods it traces (null: all), read with one volatile load. */
@@ -100,44 +105,52 @@ public final class PathProbes {
         return FAILURES.get();
     }
 
-    public static void enter(int methodId) {
+    /**
+     * Entry probe of {@code methodId}: returns the calling thread's handle (a {@link
+     * PathProbeHandle}, typed {@code Object} so that the host's bytecode names no class of ours
+     * beyond the site) that the instrumented method keeps in a local variable and passes to the
+     * branch and exit probes of this invocation; null when the method is not traced (tracing off,
+     * or left out by the probe plan's variant), which makes those probes return at once.
+     */
+    public static Object enter(int methodId) {
         PathProbeHandler t = tracerOf(methodId);
         if (t != null) {
             try {
-                t.enter(methodId);
+                return t.enter(methodId);
+            } catch (Throwable e) {
+                FAILURES.incrementAndGet();
+            }
+        }
+        return null;
+    }
+
+    /** Branch probe of the invocation whose entry returned {@code handle}. */
+    public static void branch(Object handle, int methodId, int blockId, int edgeIndex) {
+        if (handle != null) {
+            try {
+                ((PathProbeHandle) handle).branch(methodId, blockId, edgeIndex);
             } catch (Throwable e) {
                 FAILURES.incrementAndGet();
             }
         }
     }
 
-    public static void branch(int methodId, int blockId, int edgeIndex) {
-        PathProbeHandler t = tracerOf(methodId);
-        if (t != null) {
+    /** Exit probe (before a return) of the invocation whose entry returned {@code handle}. */
+    public static void exit(Object handle, int methodId) {
+        if (handle != null) {
             try {
-                t.branch(methodId, blockId, edgeIndex);
+                ((PathProbeHandle) handle).exit(methodId);
             } catch (Throwable e) {
                 FAILURES.incrementAndGet();
             }
         }
     }
 
-    public static void exit(int methodId) {
-        PathProbeHandler t = tracerOf(methodId);
-        if (t != null) {
+    /** Catch-all exit probe of the invocation whose entry returned {@code handle}. */
+    public static void exitExceptionally(Object handle, int methodId) {
+        if (handle != null) {
             try {
-                t.exit(methodId);
-            } catch (Throwable e) {
-                FAILURES.incrementAndGet();
-            }
-        }
-    }
-
-    public static void exitExceptionally(int methodId) {
-        PathProbeHandler t = tracerOf(methodId);
-        if (t != null) {
-            try {
-                t.exitExceptionally(methodId);
+                ((PathProbeHandle) handle).exitExceptionally(methodId);
             } catch (Throwable e) {
                 FAILURES.incrementAndGet();
             }

@@ -78,9 +78,9 @@ class DevicePathsTest {
     /** Ten calls of method 0, taking edge 1 of its branch block 0 each time. */
     private static void runProgram() {
         for (int i = 0; i < 10; i++) {
-            PathProbes.enter(0);
-            PathProbes.branch(0, 0, 1);
-            PathProbes.exit(0);
+            Object h = PathProbes.enter(0);
+            PathProbes.branch(h, 0, 0, 1);
+            PathProbes.exit(h, 0);
         }
     }
 
@@ -160,8 +160,7 @@ class DevicePathsTest {
         try (DeviceRuntime runtime = start(config().paths(true, false).build())) {
             runProgram(); // method 0: not this variant's, never reaches the tracer
             for (int i = 0; i < 5; i++) {
-                PathProbes.enter(1);
-                PathProbes.exit(1);
+                PathProbes.exit(PathProbes.enter(1), 1);
             }
             runtime.endEpoch();
         }

@@ -10,28 +10,38 @@ import org.junit.jupiter.api.Test;
 /** The site an instrumented class's static initializer gets for each traced method. */
 class PathProbeSiteTest {
     private final List<String> events = new ArrayList<>();
-    private final PathProbeHandler recorder =
-            new PathProbeHandler() {
-                @Override
-                public void enter(int methodId) {
-                    events.add("E" + methodId);
-                }
 
-                @Override
-                public void branch(int methodId, int blockId, int edgeIndex) {
-                    events.add("B" + methodId);
-                }
+    /** Records events as "E0", "B0", ...; its one handle adds the handler's name to the others. */
+    private final class Recorder extends PathProbeHandle implements PathProbeHandler {
+        private final String name;
 
-                @Override
-                public void exit(int methodId) {
-                    events.add("X" + methodId);
-                }
+        Recorder(String name) {
+            this.name = name;
+        }
 
-                @Override
-                public void exitExceptionally(int methodId) {
-                    events.add("T" + methodId);
-                }
-            };
+        @Override
+        public PathProbeHandle enter(int methodId) {
+            events.add(name + "E" + methodId);
+            return this;
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex) {
+            events.add(name + "B" + methodId);
+        }
+
+        @Override
+        public void exit(int methodId) {
+            events.add(name + "X" + methodId);
+        }
+
+        @Override
+        public void exitExceptionally(int methodId) {
+            events.add(name + "T" + methodId);
+        }
+    }
+
+    private final Recorder recorder = new Recorder("");
 
     @AfterEach
     void off() {
@@ -45,11 +55,13 @@ class PathProbeSiteTest {
         PathProbeSite untraced = PathProbes.site(1);
         assertThat(untraced).isSameAs(PathProbeSite.UNTRACED);
         assertThat(PathProbes.site(7)).as("outside the plan").isSameAs(PathProbeSite.UNTRACED);
-        traced.enter();
-        traced.branch(3, 1);
-        untraced.enter();
-        untraced.exit();
-        traced.exitExceptionally();
+        Object h = traced.enter();
+        assertThat(h).isSameAs(recorder);
+        traced.branch(h, 3, 1);
+        Object none = untraced.enter();
+        assertThat(none).isNull();
+        untraced.exit(none);
+        traced.exitExceptionally(h);
         assertThat(events).containsExactly("E0", "B0", "T0");
     }
 
@@ -57,11 +69,26 @@ class PathProbeSiteTest {
     void withoutAPlanEveryMethodDispatchesAndFollowsLaterInstalls() {
         PathProbeSite site = PathProbes.site(4); // nothing installed yet, no device configured
         assertThat(site).isNotSameAs(PathProbeSite.UNTRACED);
-        site.enter();
+        Object before = site.enter();
+        assertThat(before).isNull();
+        site.exit(before);
         assertThat(events).isEmpty();
         PathProbes.install(recorder);
-        site.enter();
-        site.exit();
+        site.exit(site.enter());
         assertThat(events).containsExactly("E4", "X4");
+    }
+
+    @Test
+    void anInvocationEndsWithTheHandlerItEnteredEvenAfterAnotherIsInstalled() {
+        PathProbeSite site = PathProbes.site(2);
+        PathProbes.install(new Recorder("old"));
+        Object outer = site.enter();
+        PathProbes.install(new Recorder("new"));
+        Object inner = site.enter();
+        site.branch(outer, 0, 0);
+        site.exit(inner);
+        PathProbes.uninstall();
+        site.exit(outer);
+        assertThat(events).containsExactly("oldE2", "newE2", "oldB2", "newX2", "oldX2");
     }
 }

@@ -98,9 +98,9 @@ class DevicePathTracingITCase {
                 PathTracer tracer = runtime.pathTracer().orElseThrow();
                 assertThat(tracer.models().awaitVersion(1, Duration.ofSeconds(60))).isTrue();
                 for (int i = 0; i < 10; i++) {
-                    PathProbes.enter(0);
-                    PathProbes.branch(0, 0, 1);
-                    PathProbes.exit(0);
+                    Object h = PathProbes.enter(0);
+                    PathProbes.branch(h, 0, 0, 1);
+                    PathProbes.exit(h, 0);
                 }
                 runtime.endEpoch();
                 coded = tracer.reportBytes();

@@ -2,6 +2,7 @@ package dev.fieldprof.benchmarks.paths;
 
 import dev.fieldprof.analysis.cfg.BytecodeCfg;
 import dev.fieldprof.analysis.cfg.EdgeKind;
+import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,9 +18,11 @@ import java.util.Set;
  * precomputed: BLPP adds the Ball-Larus increments and at a back edge writes the path id and
  * restarts; PAP multiplies by the in-degree and adds the in-edge index at merge nodes and writes a
  * breakpoint (value, node) on overflow. Both write every invocation's final value. Values go to an
- * in-memory buffer, as a device's trace would. Benchmark use only: one traced thread.
+ * in-memory buffer, as a device's trace would. Benchmark use only: one traced thread, so the
+ * runtime is its own (and that thread's) probe handle: like the tracer, it finds its per-thread
+ * state once per invocation, at the entry, and never per event.
  */
-final class BaselineRuntime implements PathProbeHandler {
+final class BaselineRuntime extends PathProbeHandle implements PathProbeHandler {
     enum Kind {
         BLPP,
         PAP
@@ -285,7 +288,7 @@ final class BaselineRuntime implements PathProbeHandler {
     }
 
     @Override
-    public void enter(int methodId) {
+    public PathProbeHandle enter(int methodId) {
         if (++depth == frameMethod.length) {
             frameMethod = Arrays.copyOf(frameMethod, depth * 2);
             frameValue = Arrays.copyOf(frameValue, depth * 2);
@@ -296,6 +299,7 @@ final class BaselineRuntime implements PathProbeHandler {
         if (m != null) {
             run(m, m.entryChain);
         }
+        return this;
     }
 
     @Override

@@ -137,26 +137,42 @@ final class EncoderFixture {
         return HexFormat.of().formatHex(sha.digest());
     }
 
-    /** Hands each replayed event to {@link PathProbes}, as instrumented code calls it. */
-    static final PathEventSink PROBES =
-            new PathEventSink() {
-                @Override
-                public void enter(int methodId) {
-                    PathProbes.enter(methodId);
-                }
+    /**
+     * Hands each replayed event to {@link PathProbes}, as instrumented code calls it. One replay at
+     * a time (it keeps the open invocations' handles).
+     */
+    static final PathEventSink PROBES = new ProbeCalls();
 
-                @Override
-                public void branch(int methodId, int blockId, int edgeIndex) {
-                    PathProbes.branch(methodId, blockId, edgeIndex);
-                }
+    /**
+     * Calls the probes as instrumented code does: each entry's handle is kept (here on a stack, in
+     * the code in a local of the invocation) and passed to the invocation's branches and exit.
+     */
+    private static final class ProbeCalls implements PathEventSink {
+        private Object[] handles = new Object[256];
+        private int depth;
 
-                @Override
-                public void exit(int methodId, boolean exceptional) {
-                    if (exceptional) {
-                        PathProbes.exitExceptionally(methodId);
-                    } else {
-                        PathProbes.exit(methodId);
-                    }
-                }
-            };
+        @Override
+        public void enter(int methodId) {
+            if (depth == handles.length) {
+                handles = java.util.Arrays.copyOf(handles, depth * 2);
+            }
+            handles[depth++] = PathProbes.enter(methodId);
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex) {
+            PathProbes.branch(handles[depth - 1], methodId, blockId, edgeIndex);
+        }
+
+        @Override
+        public void exit(int methodId, boolean exceptional) {
+            Object h = handles[--depth];
+            handles[depth] = null;
+            if (exceptional) {
+                PathProbes.exitExceptionally(h, methodId);
+            } else {
+                PathProbes.exit(h, methodId);
+            }
+        }
+    }
 }

@@ -1,16 +1,19 @@
 package dev.fieldprof.benchmarks.paths;
 
+import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 
 /**
  * A path probe handler that does nothing: installed in {@link dev.fieldprof.client.PathProbes}, the
  * time of a probe stream is the probe dispatch (and the driver's own loop) alone, which {@link
  * PathTimings} subtracts from the same stream into the tracer. Like {@link BaselineRuntime} it
- * follows {@link PathProbeHandler}'s methods and nothing else.
+ * follows {@link PathProbeHandler}'s methods and nothing else, and is its own handle.
  */
-final class NoOpProbeHandler implements PathProbeHandler {
+final class NoOpProbeHandler extends PathProbeHandle implements PathProbeHandler {
     @Override
-    public void enter(int methodId) {}
+    public PathProbeHandle enter(int methodId) {
+        return this;
+    }
 
     @Override
     public void branch(int methodId, int blockId, int edgeIndex) {}

@@ -1,5 +1,6 @@
 package dev.fieldprof.benchmarks.plan;
 
+import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 import java.util.Arrays;
 
@@ -14,7 +15,7 @@ import java.util.Arrays;
  * #finish} closes the frames still open. One site at a time; the handler methods may be called from
  * any thread.
  */
-public final class ChainTraceRecorder implements PathProbeHandler {
+public final class ChainTraceRecorder extends PathProbeHandle implements PathProbeHandler {
     private final int maxEvents;
     private volatile Thread owner;
     private int[] events = new int[4096];
@@ -62,22 +63,24 @@ public final class ChainTraceRecorder implements PathProbeHandler {
         return full;
     }
 
+    /** Returns itself, the handle of the one recorded thread, to that thread only. */
     @Override
-    public void enter(int methodId) {
+    public PathProbeHandle enter(int methodId) {
         if (Thread.currentThread() != owner) {
-            return;
+            return null;
         }
         entries++;
         // Room for this entry and the exits of every open frame, this one's included.
         if (full || size + depth + 2 > maxEvents) {
             full = true;
-            return;
+            return this;
         }
         if (depth == stack.length) {
             stack = Arrays.copyOf(stack, 2 * depth);
         }
         stack[depth++] = methodId;
         append(methodId);
+        return this;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.fieldprof.cli.analysis;
 
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
+import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.Probes;
@@ -19,16 +20,17 @@ import java.util.jar.JarFile;
 public final class PathsFixtureMain {
     private PathsFixtureMain() {}
 
-    /** Counts path probe events by kind. */
-    static final class Counting implements PathProbeHandler {
+    /** Counts path probe events by kind (one handle for all threads: it only counts). */
+    static final class Counting extends PathProbeHandle implements PathProbeHandler {
         final AtomicLong enter = new AtomicLong();
         final AtomicLong branch = new AtomicLong();
         final AtomicLong exit = new AtomicLong();
         final AtomicLong exitExceptionally = new AtomicLong();
 
         @Override
-        public void enter(int methodId) {
+        public PathProbeHandle enter(int methodId) {
             enter.incrementAndGet();
+            return this;
         }
 
         @Override

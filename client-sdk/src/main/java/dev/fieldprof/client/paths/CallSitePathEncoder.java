@@ -71,8 +71,12 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     private int depth;
     private int rootReturned;
 
-    private int[] startMethod = new int[0];
-    private int[] startPosition = new int[0];
+    // The report header's open frames, copied at each report's start into arrays kept across
+    // reports (only a deeper stack than ever before grows them), so a cut allocates nothing
+    // beyond the report's bytes.
+    private int[] startMethod = new int[64];
+    private int[] startPosition = new int[64];
+    private int startDepth;
     private int startRootPosition;
     private int startRootReturned;
     private long events;
@@ -246,10 +250,10 @@ public final class CallSitePathEncoder implements PathReportEncoder {
                 1
                         + PathFormat.varLongSize(model.version())
                         + PathFormat.varLongSize(events)
-                        + PathFormat.varLongSize(startMethod.length)
+                        + PathFormat.varLongSize(startDepth)
                         + PathFormat.varLongSize(
                                 PathFormat.pack(startRootPosition, startRootReturned));
-        for (int i = 0; i < startMethod.length; i++) {
+        for (int i = 0; i < startDepth; i++) {
             size +=
                     PathFormat.varLongSize(startMethod[i])
                             + PathFormat.varLongSize(startPosition[i]);
@@ -258,9 +262,9 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         out[0] = (byte) PathFormat.VERSION_3;
         int p = PathFormat.putVarLong(out, 1, model.version());
         p = PathFormat.putVarLong(out, p, events);
-        p = PathFormat.putVarLong(out, p, startMethod.length);
+        p = PathFormat.putVarLong(out, p, startDepth);
         p = PathFormat.putVarLong(out, p, PathFormat.pack(startRootPosition, startRootReturned));
-        for (int i = 0; i < startMethod.length; i++) {
+        for (int i = 0; i < startDepth; i++) {
             p = PathFormat.putVarLong(out, p, startMethod[i]);
             p = PathFormat.putVarLong(out, p, startPosition[i]);
         }
@@ -299,7 +303,12 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         events = 0;
         startRootPosition = framePosition[0];
         startRootReturned = rootReturned;
-        startMethod = Arrays.copyOfRange(frameMethod, 1, depth + 1);
-        startPosition = Arrays.copyOfRange(framePosition, 1, depth + 1);
+        if (depth > startMethod.length) {
+            startMethod = new int[frameMethod.length];
+            startPosition = new int[frameMethod.length];
+        }
+        System.arraycopy(frameMethod, 1, startMethod, 0, depth);
+        System.arraycopy(framePosition, 1, startPosition, 0, depth);
+        startDepth = depth;
     }
 }

@@ -1,5 +1,6 @@
 package dev.fieldprof.client.tracing;
 
+import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.paths.CallSitePathEncoder;
 import dev.fieldprof.client.paths.EdgeModel;
@@ -25,8 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>An epoch end ({@link #endEpoch()}) cuts the calling thread's report and those of threads that
  * have ended at once; any other live thread cuts its report at its own next method exit, because
- * only the owning thread touches its encoder (no lock on the probe path). In debug mode each report
- * also carries the raw events (PathRecording bytes) so decoded == recorded can be checked.
+ * only the owning thread touches its encoder (no lock on the probe path). The thread is looked up
+ * once per invocation, at its entry probe, whose returned handle takes the invocation's other
+ * events; after warm-up no probe event allocates outside debug mode (a report allocates its bytes
+ * and its record at the cut). In debug mode each report also carries the raw events (PathRecording
+ * bytes) so decoded == recorded can be checked.
  */
 public final class PathTracer implements PathProbeHandler {
     /** Default size at which a thread's report is cut (coded bytes). */
@@ -88,8 +92,13 @@ public final class PathTracer implements PathProbeHandler {
         this.debug = debug;
     }
 
-    /** Per traced thread: its encoder and (debug mode) its raw recording. */
-    private static final class ThreadTrace {
+    /**
+     * Per traced thread: its encoder and (debug mode) its raw recording. It is also the thread's
+     * {@link PathProbeHandle}: {@link #enter} returns it and the instrumented method passes it to
+     * the invocation's other probes, so only the entry looks the thread up. Only its owner calls
+     * it.
+     */
+    private final class ThreadTrace extends PathProbeHandle {
         final Thread owner;
         final int number;
         final PathReportEncoder encoder;
@@ -105,6 +114,29 @@ public final class PathTracer implements PathProbeHandler {
             this.recording = debug ? new PathRecording() : null;
             this.epoch = epoch;
             encoder.record(recording);
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex) {
+            before(this);
+            encoder.branch(blockId, edgeIndex);
+            if (encoder.codedBytesSoFar() >= LOOP_CUT_FACTOR * maxReportBytes) {
+                after(this); // a loop that exits no method for long: cut it anyway
+            }
+        }
+
+        @Override
+        public void exit(int methodId) {
+            before(this);
+            encoder.exitMethod(methodId);
+            after(this);
+        }
+
+        @Override
+        public void exitExceptionally(int methodId) {
+            before(this);
+            encoder.exitExceptionally(methodId);
+            after(this);
         }
     }
 
@@ -130,41 +162,17 @@ public final class PathTracer implements PathProbeHandler {
         return t;
     }
 
-    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
+    /**
+     * Entry probe of the calling thread (see {@link dev.fieldprof.client.PathProbes}): the one
+     * place the thread's trace is looked up; the invocation's branches and exit go to the returned
+     * handle.
+     */
     @Override
-    public void enter(int methodId) {
+    public PathProbeHandle enter(int methodId) {
         ThreadTrace t = current();
         before(t);
         t.encoder.enterMethod(methodId);
-    }
-
-    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
-    @Override
-    public void branch(int methodId, int blockId, int edgeIndex) {
-        ThreadTrace t = current();
-        before(t);
-        t.encoder.branch(blockId, edgeIndex);
-        if (t.encoder.codedBytesSoFar() >= LOOP_CUT_FACTOR * maxReportBytes) {
-            after(t); // a loop that exits no method for long: cut it anyway
-        }
-    }
-
-    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
-    @Override
-    public void exit(int methodId) {
-        ThreadTrace t = current();
-        before(t);
-        t.encoder.exitMethod(methodId);
-        after(t);
-    }
-
-    /** Probe event of the calling thread (see {@link dev.fieldprof.client.PathProbes}). */
-    @Override
-    public void exitExceptionally(int methodId) {
-        ThreadTrace t = current();
-        before(t);
-        t.encoder.exitExceptionally(methodId);
-        after(t);
+        return t;
     }
 
     /**

@@ -33,29 +33,29 @@ class PathTracerTest {
 
     /** A deterministic program: a loop with a skewed branch, a switch, recursion, a throw. */
     static void workload(int iterations) {
-        PathProbes.enter(0);
+        Object h = PathProbes.enter(0);
         for (int i = 0; i < iterations; i++) {
-            PathProbes.branch(0, 0, i % 9 == 8 ? 1 : 0);
-            PathProbes.branch(0, 5, i % 3 == 0 ? 2 : 0);
+            PathProbes.branch(h, 0, 0, i % 9 == 8 ? 1 : 0);
+            PathProbes.branch(h, 0, 5, i % 3 == 0 ? 2 : 0);
             recurse(i % 4);
             if (i % 25 == 24) {
-                PathProbes.enter(2);
-                PathProbes.enter(1);
-                PathProbes.exitExceptionally(1);
-                PathProbes.exitExceptionally(2);
+                Object h2 = PathProbes.enter(2);
+                Object h1 = PathProbes.enter(1);
+                PathProbes.exitExceptionally(h1, 1);
+                PathProbes.exitExceptionally(h2, 2);
             }
         }
-        PathProbes.branch(0, 0, 1);
-        PathProbes.exit(0);
+        PathProbes.branch(h, 0, 0, 1);
+        PathProbes.exit(h, 0);
     }
 
     static void recurse(int depth) {
-        PathProbes.enter(1);
-        PathProbes.branch(1, 2, depth == 0 ? 1 : 0);
+        Object h = PathProbes.enter(1);
+        PathProbes.branch(h, 1, 2, depth == 0 ? 1 : 0);
         if (depth > 0) {
             recurse(depth - 1);
         }
-        PathProbes.exit(1);
+        PathProbes.exit(h, 1);
     }
 
     static PathRecording decode(PathReport r, EdgeModel model) throws Exception {
@@ -162,6 +162,36 @@ class PathTracerTest {
     }
 
     @Test
+    void everyInvocationOfAThreadGetsThatThreadsOwnHandleAndNoOtherThreadGetsIt() throws Exception {
+        EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+        PathTracer tracer = new PathTracer("device-5", "app:1", 0, store, sink, 1 << 20, false);
+        PathProbes.install(tracer);
+        Object outer = PathProbes.enter(0);
+        Object inner = PathProbes.enter(1);
+        assertThat(outer).isNotNull().isSameAs(inner);
+        PathProbes.exit(inner, 1);
+        Object[] other = new Object[2];
+        Thread thread =
+                new Thread(
+                        () -> {
+                            other[0] = PathProbes.enter(0);
+                            other[1] = PathProbes.enter(1);
+                            PathProbes.exit(other[1], 1);
+                            PathProbes.exit(other[0], 0);
+                        });
+        thread.start();
+        thread.join();
+        assertThat(other[0]).isNotNull().isSameAs(other[1]).isNotSameAs(outer);
+        assertThat(PathProbes.enter(1)).as("after the other thread ran").isSameAs(outer);
+        PathProbes.exit(outer, 1);
+        PathProbes.exit(outer, 0);
+        tracer.endEpoch();
+        // Each thread's report holds its own balanced invocations: 6 and 4 events.
+        assertThat(sent).extracting(PathReport::getEvents).containsExactlyInAnyOrder(6L, 4L);
+        assertThat(tracer.droppedEvents()).isZero();
+    }
+
+    @Test
     void sizeLimitCutsReportsThatEachDecodeAloneAndTogetherGiveTheRun() throws Exception {
         EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
         PathTracer tracer = new PathTracer("device-2", "app:1", 3, store, sink, 16, true);
@@ -237,13 +267,14 @@ class PathTracerTest {
         assertThat(store.current().version()).isZero();
 
         // Off until installed: nothing is traced and nothing throws.
-        PathProbes.enter(0);
-        PathProbes.exit(0);
+        Object off = PathProbes.enter(0);
+        assertThat(off).isNull();
+        PathProbes.exit(off, 0);
         PathTracer tracer = new PathTracer("d", "app:1", 0, store, sink, 1024, false);
         PathProbes.install(tracer);
-        PathProbes.enter(99);
-        PathProbes.branch(0, 77, 0);
-        PathProbes.exit(0);
+        Object h = PathProbes.enter(99);
+        PathProbes.branch(h, 0, 77, 0);
+        PathProbes.exit(h, 0);
         tracer.endEpoch();
         assertThat(tracer.droppedEvents()).isEqualTo(3L);
         assertThat(PathProbes.failures()).isZero();

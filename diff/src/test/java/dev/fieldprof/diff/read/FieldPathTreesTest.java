@@ -36,28 +36,28 @@ class FieldPathTreesTest {
 
     /** main loops 400 times: recurse(i % 4) (1 to 4 nested entries), every 25th a throwing call. */
     static void workload(int iterations) {
-        PathProbes.enter(0);
+        Object h = PathProbes.enter(0);
         for (int i = 0; i < iterations; i++) {
-            PathProbes.branch(0, 0, i % 9 == 8 ? 1 : 0);
+            PathProbes.branch(h, 0, 0, i % 9 == 8 ? 1 : 0);
             recurse(i % 4);
             if (i % 25 == 24) {
-                PathProbes.enter(2);
-                PathProbes.enter(1);
-                PathProbes.exitExceptionally(1);
-                PathProbes.exitExceptionally(2);
+                Object h2 = PathProbes.enter(2);
+                Object h1 = PathProbes.enter(1);
+                PathProbes.exitExceptionally(h1, 1);
+                PathProbes.exitExceptionally(h2, 2);
             }
         }
-        PathProbes.branch(0, 0, 1);
-        PathProbes.exit(0);
+        PathProbes.branch(h, 0, 0, 1);
+        PathProbes.exit(h, 0);
     }
 
     static void recurse(int depth) {
-        PathProbes.enter(1);
-        PathProbes.branch(1, 2, depth == 0 ? 1 : 0);
+        Object h = PathProbes.enter(1);
+        PathProbes.branch(h, 1, 2, depth == 0 ? 1 : 0);
         if (depth > 0) {
             recurse(depth - 1);
         }
-        PathProbes.exit(1);
+        PathProbes.exit(h, 1);
     }
 
     private CallingContextTree read(int maxReportBytes) {

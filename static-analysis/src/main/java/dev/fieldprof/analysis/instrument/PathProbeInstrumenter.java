@@ -39,24 +39,31 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
 
 /**
  * Inserts path probes (AdapTracer section 3; DESIGN.md "Paths") into the selected methods, each a
  * call on the method's probe site {@code s} (a {@code PathProbeSite} in a static final field of its
- * class, set first thing in the static initializer by {@code PathProbes.site(m)}): {@code
- * s.enter()} at entry, {@code s.branch(block, edge)} on every out-edge of every branch node of the
- * method's {@link CfgBuilder} CFG (edge numbers in CFG out-edge order), {@code s.exit()} before
- * each return and a catch-all handler that calls {@code s.exitExceptionally()} and rethrows. A
- * method its device's probe-plan variant does not trace gets a site that does nothing, which the
- * JIT compiles away. It also returns the {@link BranchDescription} device and server build their
- * coder's branch table from.
+ * class, set first thing in the static initializer by {@code PathProbes.site(m)}): {@code h =
+ * s.enter()} at entry, {@code s.branch(h, block, edge)} on every out-edge of every branch node of
+ * the method's {@link CfgBuilder} CFG (edge numbers in CFG out-edge order), {@code s.exit(h)}
+ * before each return and a catch-all handler that calls {@code s.exitExceptionally(h)} and
+ * rethrows. {@code h} is the calling thread's probe handle (an {@code Object} to the host; null
+ * when the method is not traced), kept in a local variable the rewrite adds after the method's own,
+ * so the thread is looked up once per invocation. A method its device's probe-plan variant does not
+ * trace gets a site that does nothing, which the JIT compiles away. It also returns the {@link
+ * BranchDescription} device and server build their coder's branch table from.
  *
  * <p>Frames stay valid without {@code COMPUTE_FRAMES} (which would need the app's class hierarchy):
  * a taken edge is redirected to a stub appended after the code that reuses the target's own stack
  * map frame, calls the probe and jumps to the target; the fall-through probe runs straight after
- * the jump; the catch-all handler's frame holds no locals, just the Throwable. In constructors the
- * catch-all starts after the {@code super()/this()} call, where {@code this} is initialized.
- * Methods with {@code jsr/ret} are left alone.
+ * the jump; the catch-all handler's frame holds only the handle local (the others are TOP) and the
+ * Throwable. Every stack map frame of the method gets the handle local, an {@code Object} in the
+ * slot after its last local (padded with TOP): it is stored before any other code runs (in
+ * constructors before {@code super()/this()}, which is legal for a fresh local) and never written
+ * again, so it holds at every frame. In constructors the catch-all starts after the {@code
+ * super()/this()} call, where {@code this} is initialized. Methods with {@code jsr/ret}, and
+ * methods with no local slot left for the handle, are left alone.
  */
 public final class PathProbeInstrumenter {
     public static final String PROBES_OWNER = "dev/fieldprof/client/PathProbes";
@@ -65,6 +72,14 @@ public final class PathProbeInstrumenter {
     static final String SITE_TYPE = "dev/fieldprof/client/PathProbeSite";
 
     private static final String SITE_DESC = "L" + SITE_TYPE + ";";
+
+    /** How the host's bytecode holds the probe handle: the site's signatures name no other type. */
+    private static final String HANDLE_TYPE = "java/lang/Object";
+
+    private static final String HANDLE_DESC = "L" + HANDLE_TYPE + ";";
+
+    /** Most local variable slots of a method (u2 max_locals). */
+    private static final int MAX_LOCALS = 0xFFFF;
 
     /** Name of the static final field holding method {@code id}'s probe site. */
     static String siteField(int id) {
@@ -293,6 +308,8 @@ public final class PathProbeInstrumenter {
         private final List<AbstractInsnNode> real = new ArrayList<>();
         private final Map<AbstractInsnNode, Integer> realIndex = new IdentityHashMap<>();
         private final int[] blockOfReal;
+        // Slot of the probe handle: the first after every local of the original method.
+        private final int handle;
 
         MethodRewrite(String owner, MethodNode method, BytecodeCfg cfg, int id, boolean frames) {
             this.owner = owner;
@@ -300,6 +317,7 @@ public final class PathProbeInstrumenter {
             this.cfg = cfg;
             this.id = id;
             this.frames = frames;
+            this.handle = method.maxLocals;
             for (AbstractInsnNode insn : method.instructions) {
                 if (insn.getOpcode() >= 0) {
                     realIndex.put(insn, real.size());
@@ -348,6 +366,9 @@ public final class PathProbeInstrumenter {
                     return "branch block " + block + " ends in opcode " + last.getOpcode();
                 }
             }
+            if (handle + 1 > MAX_LOCALS) {
+                return "no local variable slot left for the probe handle";
+            }
             if (method.name.equals("<init>") && superCall() == null) {
                 return "no super() or this() call found";
             }
@@ -391,7 +412,8 @@ public final class PathProbeInstrumenter {
                 if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) {
                     InsnList call = new InsnList();
                     call.add(site());
-                    call.add(probe("exit", "()V"));
+                    call.add(new VarInsnNode(Opcodes.ALOAD, handle));
+                    call.add(probe("exit", "(" + HANDLE_DESC + ")V"));
                     code.insertBefore(insn, call);
                     count++;
                 }
@@ -406,7 +428,8 @@ public final class PathProbeInstrumenter {
             }
             InsnList enter = new InsnList();
             enter.add(site());
-            enter.add(probe("enter", "()V"));
+            enter.add(probe("enter", "()" + HANDLE_DESC));
+            enter.add(new VarInsnNode(Opcodes.ASTORE, handle));
             code.insert(enter);
             count++;
             LabelNode end = new LabelNode();
@@ -424,12 +447,37 @@ public final class PathProbeInstrumenter {
                                 new Object[] {"java/lang/Throwable"}));
             }
             code.add(site());
-            code.add(probe("exitExceptionally", "()V"));
+            code.add(new VarInsnNode(Opcodes.ALOAD, handle));
+            code.add(probe("exitExceptionally", "(" + HANDLE_DESC + ")V"));
             code.add(new InsnNode(Opcodes.ATHROW));
             count++;
+            if (frames) {
+                for (AbstractInsnNode insn : code) {
+                    if (insn instanceof FrameNode frame) {
+                        addHandle(frame);
+                    }
+                }
+            }
             // Last in the table, so every handler of the method itself is tried first.
             method.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
             return count;
+        }
+
+        /**
+         * Declares the handle local in {@code frame} (expanded, so it lists every local): TOP up to
+         * the handle's slot, where a long or double entry stands for two slots, then the handle.
+         */
+        private void addHandle(FrameNode frame) {
+            List<Object> locals = frame.local == null ? new ArrayList<>() : frame.local;
+            int slots = 0;
+            for (Object type : locals) {
+                slots += type == Opcodes.LONG || type == Opcodes.DOUBLE ? 2 : 1;
+            }
+            for (; slots < handle; slots++) {
+                locals.add(Opcodes.TOP);
+            }
+            locals.add(HANDLE_TYPE);
+            frame.local = locals;
         }
 
         /** Appends a stub for edge {@code edge} of {@code block} jumping on to {@code target}. */
@@ -454,9 +502,10 @@ public final class PathProbeInstrumenter {
         private InsnList branchCall(int block, int edge) {
             InsnList call = new InsnList();
             call.add(site());
+            call.add(new VarInsnNode(Opcodes.ALOAD, handle));
             call.add(pushInt(block));
             call.add(pushInt(edge));
-            call.add(probe("branch", "(II)V"));
+            call.add(probe("branch", "(" + HANDLE_DESC + "II)V"));
             return call;
         }
 

@@ -42,6 +42,9 @@ class PathProbeInstrumenterTest {
     }
 
     private static int id(String name) {
+        if (name.startsWith("<pa.")) {
+            return ids.get(name);
+        }
         return ids.entrySet().stream()
                 .filter(e -> e.getKey().contains(" " + name + "("))
                 .findFirst()
@@ -70,14 +73,21 @@ class PathProbeInstrumenterTest {
     void runsUnderFullVerificationAndTracesEveryEventOnLegalEdges() throws Exception {
         List<String[]> events = run();
         BranchDescription branches = result.branches();
-        // Replay on a stack: every exit closes the top frame, every branch is a legal edge of a
-        // branch node of the top frame's method.
-        Deque<Integer> stack = new ArrayDeque<>();
+        // Replay on a stack per thread: every exit closes the top frame, every branch is a legal
+        // edge of a branch node of the top frame's method. A probe given another handle than its
+        // thread's own would have logged one token more (WRONG-HANDLE).
+        Map<String, Deque<Integer>> stacks = new TreeMap<>();
         Map<String, Integer> counts = new TreeMap<>();
         List<Integer> kindEdges = new ArrayList<>();
         for (String[] e : events) {
+            assertThat(e).hasSize(e[0].equals("B") ? 5 : 3);
+            String thread = e[e.length - 1];
+            Deque<Integer> stack = stacks.computeIfAbsent(thread, t -> new ArrayDeque<>());
             int m = Integer.parseInt(e[1]);
             counts.merge(e[0] + " " + m, 1, Integer::sum);
+            if (thread.startsWith("worker-")) {
+                counts.merge("worker " + e[0] + " " + m, 1, Integer::sum);
+            }
             switch (e[0]) {
                 case "E" -> stack.push(m);
                 case "X", "T" -> assertThat(stack.pop()).isEqualTo(m);
@@ -95,7 +105,9 @@ class PathProbeInstrumenterTest {
                 default -> throw new AssertionError(Arrays.toString(e));
             }
         }
-        assertThat(stack).isEmpty();
+        assertThat(stacks.keySet())
+                .containsExactly("main", "worker-0", "worker-1", "worker-2", "worker-3");
+        stacks.values().forEach(stack -> assertThat(stack).isEmpty());
         assertThat(counts.get("E " + id("fib"))).isEqualTo(15);
         assertThat(counts.get("B " + id("fib"))).isEqualTo(15);
         assertThat(counts.get("B " + id("loop"))).isEqualTo(11);
@@ -109,6 +121,21 @@ class PathProbeInstrumenterTest {
         assertThat(counts.get("X " + id("main"))).isEqualTo(1);
         // kind(0), kind(1), kind(2), kind(10), kind(7): edges in CFG order, keys 1 and 2 shared.
         assertThat(kindEdges).containsExactly(0, 1, 1, 2, 3);
+        // The probe handle's local: a branch before super() on a long, wide locals, threads.
+        int init = id("<pa.Locals: void <init>(long)>");
+        assertThat(counts.get("E " + init)).isEqualTo(2);
+        assertThat(counts.get("B " + init)).isEqualTo(2);
+        assertThat(counts.get("X " + init)).isEqualTo(2);
+        int wide = id("<pa.Locals: long wide(int)>");
+        int mixed = id("<pa.Locals: double mixed(long,double,int)>");
+        assertThat(counts.get("E " + wide)).isEqualTo(201);
+        assertThat(counts.get("X " + wide)).isEqualTo(201);
+        assertThat(counts.get("worker E " + wide)).isEqualTo(200);
+        assertThat(counts.get("worker E " + mixed)).isEqualTo(200);
+        // wide(7): 7 loop tests taken in, 1 out, 7 parity branches, the k > 3 test; wide(0..3)
+        // 50 times each on the workers: 1 + n + n + 1 branch events.
+        assertThat(counts.get("B " + wide)).isEqualTo(16 + 50 * (2 + 4 + 6 + 8));
+        assertThat(counts.get("worker E " + id("<init>"))).isNull();
     }
 
     private static List<String[]> run() throws Exception {
@@ -128,6 +155,7 @@ class PathProbeInstrumenterTest {
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(output).isEqualTo(0);
         assertThat(output).contains("result 7 5 zero,small,small,ten,other, 3 0 100 2");
+        assertThat(output).contains("handles 3.0 -1.0 5.5 11194 2236500");
         List<String[]> events = new ArrayList<>();
         for (String line : Files.readAllLines(log)) {
             events.add(line.split(" "));
