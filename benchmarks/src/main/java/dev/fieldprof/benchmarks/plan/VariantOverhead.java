@@ -41,7 +41,7 @@ import java.util.Set;
  * Issue 10 item 3: the CPU overhead a device pays per probe-plan variant, on commons-lang3, gson
  * and guava, at several {@code --h-bound}s, in one run. Per program: the program model as {@code
  * fieldprof analyze} builds it (a library), the jar with path probes as {@code PathBenchmarks}
- * instruments it, and for each h-bound (0.1% to 50% of all methods' cost in branch probes, the
+ * instruments it, and for each h-bound (0.02% to 50% of all methods' cost in branch probes, the
  * planner's default unit) a plan of 8 variants. Then the workload's thread CPU time on the original
  * jar, on the probed jar with tracing off, with a mask that traces nothing (the cost of untraced
  * methods alone), with every method traced, and with each variant's mask ({@code
@@ -79,7 +79,9 @@ import java.util.Set;
 public final class VariantOverhead {
 
     static final int VARIANTS = 8;
-    static final double[] H_SHARES = {0.001, 0.005, 0.01, 0.02, 0.05, 0.10, 0.25, 0.50};
+    static final double[] H_SHARES = {
+        0.0002, 0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.10, 0.25, 0.50
+    };
     static final double LIMIT = 0.10;
     static final long SEED = 1L;
 
@@ -655,7 +657,7 @@ public final class VariantOverhead {
         out.println(title);
         out.printf(
                 Locale.ROOT,
-                "%-14s %8s %6s %9s %9s %9s %9s %8s %8s | %s%n",
+                "%-14s %8s %7s %9s %9s %9s %9s %8s %8s | %s%n",
                 "program",
                 "h-bound",
                 "of all",
@@ -668,7 +670,7 @@ public final class VariantOverhead {
                 "each variant");
         out.printf(
                 Locale.ROOT,
-                "%-14s %8s %6s %9s %9s %9s %9s %8s %8s |%n",
+                "%-14s %8s %7s %9s %9s %9s %9s %8s %8s |%n",
                 "",
                 "",
                 "cost",
@@ -688,7 +690,7 @@ public final class VariantOverhead {
                 }
                 out.printf(
                         Locale.ROOT,
-                        "%-14s %8d %5.1f%% %9d %9d %+8.1f%% %+8.1f%% %7.1f%% %7.1f%% |%s%n",
+                        "%-14s %8d %6.2f%% %9d %9d %+8.1f%% %+8.1f%% %7.1f%% %7.1f%% |%s%n",
                         r.name(),
                         plan.hBound(),
                         100 * plan.share(),
