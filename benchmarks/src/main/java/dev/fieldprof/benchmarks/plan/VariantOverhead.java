@@ -7,6 +7,7 @@ import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
 import dev.fieldprof.analysis.jar.JarContents;
 import dev.fieldprof.analysis.model.AppPackages;
 import dev.fieldprof.analysis.model.MethodInventory;
+import dev.fieldprof.analysis.plan.CallRates;
 import dev.fieldprof.analysis.plan.MethodCosts;
 import dev.fieldprof.analysis.plan.PlanOptions;
 import dev.fieldprof.analysis.plan.PlanResult;
@@ -40,11 +41,20 @@ import java.util.Set;
  * Issue 10 item 3: the CPU overhead a device pays per probe-plan variant, on commons-lang3, gson
  * and guava, at several {@code --h-bound}s, in one run. Per program: the program model as {@code
  * fieldprof analyze} builds it (a library), the jar with path probes as {@code PathBenchmarks}
- * instruments it, and for each h-bound (0.1% to 50% of all methods' cost in branch probes, the
+ * instruments it, and for each h-bound (0.02% to 50% of all methods' cost in branch probes, the
  * planner's default unit) a plan of 8 variants. Then the workload's thread CPU time on the original
  * jar, on the probed jar with tracing off, with a mask that traces nothing (the cost of untraced
  * methods alone), with every method traced, and with each variant's mask ({@code
  * PathProbes.install(tracer, plan.traced(v))}).
+ *
+ * <p>Beside those, the same h-bound shares of plans weighed by call rate ({@link
+ * ProbePlanner#plan(ProgramModel, PlanOptions, CallRates)}: branch probes times each method's
+ * entries relative to the mean method), with the entry counts of one training run of the workload
+ * whose seed ({@link #TRAINING_SEED}) the timed runs ({@link #TIMED_SEED}) never use, as the
+ * field's frequency estimates would give them ({@link TrainingEntryCounts}). They are measured as
+ * devices run them: with the device agent's instrumentation when the run has {@code agent}, else
+ * with masks. A method that alone costs more than the h-bound is traced by no variant; the tables
+ * count such methods ("untraced &gt; bound").
  *
  * <p>Every configuration has its own class loader with its own copy of the library and of {@code
  * PathProbes} ({@link WorkloadLoader}), installed once, so it is compiled as on a device that only
@@ -69,9 +79,17 @@ import java.util.Set;
 public final class VariantOverhead {
 
     static final int VARIANTS = 8;
-    static final double[] H_SHARES = {0.001, 0.005, 0.01, 0.02, 0.05, 0.10, 0.25, 0.50};
+    static final double[] H_SHARES = {
+        0.0002, 0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.10, 0.25, 0.50
+    };
     static final double LIMIT = 0.10;
     static final long SEED = 1L;
+
+    /** Seed of the timed workload runs. */
+    static final long TIMED_SEED = 0L;
+
+    /** Seed of the one training run whose entry counts weigh the call-rate plans. */
+    static final long TRAINING_SEED = 20261125L;
 
     /** One configuration's loader, workload and measured CPU times. */
     private static final class Config {
@@ -94,8 +112,12 @@ public final class VariantOverhead {
         }
     }
 
-    /** One plan's figures: overheads of its variants against the original jar (0.1 = +10%). */
-    record PlanRow(long hBound, double share, long maxPlannedCost, double[] overheads) {}
+    /**
+     * One plan's figures: overheads of its variants against the original jar (0.1 = +10%), and how
+     * many methods cost more than the h-bound alone and so are traced by no variant.
+     */
+    record PlanRow(
+            long hBound, double share, long maxPlannedCost, int overBound, double[] overheads) {}
 
     /** One program's figures. */
     record ProgramRow(
@@ -108,7 +130,10 @@ public final class VariantOverhead {
             double allMs,
             String noise,
             List<PlanRow> plans,
-            List<PlanRow> agentPlans) {
+            List<PlanRow> agentPlans,
+            long weightedTotalCost,
+            String training,
+            List<PlanRow> weightedPlans) {
 
         double overhead(double ms) {
             return ms / originalMs - 1;
@@ -227,6 +252,7 @@ public final class VariantOverhead {
         List<long[]> plannedCosts = new ArrayList<>();
         List<ProbePlanText> variantMasks = new ArrayList<>();
         List<Long> hBounds = new ArrayList<>();
+        List<Integer> overBound = new ArrayList<>();
         for (double share : H_SHARES) {
             long hBound = Math.max(1, Math.round(total * share));
             PlanResult plan =
@@ -246,6 +272,7 @@ public final class VariantOverhead {
             }
             hBounds.add(hBound);
             plannedCosts.add(plan.placement().used().clone());
+            overBound.add(plan.overBoundMethods().length);
             variantMasks.add(text);
         }
         // As the device agent instruments a device of variant v: path probes in v's methods only
@@ -254,36 +281,72 @@ public final class VariantOverhead {
         if (agent) {
             for (int h = 0; h < H_SHARES.length; h++) {
                 for (int v = 0; v < VARIANTS; v++) {
-                    boolean[] traced = variantMasks.get(h).traced(v);
-                    Map<String, Integer> variantIds = new java.util.HashMap<>();
-                    ids.forEach(
-                            (signature, id) -> {
-                                if (traced[id]) {
-                                    variantIds.put(signature, id);
-                                }
-                            });
-                    Path variantJar = work.resolve(p.name() + "-h" + h + "-v" + v + ".jar");
-                    new PathProbeInstrumenter(variantIds)
-                            .instrumentJar(jar, variantJar, ids.size());
                     configs.add(
-                            config(
+                            agentConfig(
                                     p,
                                     "h " + hBounds.get(h) + " variant " + v + ", agent",
-                                    variantJar,
-                                    true,
-                                    true,
-                                    traced,
+                                    work.resolve(p.name() + "-h" + h + "-v" + v + ".jar"),
+                                    ids,
+                                    variantMasks.get(h).traced(v),
                                     table,
                                     measured));
                 }
             }
         }
 
+        // Plans by call rate: branch probes times each method's entries relative to the mean, as
+        // one training run with another seed than the timed runs counted them (what the field's
+        // frequency estimates give a planner). Measured as devices run them: with the agent's
+        // instrumentation when the run has it, else with masks.
+        long[] trainingCounts =
+                TrainingEntryCounts.record(p, instrumented, ids.size(), TRAINING_SEED);
+        CallRates rates = CallRates.fromCounts(trainingCounts);
+        MethodCosts weighted = costs.timesCallRates(rates.rates());
+        long weightedTotal = weighted.costOf(allMethods(weighted.size()));
+        String training = training(model, trainingCounts, costs, weighted);
+        out.printf(Locale.ROOT, "%s: %s%n", p.name(), training);
+        int weightedFirst = configs.size();
+        List<long[]> weightedPlannedCosts = new ArrayList<>();
+        List<Long> weightedHBounds = new ArrayList<>();
+        List<Integer> weightedOverBound = new ArrayList<>();
+        for (int h = 0; h < H_SHARES.length; h++) {
+            long hBound = Math.max(1, Math.round(weightedTotal * H_SHARES[h]));
+            PlanResult plan =
+                    ProbePlanner.plan(
+                            model, PlanOptions.of(strategy, VARIANTS, hBound, SEED), rates);
+            ProbePlanText text = ProbePlanText.of(plan.applyTo(model));
+            for (int v = 0; v < VARIANTS; v++) {
+                String label = "weighted h " + hBound + " variant " + v;
+                configs.add(
+                        agent
+                                ? agentConfig(
+                                        p,
+                                        label + ", agent",
+                                        work.resolve(p.name() + "-w" + h + "-v" + v + ".jar"),
+                                        ids,
+                                        text.traced(v),
+                                        table,
+                                        measured)
+                                : config(
+                                        p,
+                                        label,
+                                        instrumented,
+                                        true,
+                                        true,
+                                        text.traced(v),
+                                        table,
+                                        measured));
+            }
+            weightedHBounds.add(hBound);
+            weightedPlannedCosts.add(plan.placement().used().clone());
+            weightedOverBound.add(plan.overBoundMethods().length);
+        }
+
         int n = configs.size();
         for (int round = 0; round < warmup + measured; round++) {
             for (int k = 0; k < n; k++) {
                 Config c = configs.get((k + round) % n);
-                double ms = WorkloadCpuTime.millis(c.run, 0L, p.rounds());
+                double ms = WorkloadCpuTime.millis(c.run, TIMED_SEED, p.rounds());
                 if (round >= warmup) {
                     c.ms[round - warmup] = ms;
                 }
@@ -304,9 +367,19 @@ public final class VariantOverhead {
         }
 
         double base = original.median();
-        List<PlanRow> plans = planRows(configs, 4, base, hBounds, plannedCosts);
+        List<PlanRow> plans = planRows(configs, 4, base, hBounds, plannedCosts, overBound);
         List<PlanRow> agentPlans =
-                agent ? planRows(configs, agentFirst, base, hBounds, plannedCosts) : List.of();
+                agent
+                        ? planRows(configs, agentFirst, base, hBounds, plannedCosts, overBound)
+                        : List.of();
+        List<PlanRow> weightedPlans =
+                planRows(
+                        configs,
+                        weightedFirst,
+                        base,
+                        weightedHBounds,
+                        weightedPlannedCosts,
+                        weightedOverBound);
         return new ProgramRow(
                 p.name(),
                 ids.size(),
@@ -317,7 +390,70 @@ public final class VariantOverhead {
                 all.median(),
                 noise(List.of(original, off, nothing, all)),
                 plans,
-                agentPlans);
+                agentPlans,
+                weightedTotal,
+                training,
+                weightedPlans);
+    }
+
+    /**
+     * A device of the variant as the device agent instruments it: path probes in the variant's
+     * methods only (the same PathProbeInstrumenter), so the other methods carry no probe code.
+     */
+    private static Config agentConfig(
+            LibraryProgram p,
+            String label,
+            Path variantJar,
+            Map<String, Integer> ids,
+            boolean[] traced,
+            ArrayBranchTable table,
+            int measured)
+            throws Exception {
+        Map<String, Integer> variantIds = new java.util.HashMap<>();
+        ids.forEach(
+                (signature, id) -> {
+                    if (traced[id]) {
+                        variantIds.put(signature, id);
+                    }
+                });
+        new PathProbeInstrumenter(variantIds).instrumentJar(p.jar(), variantJar, ids.size());
+        return config(p, label, variantJar, true, true, traced, table, measured);
+    }
+
+    /** What the training run saw: entries, methods never entered, the hottest methods' shares. */
+    private static String training(
+            ProgramModel model, long[] counts, MethodCosts costs, MethodCosts weighted) {
+        long total = Arrays.stream(counts).sum();
+        long never = Arrays.stream(counts).filter(c -> c == 0).count();
+        Integer[] byCount = new Integer[counts.length];
+        for (int m = 0; m < counts.length; m++) {
+            byCount[m] = m;
+        }
+        Arrays.sort(byCount, (a, b) -> Long.compare(counts[b], counts[a]));
+        StringBuilder top = new StringBuilder();
+        for (int i = 0; i < Math.min(3, counts.length); i++) {
+            int m = byCount[i];
+            top.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%s %.1f%% of entries, cost %d -> %d; ",
+                            model.getMethods().get(m).getSignature(),
+                            100.0 * counts[m] / total,
+                            costs.cost(m),
+                            weighted.cost(m)));
+        }
+        return String.format(
+                Locale.ROOT,
+                "training run (seed %d; timed runs use seed %d): %d entries, %d of %d methods"
+                        + " never entered; %d %s in all; hottest: %s",
+                TRAINING_SEED,
+                TIMED_SEED,
+                total,
+                never,
+                counts.length,
+                weighted.costOf(allMethods(weighted.size())),
+                weighted.unit(),
+                top);
     }
 
     /** The per-variant overheads of the plans whose configurations start at {@code first}. */
@@ -326,7 +462,8 @@ public final class VariantOverhead {
             int first,
             double base,
             List<Long> hBounds,
-            List<long[]> plannedCosts) {
+            List<long[]> plannedCosts,
+            List<Integer> overBound) {
         List<PlanRow> plans = new ArrayList<>();
         for (int h = 0; h < H_SHARES.length; h++) {
             double[] overheads = new double[VARIANTS];
@@ -338,6 +475,7 @@ public final class VariantOverhead {
                             hBounds.get(h),
                             H_SHARES[h],
                             Arrays.stream(plannedCosts.get(h)).max().orElse(0),
+                            overBound.get(h),
                             overheads));
         }
         return plans;
@@ -437,7 +575,7 @@ public final class VariantOverhead {
         printPlans(
                 out,
                 rows,
-                false,
+                ProgramRow::plans,
                 "Per-variant CPU overhead against the original jar, "
                         + VARIANTS
                         + " variants per plan; \"of all\": share of the overhead of tracing all"
@@ -447,10 +585,23 @@ public final class VariantOverhead {
             printPlans(
                     out,
                     rows,
-                    true,
+                    ProgramRow::agentPlans,
                     "The same with the device agent's instrumentation: only the variant's methods"
                             + " carry path probes");
         }
+        boolean agent = rows.stream().anyMatch(r -> !r.agentPlans().isEmpty());
+        out.println();
+        for (ProgramRow r : rows) {
+            out.printf(Locale.ROOT, "%-14s %s%n", r.name(), r.training());
+        }
+        printPlans(
+                out,
+                rows,
+                ProgramRow::weightedPlans,
+                "Plans by call rate (cost = branch probes x the training run's entries relative"
+                        + " to the mean method; h-bound in that unit), per-variant CPU overhead"
+                        + " against the original jar"
+                        + (agent ? ", with the device agent's instrumentation" : ""));
         out.println();
         out.printf(
                 Locale.ROOT,
@@ -481,18 +632,37 @@ public final class VariantOverhead {
                 }
             }
         }
+        out.printf(
+                Locale.ROOT,
+                "Plans by call rate%s, against the original jar:%n",
+                agent ? " (the device agent's instrumentation)" : "");
+        for (ProgramRow r : rows) {
+            out.printf(
+                    Locale.ROOT,
+                    "%-14s %s%n",
+                    r.name(),
+                    choice(
+                            r.weightedPlans(),
+                            r.weightedTotalCost(),
+                            "branch-probes x call rate",
+                            0));
+        }
     }
 
     private static void printPlans(
-            PrintStream out, List<ProgramRow> rows, boolean agent, String title) {
+            PrintStream out,
+            List<ProgramRow> rows,
+            java.util.function.Function<ProgramRow, List<PlanRow>> plansOf,
+            String title) {
         out.println(title);
         out.printf(
                 Locale.ROOT,
-                "%-14s %8s %6s %9s %9s %9s %8s %8s | %s%n",
+                "%-14s %8s %7s %9s %9s %9s %9s %8s %8s | %s%n",
                 "program",
                 "h-bound",
                 "of all",
                 "max plan",
+                "untraced",
                 "median v",
                 "worst v",
                 "median",
@@ -500,17 +670,18 @@ public final class VariantOverhead {
                 "each variant");
         out.printf(
                 Locale.ROOT,
-                "%-14s %8s %6s %9s %9s %9s %8s %8s |%n",
+                "%-14s %8s %7s %9s %9s %9s %9s %8s %8s |%n",
                 "",
                 "",
                 "cost",
                 "cost",
+                "> bound",
                 "vs orig",
                 "vs orig",
                 "of all",
                 "of all");
         for (ProgramRow r : rows) {
-            for (PlanRow plan : agent ? r.agentPlans() : r.plans()) {
+            for (PlanRow plan : plansOf.apply(r)) {
                 double median = WorkloadCpuTime.median(plan.overheads());
                 double worst = Arrays.stream(plan.overheads()).max().orElse(Double.NaN);
                 StringBuilder each = new StringBuilder();
@@ -519,11 +690,12 @@ public final class VariantOverhead {
                 }
                 out.printf(
                         Locale.ROOT,
-                        "%-14s %8d %5.1f%% %9d %+8.1f%% %+8.1f%% %7.1f%% %7.1f%% |%s%n",
+                        "%-14s %8d %6.2f%% %9d %9d %+8.1f%% %+8.1f%% %7.1f%% %7.1f%% |%s%n",
                         r.name(),
                         plan.hBound(),
                         100 * plan.share(),
                         plan.maxPlannedCost(),
+                        plan.overBound(),
                         100 * median,
                         100 * worst,
                         100 * r.ofAll(median),
@@ -535,6 +707,10 @@ public final class VariantOverhead {
 
     /** The chosen h-bound of {@code r} with overheads measured above {@code floor}. */
     private static String choice(List<PlanRow> plans, ProgramRow r, double floor) {
+        return choice(plans, r.totalCost(), "branch probes", floor);
+    }
+
+    private static String choice(List<PlanRow> plans, long totalCost, String unit, double floor) {
         List<HBoundChoice.Measured> measured = new ArrayList<>();
         for (PlanRow plan : plans) {
             double worst = Arrays.stream(plan.overheads()).max().orElse(Double.NaN);
@@ -545,11 +721,12 @@ public final class VariantOverhead {
         return chosen.isPresent()
                 ? String.format(
                         Locale.ROOT,
-                        "--h-bound %d (%.1f%% of %d branch probes)",
+                        "--h-bound %d (%.1f%% of %d %s)",
                         chosen.getAsLong(),
-                        100.0 * chosen.getAsLong() / r.totalCost(),
-                        r.totalCost())
-                : "none of the measured h-bounds (smallest: " + r.plans().get(0).hBound() + ")";
+                        100.0 * chosen.getAsLong() / totalCost,
+                        totalCost,
+                        unit)
+                : "none of the measured h-bounds (smallest: " + plans.get(0).hBound() + ")";
     }
 
     /** The 1, 5 and 15 minute load averages (Linux), else the JVM's 1-minute figure. */

@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.analysis;
 
 import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.analysis.plan.CallRates;
 import dev.fieldprof.analysis.plan.CostTerms;
 import dev.fieldprof.analysis.plan.CostWeights;
 import dev.fieldprof.analysis.plan.MethodCosts;
@@ -9,6 +10,11 @@ import dev.fieldprof.analysis.plan.PlanResult;
 import dev.fieldprof.analysis.plan.ProbePlanner;
 import dev.fieldprof.analysis.plan.Strategy;
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.diff.EstimateInputs;
+import dev.fieldprof.cli.options.KafkaBootstrap;
+import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.jobs.io.KafkaConnectionCheck;
+import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -17,7 +23,9 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,7 +33,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code fieldprof plan}: spreads path tracing over program variants with {@link ProbePlanner} (the
  * probe-distribution paper's strategies) and writes the model again with its {@code probePlan}. The
- * help lists every strategy in one sentence, generated from {@link Strategy}.
+ * help lists every strategy in one sentence, generated from {@link Strategy}. With {@code
+ * --call-rates} each method's cost is weighed by its call rate as the frequency job estimated it
+ * ({@link EstimatedCallRates}), from a saved estimate file or the estimates topic.
  */
 @Command(
         name = "plan",
@@ -54,7 +64,10 @@ public final class PlanCommand implements Callable<Integer> {
             paramLabel = "H",
             description =
                     "Most cost units per variant (h_bound), in the unit of --cost-unit: by default"
-                            + " branch probes, 1 + the method's branch blocks per traced method.")
+                            + " branch probes, 1 + the method's branch blocks per traced method."
+                            + " With --call-rates the unit is 'branch-probes x call rate' (or"
+                            + " 'methods x call rate'): that cost times the method's estimated"
+                            + " entries relative to the mean method, rounded up, at least 1.")
     long hBound;
 
     @Option(
@@ -88,6 +101,40 @@ public final class PlanCommand implements Callable<Integer> {
                     "What a traced method costs: branch-probes (1 + its branch blocks) or methods"
                             + " (1 each, the paper's unit) (default: ${DEFAULT-VALUE}).")
     String costUnit;
+
+    @Option(
+            names = "--call-rates",
+            paramLabel = "SOURCE",
+            description =
+                    "Weigh each method's cost by its call rate from the frequency estimates: an"
+                            + " estimate file (as 'fieldprof diff --estimates ... --save DIR'"
+                            + " writes) or APP:VERSION, whose newest cumulative estimate is read"
+                            + " from the estimates topic (needs --bootstrap). It must be of the"
+                            + " model's app version and methods.")
+    String callRates;
+
+    @CommandLine.ArgGroup(exclusive = false, multiplicity = "0..1")
+    KafkaBootstrap kafka;
+
+    @CommandLine.Mixin KafkaClientProperties kafkaProperties;
+
+    @Option(
+            names = "--config",
+            paramLabel = "ID",
+            description =
+                    "With --call-rates: the privacy configuration whose estimate to use (needed"
+                            + " when the version has estimates of several).")
+    String configId;
+
+    @Option(
+            names = "--call-rate-floor",
+            paramLabel = "SHARE",
+            description =
+                    "With --call-rates: the least share of all entries a method is priced at."
+                            + " Estimates are unbiased, so rarely run methods are often estimated"
+                            + " at 0 or below; every share at or below the floor is raised to it"
+                            + " (default: the estimate's standard error).")
+    Double callRateFloor;
 
     @Option(
             names = "--max-chain-length",
@@ -150,6 +197,32 @@ public final class PlanCommand implements Callable<Integer> {
                     "--max-chain-length, --max-cluster-methods and --max-bad-moves must be >= 1,"
                             + " --max-events >= 0");
         }
+        if (callRates == null
+                && (kafka != null
+                        || kafkaProperties.file() != null
+                        || configId != null
+                        || callRateFloor != null)) {
+            throw bad(
+                    "--bootstrap, --kafka-properties, --config and --call-rate-floor need"
+                            + " --call-rates");
+        }
+        if (callRateFloor != null && !(callRateFloor >= 0 && callRateFloor < 1)) {
+            throw bad("--call-rate-floor must be a share in [0, 1), was " + callRateFloor);
+        }
+        if (callRates != null && !EstimateInputs.isFile(callRates)) {
+            if (!callRates.contains(":")) {
+                throw bad(
+                        "--call-rates: '"
+                                + callRates
+                                + "' is neither an estimate file nor APP:VERSION");
+            }
+            if (kafka == null) {
+                throw bad(
+                        "--call-rates "
+                                + callRates
+                                + " reads the estimates topic and needs --bootstrap");
+            }
+        }
         long chosenSeed = seed != null ? seed : new SecureRandom().nextLong();
         PlanOptions options =
                 PlanOptions.of(chosen, variants, hBound, chosenSeed)
@@ -163,19 +236,119 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliFailure(e.getMessage());
         }
-        PlanResult result = ProbePlanner.plan(input, options);
+        PlanResult result;
+        String ratesLine = null;
+        if (callRates == null) {
+            result = ProbePlanner.plan(input, options);
+        } else {
+            EstimateWindow window = estimate();
+            CallRates rates;
+            try {
+                rates = EstimatedCallRates.of(window, input, callRateFloor);
+            } catch (IllegalArgumentException e) {
+                throw new CliFailure("--call-rates: " + e.getMessage(), e);
+            }
+            ratesLine = EstimatedCallRates.describe(window, rates, callRateFloor != null);
+            result = ProbePlanner.plan(input, options, rates);
+        }
         try {
             ProgramModels.write(result.applyTo(input), out);
         } catch (UncheckedIOException e) {
             throw new CliFailure(e.getMessage());
         }
         PrintWriter writer = spec.commandLine().getOut();
-        for (String line : summary(result)) {
+        List<String> lines = summary(result);
+        if (ratesLine != null) {
+            lines.add(1, ratesLine);
+        }
+        lines.addAll(overBound(result, input));
+        for (String line : lines) {
             writer.println(line);
         }
         writer.println("model with plan written to " + out);
         writer.flush();
         return 0;
+    }
+
+    /**
+     * The estimate {@code --call-rates} names: a saved estimate file, or the newest cumulative
+     * estimate of an app version on the estimates topic.
+     */
+    private EstimateWindow estimate() {
+        if (EstimateInputs.isFile(callRates)) {
+            EstimateWindow window = EstimateInputs.readFile(Path.of(callRates));
+            if (configId != null && !configId.equals(window.getConfigId())) {
+                throw new CliFailure(
+                        "--call-rates: "
+                                + callRates
+                                + " is an estimate of config "
+                                + window.getConfigId()
+                                + ", not of --config "
+                                + configId);
+            }
+            return window;
+        }
+        Properties client = kafkaProperties.connect(kafka.servers(), spec.commandLine());
+        try {
+            return EstimateInputs.newestCumulative(client, List.of(callRates), configId).get(0);
+        } catch (IllegalStateException | KafkaException e) {
+            throw KafkaConnectionCheck.problem(e, client)
+                    .map(line -> new CliFailure(line, e))
+                    .orElseGet(
+                            () ->
+                                    new CliFailure(
+                                            "cannot read from "
+                                                    + kafka.servers()
+                                                    + ": "
+                                                    + e.getMessage(),
+                                            e));
+        }
+    }
+
+    /**
+     * What the plan leaves out because a method alone costs more than the h-bound: no variant
+     * traces it (the bound holds for every device); its entries are still counted.
+     */
+    static List<String> overBound(PlanResult result, ProgramModel model) {
+        int[] methods = result.overBoundMethods();
+        if (methods.length == 0) {
+            return List.of();
+        }
+        long hBound = result.options().hBound();
+        String unit = result.costs().unit();
+        List<String> lines = new ArrayList<>();
+        lines.add(
+                String.format(
+                        Locale.ROOT,
+                        "%d methods cost more than the h-bound %d %s alone: no variant traces"
+                                + " them (only their entries are counted); raise --h-bound to"
+                                + " trace them:",
+                        methods.length,
+                        hBound,
+                        unit));
+        Integer[] byCost = java.util.Arrays.stream(methods).boxed().toArray(Integer[]::new);
+        java.util.Arrays.sort(
+                byCost, (a, b) -> Long.compare(result.costs().cost(b), result.costs().cost(a)));
+        int shown = Math.min(byCost.length, 10);
+        for (int i = 0; i < shown; i++) {
+            int m = byCost[i];
+            long cost = result.costs().cost(m);
+            lines.add(
+                    String.format(
+                            Locale.ROOT,
+                            "  %s costs %d (%d over the bound)",
+                            model.getMethods().get(m).getSignature(),
+                            cost,
+                            cost - hBound));
+        }
+        if (byCost.length > shown) {
+            lines.add(
+                    String.format(
+                            Locale.ROOT,
+                            "  and %d more (the costliest shown)",
+                            byCost.length - shown));
+        }
+        return lines;
     }
 
     /** The lines {@code fieldprof plan} prints about a plan. */
@@ -307,7 +480,10 @@ public final class PlanCommand implements Callable<Integer> {
             footer.add("");
             footer.add(
                     "Roots are methods with no caller in the model or with callers the analysis"
-                        + " cannot see. --h-bound counts cost units: branch probes by default.");
+                        + " cannot see. --h-bound counts cost units: branch probes by default,"
+                        + " branch probes x call rate with --call-rates. A method that alone costs"
+                        + " more than --h-bound is traced by no variant (the bound holds for every"
+                        + " device); the summary lists such methods.");
             spec.usageMessage().footer(footer.toArray(String[]::new));
             return spec;
         }

@@ -26,8 +26,9 @@ import java.util.TreeSet;
  * <p>An estimate file holds exactly the bytes of one EstimateWindow record as it travels on the
  * topic (Avro single-object encoding: marker, schema fingerprint, body; {@link RecordCodec}), so
  * any later version of fieldprof reads it as it reads old records. {@code --save DIR} writes them.
+ * {@code fieldprof plan --call-rates} reads its estimate the same way.
  */
-final class EstimateInputs {
+public final class EstimateInputs {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
     private static final RecordCodec<EstimateWindow> ESTIMATES =
             RecordCodec.of(EstimateWindow.class);
@@ -36,12 +37,12 @@ final class EstimateInputs {
     private EstimateInputs() {}
 
     /** An app version ({@code app:version}) or an estimate file. */
-    static boolean isFile(String operand) {
+    public static boolean isFile(String operand) {
         return Files.isRegularFile(Path.of(operand));
     }
 
     /** Reads a saved estimate file. */
-    static EstimateWindow readFile(Path file) {
+    public static EstimateWindow readFile(Path file) {
         try {
             return ESTIMATES.decode(Files.readAllBytes(file));
         } catch (IOException e) {
@@ -53,7 +54,7 @@ final class EstimateInputs {
     }
 
     /** Writes the estimate as a file that {@link #readFile} reads. */
-    static Path save(EstimateWindow window, Path dir) {
+    public static Path save(EstimateWindow window, Path dir) {
         String name = window.getAppVersion().replaceAll("[^A-Za-z0-9._-]", "_") + ".estimate";
         Path file = dir.resolve(name);
         try {
@@ -84,7 +85,7 @@ final class EstimateInputs {
      *
      * @param configId the privacy configuration, or {@code null} when each version has one
      */
-    static List<EstimateWindow> newestCumulative(
+    public static List<EstimateWindow> newestCumulative(
             Properties client, List<String> appVersions, String configId) {
         String bootstrap = client.getProperty("bootstrap.servers");
         // appVersion -> configId -> newest window

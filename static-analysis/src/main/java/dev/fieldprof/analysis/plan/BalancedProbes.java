@@ -1,5 +1,7 @@
 package dev.fieldprof.analysis.plan;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.SplittableRandom;
 
 /**
@@ -8,7 +10,12 @@ import java.util.SplittableRandom;
  * when every such location got one, the next count level becomes available. With unit costs this is
  * the paper's algorithm exactly (the counts per location differ by at most one). With weighed
  * methods a location that no longer fits the variant's remaining budget is skipped and the next one
- * is tried, so a variant is filled as far as its h-bound allows. O(n·|V|·log|V|).
+ * is tried, so a variant is filled as far as its h-bound allows; and within one count level the
+ * costlier locations come first (random among equal costs), as in first-fit-decreasing packing.
+ * Taken in random order alone, a variant would mostly fill up with cheap methods before it drew an
+ * expensive one, which then fit nowhere: with costs weighed by call rates, the hot methods would be
+ * the ones no variant traces. With unit costs the order, and so the plan, is the paper's.
+ * O(n·|V|·log|V|).
  */
 final class BalancedProbes {
 
@@ -25,19 +32,18 @@ final class BalancedProbes {
                 order[i] = i;
             }
             RandomFill.shuffle(order, random);
-            // Counting sort by probes so far keeps the random order within each count level.
-            int maxCount = distribution.variants();
-            int[] start = new int[maxCount + 2];
-            for (int m : order) {
-                start[distribution.timesUsed(m) + 1]++;
+            // A stable sort keeps the random order among methods of equal count and cost.
+            Integer[] byCount = new Integer[methods];
+            for (int i = 0; i < methods; i++) {
+                byCount[i] = order[i];
             }
-            for (int c = 1; c < start.length; c++) {
-                start[c] += start[c - 1];
-            }
-            int[] byCount = new int[methods];
-            for (int m : order) {
-                byCount[start[distribution.timesUsed(m)]++] = m;
-            }
+            Arrays.sort(
+                    byCount,
+                    Comparator.<Integer>comparingInt(distribution::timesUsed)
+                            .thenComparing(
+                                    Comparator.<Integer>comparingLong(
+                                                    m -> distribution.costs().cost(m))
+                                            .reversed()));
             for (int m : byCount) {
                 if (distribution.remaining(v) == 0) {
                     break;

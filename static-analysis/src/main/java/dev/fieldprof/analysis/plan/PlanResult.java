@@ -29,6 +29,17 @@ public record PlanResult(
         SetCoverage clusterCoverage,
         double seconds) {
 
+    /**
+     * The methods whose own cost exceeds the h-bound, ascending. No variant traces them: the
+     * h-bound is a promise to every device, so a method that alone breaks it is left out (its
+     * entries are still counted) rather than given a variant of its own that exceeds it.
+     */
+    public int[] overBoundMethods() {
+        return java.util.stream.IntStream.range(0, costs.size())
+                .filter(m -> costs.cost(m) > options.hBound())
+                .toArray();
+    }
+
     /** The plan as it travels in the program model. */
     public ProbePlan toRecord() {
         List<List<Integer>> variants = new ArrayList<>();

@@ -21,11 +21,30 @@ public final class ProbePlanner {
     private ProbePlanner() {}
 
     public static PlanResult plan(ProgramModel model, PlanOptions options) {
-        MethodCosts costs =
-                MethodCosts.METHODS.equals(options.costUnit())
-                        ? MethodCosts.unit(model.getMethods().size())
-                        : MethodCosts.branchProbes(model);
+        return plan(ModelCallGraph.of(model), unitCosts(model, options), options);
+    }
+
+    /**
+     * Plans with each method's cost in the options' unit weighed by its relative call rate, so that
+     * a hot method counts for what tracing it costs at run time; the h-bound is then in {@code
+     * "<unit> x call rate"}.
+     */
+    public static PlanResult plan(ProgramModel model, PlanOptions options, CallRates rates) {
+        if (rates.size() != model.getMethods().size()) {
+            throw new IllegalArgumentException(
+                    "need one call rate per method: "
+                            + model.getMethods().size()
+                            + ", got "
+                            + rates.size());
+        }
+        MethodCosts costs = unitCosts(model, options).timesCallRates(rates.rates());
         return plan(ModelCallGraph.of(model), costs, options);
+    }
+
+    private static MethodCosts unitCosts(ProgramModel model, PlanOptions options) {
+        return MethodCosts.METHODS.equals(options.costUnit())
+                ? MethodCosts.unit(model.getMethods().size())
+                : MethodCosts.branchProbes(model);
     }
 
     /** Plans over a call graph with given method costs (the unit of the h-bound). */

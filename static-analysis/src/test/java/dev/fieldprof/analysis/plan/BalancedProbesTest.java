@@ -39,4 +39,27 @@ class BalancedProbesTest {
             assertThat(used).isBetween(4L, 5L);
         }
     }
+
+    @Test
+    void costlierMethodsGoFirstWithinACountLevelSoEveryMethodThatFitsIsTraced() {
+        // Two methods of cost 3 and four of cost 1, two variants of 5: one 3 and two 1s each.
+        // In random order alone a variant could take the four 1s first and leave a 3 to nobody.
+        MethodCosts costs =
+                MethodCosts.of(new long[] {1, 1, 1, 1, 3, 3}, MethodCosts.BRANCH_PROBES);
+        for (long seed = 1; seed <= 50; seed++) {
+            Placement placement =
+                    ProbePlanner.distribute(
+                            ProbeSets.singletons(6),
+                            costs,
+                            PlanOptions.of(Strategy.BALANCED_PROBES, 2, 5, seed));
+            int[] timesUsed = new int[6];
+            for (int[] methods : placement.methods()) {
+                for (int m : methods) {
+                    timesUsed[m]++;
+                }
+            }
+            assertThat(timesUsed).as("seed %d", seed).containsExactly(1, 1, 1, 1, 1, 1);
+            assertThat(placement.used()).as("seed %d", seed).containsExactly(5, 5);
+        }
+    }
 }
