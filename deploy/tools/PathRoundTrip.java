@@ -27,7 +27,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code models} prints the versions of the edge models the paths job published for the app (one
  * line, space-separated, empty when none). {@code reports} reads the path report topic and the
  * dead letters from their beginning to their current end and prints three lines: the app's path
- * reports on the topic with how many were coded with each model version, the dead letters of the
+ * reports on the topic with how many were coded with each model version and came from each probe
+ * plan variant, the dead letters of the
  * path report topic (with their reasons), and how many reports of the app each device sent, so the
  * script can compare them with what the devices' ledgers say they handed over and with the job's
  * own count of decoded reports.
@@ -55,6 +56,7 @@ public final class PathRoundTrip {
         RecordCodec<PathReport> reports = RecordCodec.of(PathReport.class);
         Map<Long, Integer> byModel = new TreeMap<>();
         Map<String, Integer> byDevice = new TreeMap<>();
+        Map<Integer, Integer> byVariant = new TreeMap<>();
         int count = 0;
         for (byte[] value : readAll(bootstrap, Topics.PATH_REPORTS)) {
             PathReport report = reports.decode(value);
@@ -62,6 +64,7 @@ public final class PathRoundTrip {
                 count++;
                 byModel.merge(report.getModelVersion(), 1, Integer::sum);
                 byDevice.merge(report.getDeviceId().toString(), 1, Integer::sum);
+                byVariant.merge(report.getVariant(), 1, Integer::sum);
             }
         }
         RecordCodec<DeadLetter> letters = RecordCodec.of(DeadLetter.class);
@@ -74,7 +77,8 @@ public final class PathRoundTrip {
                 reasons.merge(letter.getReasonCode().toString(), 1, Integer::sum);
             }
         }
-        System.out.println("path-reports " + count + " by-model-version " + byModel);
+        System.out.println(
+                "path-reports " + count + " by-model-version " + byModel + " by-variant " + byVariant);
         System.out.println("path-dead-letters " + dead + " " + reasons);
         System.out.println("by-device " + byDevice);
     }
