@@ -2,6 +2,7 @@ package dev.fieldprof.benchmarks.plan;
 
 import dev.fieldprof.benchmarks.paths.LibraryProgram;
 import dev.fieldprof.benchmarks.paths.WorkloadLoader;
+import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 import java.nio.file.Path;
 
@@ -24,23 +25,16 @@ final class TrainingEntryCounts {
             counts = new long[methods];
         }
 
+        /** Counts the entry and asks for none of the invocation's other events. */
         @Override
-        public void enter(int methodId) {
+        public PathProbeHandle enter(int methodId) {
             if (methodId >= 0 && methodId < counts.length) {
                 counts[methodId]++;
             } else {
                 outOfRange++;
             }
+            return null;
         }
-
-        @Override
-        public void branch(int methodId, int blockId, int edgeIndex) {}
-
-        @Override
-        public void exit(int methodId) {}
-
-        @Override
-        public void exitExceptionally(int methodId) {}
     }
 
     /**
