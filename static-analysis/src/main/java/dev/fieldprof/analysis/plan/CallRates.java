@@ -1,9 +1,10 @@
 package dev.fieldprof.analysis.plan;
 
 /**
- * How often each method runs relative to the average method (1 = as often as the mean), the factor
- * {@link MethodCosts#timesCallRates} weighs static costs by. Made from estimated shares of all
- * method entries (the frequency job's ĝ) or from exact entry counts of a recorded run.
+ * How often each method runs relative to the average method (1 = as often as the mean of the priced
+ * shares), the factor {@link MethodCosts#timesCallRates} weighs static costs by. Made from
+ * estimated shares of all method entries (the frequency job's ĝ) or from exact entry counts of a
+ * recorded run.
  *
  * <p>ĝ is unbiased, so a rarely run method's estimate is often zero or negative and a small
  * positive one is as much noise as signal. Every share below {@code floorShare} is raised to it
@@ -36,8 +37,9 @@ public final class CallRates {
             throw new IllegalArgumentException(
                     "call-rate floor must be a finite share >= 0, was " + floorShare);
         }
-        double[] rates = new double[shares.length];
+        double[] floored = new double[shares.length];
         int clamped = 0;
+        double sum = 0;
         for (int m = 0; m < shares.length; m++) {
             double share = shares[m];
             if (!Double.isFinite(share)) {
@@ -48,8 +50,21 @@ public final class CallRates {
                 share = floorShare;
                 clamped++;
             }
-            // share * |V|: the mean share is 1/|V|, so the mean method has rate 1.
-            rates[m] = share * shares.length;
+            floored[m] = share;
+            sum += share;
+        }
+        if (!(sum > 0)) {
+            throw new IllegalArgumentException(
+                    "no method has a positive share, and the call-rate floor is 0");
+        }
+        // Relative to the mean of the priced shares, not to 1/|V|: raising shares to the floor
+        // adds to their sum, and an estimate from few reports (a floor near or above 1/|V|) would
+        // otherwise price every method far above the mean, so that none fits an h-bound chosen
+        // in the static unit. Uninformative estimates thus leave the static costs as they were.
+        double mean = sum / shares.length;
+        double[] rates = new double[shares.length];
+        for (int m = 0; m < shares.length; m++) {
+            rates[m] = floored[m] / mean;
         }
         return new CallRates(rates, clamped, floorShare);
     }

@@ -9,12 +9,24 @@ class CallRatesTest {
 
     @Test
     void sharesAtOrBelowTheFloorArePricedAtItAndCounted() {
-        CallRates rates = CallRates.fromShares(new double[] {0.5, 0.3, -0.05, 0.0, 0.25}, 0.01);
+        CallRates rates = CallRates.fromShares(new double[] {0.5, 0.25, -0.05, 0.0}, 0.125);
 
-        // share * |V| (5): the mean method has rate 1; -0.05 and 0.0 are raised to 0.01.
-        assertThat(rates.rates()).containsExactly(2.5, 1.5, 0.05, 0.05, 1.25);
+        // -0.05 and 0.0 are raised to 0.125; the priced shares {0.5, 0.25, 0.125, 0.125} have
+        // mean 0.25, the rate of the mean method, 1.
+        assertThat(rates.rates()).containsExactly(2.0, 1.0, 0.5, 0.5);
         assertThat(rates.clamped()).isEqualTo(2);
-        assertThat(rates.floorShare()).isEqualTo(0.01);
+        assertThat(rates.floorShare()).isEqualTo(0.125);
+    }
+
+    @Test
+    void anEstimateThatTellsNoMethodFromTheFloorLeavesEveryRateAtOne() {
+        // A few reports: the standard error 0.375 is above every share, so all are priced at it.
+        // Relative to 1/|V| each would have had rate 1.5, and no method would have fit an
+        // h-bound chosen in the static unit (seen on google-java-format with 4 reports).
+        CallRates rates = CallRates.fromShares(new double[] {0.1, -0.2, 0.05, 0.0}, 0.375);
+
+        assertThat(rates.rates()).containsExactly(1.0, 1.0, 1.0, 1.0);
+        assertThat(rates.clamped()).isEqualTo(4);
     }
 
     @Test
