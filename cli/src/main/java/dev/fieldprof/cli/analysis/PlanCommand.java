@@ -13,7 +13,7 @@ import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.diff.EstimateInputs;
 import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.cli.options.KafkaClientProperties;
-import dev.fieldprof.jobs.io.KafkaConnectionCheck;
+import dev.fieldprof.cli.options.KafkaFailure;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.PrintWriter;
@@ -292,16 +292,8 @@ public final class PlanCommand implements Callable<Integer> {
         try {
             return EstimateInputs.newestCumulative(client, List.of(callRates), configId).get(0);
         } catch (IllegalStateException | KafkaException e) {
-            throw KafkaConnectionCheck.problem(e, client)
-                    .map(line -> new CliFailure(line, e))
-                    .orElseGet(
-                            () ->
-                                    new CliFailure(
-                                            "cannot read from "
-                                                    + kafka.servers()
-                                                    + ": "
-                                                    + e.getMessage(),
-                                            e));
+            throw KafkaFailure.of(
+                    e, client, "cannot read from " + kafka.servers() + ": " + e.getMessage());
         }
     }
 

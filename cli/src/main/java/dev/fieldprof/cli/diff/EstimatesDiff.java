@@ -1,13 +1,13 @@
 package dev.fieldprof.cli.diff;
 
 import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.options.KafkaFailure;
 import dev.fieldprof.diff.estimates.CallGraph;
 import dev.fieldprof.diff.estimates.EstimateDiff;
 import dev.fieldprof.diff.estimates.EstimateDiffer;
 import dev.fieldprof.diff.estimates.MethodAlignment;
 import dev.fieldprof.diff.estimates.ReleaseEstimate;
 import dev.fieldprof.diff.report.EstimateTextReport;
-import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.PrintWriter;
@@ -80,13 +80,8 @@ final class EstimatesDiff {
                                         windows.get(1).getAppVersion()));
             }
         } catch (IllegalStateException | KafkaException e) {
-            throw KafkaConnectionCheck.problem(e, client)
-                    .map(line -> new CliFailure(line, e))
-                    .orElseGet(
-                            () ->
-                                    new CliFailure(
-                                            "cannot read from " + bootstrap + ": " + e.getMessage(),
-                                            e));
+            throw KafkaFailure.of(
+                    e, client, "cannot read from " + bootstrap + ": " + e.getMessage());
         }
         PrintWriter out = options.spec.commandLine().getOut();
         if (options.save != null) {

@@ -1,9 +1,8 @@
 package dev.fieldprof.cli.monitor;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaClientProperties;
-import dev.fieldprof.jobs.io.KafkaConnectionCheck;
+import dev.fieldprof.cli.options.KafkaFailure;
 import dev.fieldprof.monitor.DeadLetterTally;
 import dev.fieldprof.monitor.EstimateBoard;
 import dev.fieldprof.monitor.EstimatesTail;
@@ -78,18 +77,15 @@ public final class WatchCommand implements Callable<Integer> {
                     stopped::get,
                     until);
         } catch (IllegalStateException | KafkaException e) {
-            throw KafkaConnectionCheck.problem(e, client)
-                    .map(line -> new CliFailure(line, e))
-                    .orElseGet(
-                            () ->
-                                    new CliFailure(
-                                            "cannot read "
-                                                    + source.topic
-                                                    + " at "
-                                                    + source.bootstrap
-                                                    + ": "
-                                                    + e.getMessage(),
-                                            e));
+            throw KafkaFailure.of(
+                    e,
+                    client,
+                    "cannot read "
+                            + source.topic
+                            + " at "
+                            + source.bootstrap
+                            + ": "
+                            + e.getMessage());
         }
         return 0;
     }

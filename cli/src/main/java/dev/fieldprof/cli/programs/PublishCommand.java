@@ -5,7 +5,7 @@ import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.cli.options.KafkaClientProperties;
-import dev.fieldprof.jobs.io.KafkaConnectionCheck;
+import dev.fieldprof.cli.options.KafkaFailure;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.Topics;
 import java.nio.file.Files;
@@ -78,9 +78,7 @@ public final class PublishCommand implements Callable<Integer> {
                             written.offset());
             spec.commandLine().getOut().flush();
         } catch (IllegalStateException e) {
-            throw KafkaConnectionCheck.problem(e, client)
-                    .map(line -> new CliFailure(line, e))
-                    .orElseGet(() -> new CliFailure(e.getMessage(), e));
+            throw KafkaFailure.of(e, client, e.getMessage());
         }
         return 0;
     }
