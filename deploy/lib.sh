@@ -110,6 +110,12 @@ is_running() {
   [[ -z "$main" ]] || tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$main"
 }
 
+# is_alive PIDFILE: true while the process of the pid file exists, whatever it runs yet.
+is_alive() {
+  local pid
+  [[ -f "$1" ]] && pid="$(head -n 1 "$1")" && [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null
+}
+
 # write_pid PIDFILE PID MAIN: records a started JVM and its main class.
 write_pid() {
   printf '%s\n%s\n' "$2" "$3" > "$1"
@@ -148,7 +154,10 @@ wait_until() {
   shift 3
   local deadline=$((SECONDS + READY_TIMEOUT_SECONDS))
   until "$@" >/dev/null 2>&1; do
-    if ! is_running "$pidfile"; then
+    # Alive, not is_running: a process started a moment ago may not have exec'd java yet (its
+    # command line is still the script's), and is_running would take it for one that exited.
+    # The main-class check guards against stale pid files, which a process we just started is not.
+    if ! is_alive "$pidfile"; then
       tail -n 30 "$logfile" >&2 2>/dev/null || true
       die "$what exited before it was ready (log: $logfile)"
     fi
