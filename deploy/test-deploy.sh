@@ -22,25 +22,12 @@ started=$SECONDS
 step() { echo "test-deploy: [$((SECONDS - started)) s] $*"; }
 fail() { echo "test-deploy: FAILED: $*" >&2; exit 1; }
 
-source "$DEPLOY_DIR/test-env.sh" # free_port, use_private_cluster
+source "$DEPLOY_DIR/test-env.sh" # free_port, use_private_cluster, end_private_cluster
 use_private_cluster deploy-test
 
 cleanup() {
   local status=$?
-  "$DEPLOY_DIR/stop-all.sh" >/dev/null 2>&1 || echo "test-deploy: stop-all.sh failed" >&2
-  if [[ $status != 0 ]]; then
-    for log in "$FIELDPROF_RUN_DIR"/kafka/kafka.log "$FIELDPROF_RUN_DIR"/flink/jobmanager.log "$FIELDPROF_RUN_DIR"/flink/taskmanager.log; do
-      [[ -f "$log" ]] && { echo "---- last lines of $log" >&2; grep -E "ERROR|Exception" "$log" | tail -n 15 >&2 || true; }
-    done
-  fi
-  if [[ "${KEEP_RUN_DIR:-0}" == 1 || $status != 0 ]]; then
-    echo "test-deploy: logs kept in $FIELDPROF_RUN_DIR" >&2
-  else
-    rm -rf "$FIELDPROF_RUN_DIR"
-  fi
-  if [[ $status == 0 ]]; then
-    echo "test-deploy: PASSED in $((SECONDS - started)) s"
-  fi
+  end_private_cluster test-deploy "$status" "$((SECONDS - started))"
   exit $status
 }
 trap cleanup EXIT

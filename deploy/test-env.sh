@@ -45,3 +45,24 @@ use_private_cluster() {
   export FLINK_METRICS_PORTS="$METRICS_BASE-$((METRICS_BASE + 9))"
   export FLINK_TASK_SLOTS="${FLINK_TASK_SLOTS:-2}" KAFKA_PARTITIONS="${KAFKA_PARTITIONS:-4}"
 }
+
+# end_private_cluster NAME STATUS SECONDS: the end of a deploy test, from its EXIT trap: stops
+# the cluster; on failure shows the last errors of each process's log and keeps the run
+# directory (kept too with KEEP_RUN_DIR=1), else deletes it; on success prints NAME: PASSED.
+end_private_cluster() {
+  local name="$1" status="$2" took="$3" log
+  "$DEPLOY_DIR/stop-all.sh" >/dev/null 2>&1 || echo "$name: stop-all.sh failed" >&2
+  if [[ $status != 0 ]]; then
+    for log in "$FIELDPROF_RUN_DIR"/kafka/kafka.log "$FIELDPROF_RUN_DIR"/flink/jobmanager.log "$FIELDPROF_RUN_DIR"/flink/taskmanager.log; do
+      [[ -f "$log" ]] && { echo "---- last errors of $log" >&2; grep -E "ERROR|Exception" "$log" | tail -n 15 >&2 || true; }
+    done
+  fi
+  if [[ "${KEEP_RUN_DIR:-0}" == 1 || $status != 0 ]]; then
+    echo "$name: logs kept in $FIELDPROF_RUN_DIR" >&2
+  else
+    rm -rf "$FIELDPROF_RUN_DIR"
+  fi
+  if [[ $status == 0 ]]; then
+    echo "$name: PASSED in $took s"
+  fi
+}

@@ -32,7 +32,7 @@ OUTAGE="${FAULT_OUTAGE_SECONDS:-10}"
 step() { echo "test-faults: [$((SECONDS - started)) s] $*"; }
 fail() { echo "test-faults: FAILED: $*" >&2; exit 1; }
 
-source "$DEPLOY_DIR/test-env.sh" # free_port, use_private_cluster
+source "$DEPLOY_DIR/test-env.sh" # free_port, use_private_cluster, end_private_cluster
 use_private_cluster faults-test
 source "$DEPLOY_DIR/lib.sh" # http_get, is_running, stop_pid; after the exports above
 
@@ -40,18 +40,7 @@ LOAD_PID=""
 cleanup() {
   local status=$?
   [[ -n "$LOAD_PID" ]] && kill "$LOAD_PID" 2>/dev/null || true
-  "$DEPLOY_DIR/stop-all.sh" >/dev/null 2>&1 || echo "test-faults: stop-all.sh failed" >&2
-  if [[ $status != 0 ]]; then
-    for log in "$FIELDPROF_RUN_DIR"/kafka/kafka.log "$FIELDPROF_RUN_DIR"/flink/jobmanager.log "$FIELDPROF_RUN_DIR"/flink/taskmanager.log; do
-      [[ -f "$log" ]] && { echo "---- last errors of $log" >&2; grep -E "ERROR|Exception" "$log" | tail -n 15 >&2 || true; }
-    done
-  fi
-  if [[ "${KEEP_RUN_DIR:-0}" == 1 || $status != 0 ]]; then
-    echo "test-faults: logs kept in $FIELDPROF_RUN_DIR" >&2
-  else
-    rm -rf "$FIELDPROF_RUN_DIR"
-  fi
-  [[ $status == 0 ]] && echo "test-faults: PASSED in $((SECONDS - started)) s"
+  end_private_cluster test-faults "$status" "$((SECONDS - started))"
   exit $status
 }
 trap cleanup EXIT
