@@ -74,20 +74,31 @@ final class CallSiteModel {
     // Successor hints of the edge model are kept per (segment, calls capped at 3).
     private static final int HINT_LEVELS = SuccessorModel.CALL_LEVELS;
 
-    // Per method, one flat table of its positions' hot fields, HOT ints each: [EPOCH] report
-    // epoch, [MPS] most probable symbol (NONE before the first event), [MISS] q, [SEEN]
-    // observations of the binary decision (capped at LIMIT). A group of four ints never straddles
-    // a cache line, so the common event reads one line after the table itself. The other outcomes
-    // of a position sit in its own cold row, allocated when first used: [COUNT] candidates,
-    // [ESCAPE] escape count, [TOTAL] escape + counts, CANDIDATES counts, CANDIDATES symbols. The
-    // MPS is never a candidate. Slots at or beyond the count are stale. A hit moves its candidate
-    // one slot forward when it outgrows the one before, so the frequent outcomes sit first.
-    private static final int EPOCH = 0;
-    private static final int MPS = 1;
-    private static final int MISS = 2;
-    private static final int SEEN = 3;
-    private static final int HOT = 4;
-    private static final int HOT_SHIFT = 2;
+    // Per method, one flat table of its positions' hot fields, HOT ints each: [STATE] the most
+    // probable symbol in the low SYMBOL_BITS (SYMBOL_MASK: none yet) and above them the
+    // observations of the binary decision (capped at LIMIT), or UNUSED for a position this report
+    // has not used yet; [MISS] q. A position that has settled (LIMIT observations) and sees its
+    // MPS again is recognised by one compare of STATE with symbol | SATURATED, so the common event
+    // reads one int pair; a segment's LEVELS positions span 64 bytes. The other outcomes of a
+    // position sit in its own cold row, allocated when first used: [COUNT] candidates, [ESCAPE]
+    // escape count, [TOTAL] escape + counts, CANDIDATES counts, CANDIDATES symbols. The MPS is
+    // never a candidate. Slots at or beyond the count are stale. A hit moves its candidate one
+    // slot forward when it outgrows the one before, so the frequent outcomes sit first.
+    private static final int STATE = 0;
+    private static final int MISS = 1;
+    private static final int HOT = 2;
+    private static final int HOT_SHIFT = 1;
+    private static final int SYMBOL_BITS = 24;
+    private static final int SYMBOL_MASK = (1 << SYMBOL_BITS) - 1;
+    private static final int ONE_SEEN = 1 << SYMBOL_BITS;
+    private static final int SATURATED = LIMIT << SYMBOL_BITS;
+    private static final int UNUSED = -1;
+    // A table's header, before its positions: the method (methodCount for the outermost frame),
+    // its first call symbol (FIRST_EDGE + its edge count) and where its block entries start.
+    private static final int METHOD_AT = 0;
+    private static final int CALL_BASE_AT = 1;
+    private static final int BLOCK_BASE_AT = 2;
+    private static final int FIRST_POSITION = 4;
     private static final int COUNT = 0;
     private static final int ESCAPE = 1;
     private static final int TOTAL = 2;
@@ -102,8 +113,6 @@ final class CallSiteModel {
     private final int[][] hot;
     private final int[][][] cold;
     // Per method, FIRST_EDGE + its edge count: one load on a method entry.
-    private final int[] callBases;
-    private int epoch = 1;
     private int[] touched = new int[32];
     private int touchedCount;
     // Seeding's scratch: one slot more than the candidates, as the MPS leaves the table.
@@ -116,16 +125,26 @@ final class CallSiteModel {
         this.layout = model.layout;
         this.edges = new AdaptiveEdgeModel(model);
         this.methods = new MethodModel(layout.methodCount);
-        this.callBases = new int[layout.methodCount];
         for (int m = 0; m < layout.methodCount; m++) {
-            callBases[m] = FIRST_EDGE + layout.edgeCount(m);
+            if ((long) FIRST_EDGE + layout.edgeCount(m) + layout.methodCount >= SYMBOL_MASK) {
+                throw new IllegalArgumentException(
+                        "method "
+                                + m
+                                + " has more path symbols than format version 3 can code ("
+                                + layout.edgeCount(m)
+                                + " edges, "
+                                + layout.methodCount
+                                + " methods)");
+            }
         }
         this.hot = new int[layout.methodCount + 1][];
         this.cold = new int[layout.methodCount + 1][][];
     }
 
     void reset() {
-        epoch++;
+        for (int j = 0; j < touchedCount; j += 2) {
+            hot[touched[j]][at(touched[j + 1])] = UNUSED;
+        }
         touchedCount = 0;
         edges.reset();
         methods.reset();
@@ -139,47 +158,54 @@ final class CallSiteModel {
     /**
      * The position table of method m (m = methodCount: the outermost frame), valid for good: pass
      * it to {@link #encode} and {@link #decode} for frames of m, and to {@link #edge} for its
-     * branches. After the positions it holds, per block of m, the first and end local edge of its
-     * out-edges (0, 0 for a block that is no branch node), so that a branch probe finds its edge in
-     * the table it codes with.
+     * branches. It names its method ({@link #method}) and first call symbol ({@link #callBase}), so
+     * that a frame is its table and its position. After the positions it holds, per block of m, the
+     * first and end local edge of its out-edges (0, 0 for a block that is no branch node), so that
+     * a branch probe finds its edge in the table it codes with.
      */
     int[] rowsOf(int m) {
         int[] t = hot[m];
-        if (t == null) {
-            int positions =
-                    m == layout.methodCount
-                            ? layout.methodCount + 1
-                            : (layout.edgeCount(m) + 1) * LEVELS;
-            t = m == layout.methodCount ? new int[positions * HOT] : newTable(m);
-            hot[m] = t;
-            cold[m] = new int[positions][];
-        }
-        return t;
+        return t != null ? t : newTable(m);
     }
 
     private int[] newTable(int m) {
-        int base = blockBase(FIRST_EDGE + layout.edgeCount(m));
-        int[] ordinals = layout.ordinalByBlock[m];
-        int[] starts = layout.edgeStart[m];
+        boolean root = m == layout.methodCount;
+        int edgeCount = root ? 0 : layout.edgeCount(m);
+        int positions = root ? layout.methodCount + 1 : (edgeCount + 1) * LEVELS;
+        int[] ordinals = root ? new int[0] : layout.ordinalByBlock[m];
+        int base = at(positions);
         int[] t = new int[base + 2 * ordinals.length];
+        t[METHOD_AT] = m;
+        t[CALL_BASE_AT] = FIRST_EDGE + edgeCount;
+        t[BLOCK_BASE_AT] = base;
+        for (int pos = 0; pos < positions; pos++) {
+            t[at(pos)] = UNUSED;
+        }
         for (int b = 0; b < ordinals.length; b++) {
             int ord = ordinals[b];
             if (ord >= 0) {
-                t[base + 2 * b] = starts[ord];
-                t[base + 2 * b + 1] = starts[ord + 1];
+                t[base + 2 * b] = layout.edgeStart[m][ord];
+                t[base + 2 * b + 1] = layout.edgeStart[m][ord + 1];
             }
         }
+        hot[m] = t;
+        cold[m] = new int[positions][];
         return t;
     }
 
-    /** The first call symbol of a frame of method m (0 <= m < methodCount). */
-    int callBase(int m) {
-        return callBases[m];
+    /** Where position {@code pos}'s hot fields start in its method's table. */
+    private static int at(int pos) {
+        return FIRST_POSITION + (pos << HOT_SHIFT);
     }
 
-    /** Where the block entries start in the table of a method whose first call symbol is given. */
-    private static int blockBase(int callBase) {
-        return (callBase - FIRST_EDGE + 1) * LEVELS * HOT;
+    /** The method of a table ({@link #rowsOf}): methodCount for the outermost frame's. */
+    static int method(int[] t) {
+        return t[METHOD_AT];
+    }
+
+    /** The first call symbol of a table's method: a call of method c is callBase + c. */
+    static int callBase(int[] t) {
+        return t[CALL_BASE_AT];
     }
 
     /**
@@ -187,14 +213,12 @@ final class CallSiteModel {
      * no branch node of the method or has no such out-edge.
      *
      * @param t the method's table ({@link #rowsOf})
-     * @param callBase the method's first call symbol, {@link #FIRST_EDGE} + its edge count
      */
-    static int edge(int[] t, int callBase, int blockId, int edgeIndex) {
-        int base = blockBase(callBase);
-        if (blockId < 0 || blockId >= (t.length - base) >> 1) {
+    static int edge(int[] t, int blockId, int edgeIndex) {
+        int at = t[BLOCK_BASE_AT] + 2 * blockId;
+        if (blockId < 0 || at >= t.length) {
             return -1;
         }
-        int at = base + 2 * blockId;
         int g = t[at] + edgeIndex;
         return edgeIndex < 0 || g >= t[at + 1] ? -1 : g;
     }
@@ -211,11 +235,9 @@ final class CallSiteModel {
         }
         touched[touchedCount++] = m;
         touched[touchedCount++] = pos;
-        int i = pos << HOT_SHIFT;
-        t[i + EPOCH] = epoch;
-        t[i + MPS] = NONE;
+        int i = at(pos);
+        t[i + STATE] = state(NONE, 0);
         t[i + MISS] = 0;
-        t[i + SEEN] = 0;
         r[COUNT] = 0;
         r[ESCAPE] = 1;
         r[TOTAL] = 1;
@@ -283,9 +305,8 @@ final class CallSiteModel {
             }
         }
         long q = (long) (total - freq[top]) * Q_ONE / total;
-        t[i0 + MPS] = sym[top];
+        t[i0 + STATE] = state(sym[top], Math.min(LIMIT, total / INC));
         t[i0 + MISS] = (int) Math.max(Q_SEED_MIN, Math.min(Q_HALF, q));
-        t[i0 + SEEN] = Math.min(LIMIT, total / INC);
         int k = 0;
         for (int j = 0; j < n; j++) {
             if (j != top && k < CANDIDATES) {
@@ -300,30 +321,43 @@ final class CallSiteModel {
         }
     }
 
+    /** A position's STATE word: its MPS (or NONE) and its observations n <= LIMIT. */
+    private static int state(int mps, int seen) {
+        return (seen << SYMBOL_BITS) | (mps & SYMBOL_MASK);
+    }
+
+    /** The MPS of a STATE word, or NONE. */
+    private static int mps(int state) {
+        int s = state & SYMBOL_MASK;
+        return s == SYMBOL_MASK ? NONE : s;
+    }
+
     /**
      * Codes {@code symbol} at position {@code pos} of method {@code m}'s frame, whose table is
-     * {@code t} ({@link #rowsOf}). The common case, the position's MPS, is one multiplication and
-     * an adaptation step: small enough to inline.
+     * {@code t} ({@link #rowsOf}). The common case, a settled position's MPS, is one compare, one
+     * multiplication and a shift: small enough to inline.
      */
-    void encode(RangeEncoder enc, int[] t, int m, int pos, int symbol) {
-        int i = pos << HOT_SHIFT;
-        if (t[i + MPS] == symbol && t[i + EPOCH] == epoch && meter == null) {
-            enc.encodeLikely(t[i + MISS]);
-            likely(t, i);
+    void encode(RangeEncoder enc, int[] t, int pos, int symbol) {
+        int i = at(pos);
+        if (t[i + STATE] == (symbol | SATURATED) && meter == null) {
+            int q = t[i + MISS];
+            enc.encodeLikely(q);
+            t[i + MISS] = q - (q >>> SHIFT);
         } else {
-            encodeOther(enc, t, m, pos, symbol);
+            encodeOther(enc, t, t[METHOD_AT], pos, symbol);
         }
     }
 
     /** Adapts after the MPS was coded: its miss probability falls. */
     private static void likely(int[] t, int i) {
         int q = t[i + MISS];
-        int n = t[i + SEEN];
+        int w = t[i + STATE];
+        int n = w >>> SYMBOL_BITS;
         if (n >= LIMIT) {
             t[i + MISS] = q - (q >>> SHIFT);
         } else {
             t[i + MISS] = q - (int) (((long) q * RATE[n]) >>> 16);
-            t[i + SEEN] = n + 1;
+            t[i + STATE] = w + ONE_SEEN;
         }
     }
 
@@ -333,32 +367,34 @@ final class CallSiteModel {
      */
     private static void missed(int[] t, int i, int[] r) {
         int q = t[i + MISS];
-        int n = t[i + SEEN];
+        int w = t[i + STATE];
+        int n = w >>> SYMBOL_BITS;
         if (n >= LIMIT) {
             q += (Q_ONE - q) >>> SHIFT;
         } else {
             q += (int) (((long) (Q_ONE - q) * RATE[n]) >>> 16);
-            t[i + SEEN] = n + 1;
+            n++;
         }
+        int mps = mps(w);
         if (q > Q_HALF) {
             int s = r[SYM];
-            r[SYM] = t[i + MPS];
-            t[i + MPS] = s;
+            r[SYM] = mps;
+            mps = s;
             q = Q_ONE - q;
         }
+        t[i + STATE] = state(mps, n);
         t[i + MISS] = q;
     }
 
     /** The first outcome of a position becomes its MPS. */
     private static void promote(int[] t, int i, int symbol) {
-        t[i + MPS] = symbol;
+        t[i + STATE] = state(symbol, SEEN_NEW);
         t[i + MISS] = Q_NEW;
-        t[i + SEEN] = SEEN_NEW;
     }
 
     /** Position {@code pos}'s cold row, restarting the position if this report has not used it. */
     private int[] coldRow(int[] t, int m, int pos) {
-        return t[(pos << HOT_SHIFT) + EPOCH] == epoch ? cold[m][pos] : touch(t, m, pos);
+        return t[at(pos)] == UNUSED ? touch(t, m, pos) : cold[m][pos];
     }
 
     // The rare path (a miss or a position's first use in the report), apart so that encode()
@@ -367,8 +403,8 @@ final class CallSiteModel {
     // compiled size then kept encode() itself from being inlined into the probe methods.
     private void encodeOther(RangeEncoder enc, int[] t, int m, int pos, int symbol) {
         int[] r = coldRow(t, m, pos);
-        int i = pos << HOT_SHIFT;
-        int mps = t[i + MPS];
+        int i = at(pos);
+        int mps = mps(t[i + STATE]);
         if (mps == symbol) {
             if (meter != null) {
                 meterLikely(t, i, r, m, symbol);
@@ -475,7 +511,7 @@ final class CallSiteModel {
         int edgeEnd = edgeEnd(m);
         boolean edge = candidate && symbol >= FIRST_EDGE && symbol < edgeEnd;
         meter.category = edge ? CodeLengths.BRANCH : CodeLengths.CALL;
-        if (t[i + MPS] != NONE) {
+        if (mps(t[i + STATE]) != NONE) {
             meter.addProbability((double) t[i + MISS] / Q_ONE);
         }
         if (edge) {
@@ -489,7 +525,7 @@ final class CallSiteModel {
 
     /** Probability the position gives to "an edge comes next" (no further call or exit). */
     private static double edgeProbability(int[] t, int i, int[] r, int edgeEnd) {
-        int mps = t[i + MPS];
+        int mps = mps(t[i + STATE]);
         double miss = mps == NONE ? 1 : (double) t[i + MISS] / Q_ONE;
         double p = mps >= FIRST_EDGE && mps < edgeEnd ? 1 - miss : 0;
         int edgeSum = 0;
@@ -518,8 +554,8 @@ final class CallSiteModel {
      */
     int decode(RangeDecoder dec, int[] t, int m, int pos) {
         int[] r = coldRow(t, m, pos);
-        int i = pos << HOT_SHIFT;
-        int mps = t[i + MPS];
+        int i = at(pos);
+        int mps = mps(t[i + STATE]);
         if (mps != NONE && dec.decodeLikely(t[i + MISS])) {
             likely(t, i);
             return mps;
@@ -597,12 +633,12 @@ final class CallSiteModel {
             int pos = touched[i + 1];
             int[] t = hot[m];
             int[] r = cold[m][pos];
-            int at = pos << HOT_SHIFT;
+            int k = at(pos);
             h = PathFormat.mix(h, m);
             h = PathFormat.mix(h, pos);
-            h = PathFormat.mix(h, t[at + MPS]);
-            h = PathFormat.mix(h, t[at + MISS]);
-            h = PathFormat.mix(h, t[at + SEEN]);
+            h = PathFormat.mix(h, mps(t[k + STATE]));
+            h = PathFormat.mix(h, t[k + MISS]);
+            h = PathFormat.mix(h, t[k + STATE] >>> SYMBOL_BITS);
             int n = r[COUNT];
             for (int j = 0; j < n; j++) {
                 h = PathFormat.mix(h, r[SYM + j]);

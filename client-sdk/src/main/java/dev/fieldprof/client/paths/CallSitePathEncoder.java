@@ -58,27 +58,31 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     private EdgeModel model;
     private EdgeModel pendingModel;
     private final BranchLayout layout;
+    private final int methodCount;
     private CallSiteModel sites;
     private final RangeEncoder coder;
 
-    // Frame 0 is the outermost pseudo-frame (method id == methodCount) that calls outermost
-    // methods; its position is the previous outermost callee + 1.
-    private int[] frameMethod = new int[64];
-    private int[] framePosition = new int[64];
-    // First call symbol of the frame's method (2 + its edge count), and its position table.
-    private int[] frameCallBase = new int[64];
-    private int[][] frameRows = new int[64][];
+    // A frame is its method's position table (which names the method and its first call symbol)
+    // and its position. The top frame lives in fields, so a branch touches no frame array; an
+    // enter saves the caller below it and an exit restores it. Frame 0 is the outermost
+    // pseudo-frame (method methodCount) that calls outermost methods; its position is the previous
+    // outermost callee + 1.
+    private int[] rows;
+    private int position;
     private int depth;
+    private int[][] savedRows = new int[64][];
+    private int[] savedPosition = new int[64];
     private int rootReturned;
 
-    // The report header's open frames, copied at each report's start into arrays kept across
-    // reports (only a deeper stack than ever before grows them), so a cut allocates nothing
-    // beyond the report's bytes.
-    private int[] startMethod = new int[64];
-    private int[] startPosition = new int[64];
+    // Frames 0..depth (methods and positions) at the report's start, for its header, and at its
+    // end, for its check: kept across reports (only a deeper stack than ever before grows them),
+    // so a cut allocates nothing beyond the report's bytes.
+    private int[] startMethod = new int[65];
+    private int[] startPosition = new int[65];
     private int startDepth;
-    private int startRootPosition;
     private int startRootReturned;
+    private int[] endMethod = new int[65];
+    private int[] endPosition = new int[65];
     private long events;
     private long dropped;
     private PathRecording recording;
@@ -91,11 +95,10 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     public CallSitePathEncoder(EdgeModel model) {
         this.model = model;
         this.layout = model.layout;
+        this.methodCount = layout.methodCount;
         this.sites = new CallSiteModel(model);
         this.coder = new RangeEncoder(256);
-        frameMethod[0] = layout.methodCount;
-        frameCallBase[0] = CallSiteModel.FIRST_EDGE;
-        frameRows[0] = sites.rowsOf(layout.methodCount);
+        rows = sites.rowsOf(methodCount);
         beginReport();
     }
 
@@ -126,26 +129,28 @@ public final class CallSitePathEncoder implements PathReportEncoder {
 
     @Override
     public void enterMethod(int methodId) {
-        if (methodId < 0 || methodId >= layout.methodCount) {
+        if (methodId < 0 || methodId >= methodCount) {
             dropped++;
             return;
         }
-        int top = depth;
-        int pos = framePosition[top];
-        sites.encode(coder, frameRows[top], frameMethod[top], pos, frameCallBase[top] + methodId);
+        int[] t = rows;
+        int pos = position;
+        sites.encode(coder, t, pos, CallSiteModel.callBase(t) + methodId);
         events++;
-        if (top == 0) {
-            framePosition[0] = methodId + 1;
+        int d = depth;
+        if (d == 0) {
+            pos = methodId + 1;
         } else if ((pos & LEVEL_MASK) != LEVEL_MASK) {
-            framePosition[top] = pos + 1;
+            pos++;
         }
-        if (++depth == frameMethod.length) {
+        if (d == savedRows.length) {
             grow();
         }
-        frameMethod[depth] = methodId;
-        framePosition[depth] = 0;
-        frameCallBase[depth] = sites.callBase(methodId);
-        frameRows[depth] = sites.rowsOf(methodId);
+        savedRows[d] = t;
+        savedPosition[d] = pos;
+        depth = d + 1;
+        rows = sites.rowsOf(methodId);
+        position = 0;
         if (recording != null) {
             recording.enter(methodId);
         }
@@ -153,22 +158,21 @@ public final class CallSitePathEncoder implements PathReportEncoder {
 
     @Override
     public void branch(int blockId, int edgeIndex) {
-        int d = depth;
-        if (d == 0) {
+        if (depth == 0) {
             dropped++;
             return;
         }
-        int m = frameMethod[d];
-        int g = CallSiteModel.edge(frameRows[d], frameCallBase[d], blockId, edgeIndex);
+        int[] t = rows;
+        int g = CallSiteModel.edge(t, blockId, edgeIndex);
         if (g < 0) {
             dropped++;
             return;
         }
-        sites.encode(coder, frameRows[d], m, framePosition[d], CallSiteModel.FIRST_EDGE + g);
+        sites.encode(coder, t, position, CallSiteModel.FIRST_EDGE + g);
         events++;
-        framePosition[d] = (g + 1) * CallSiteModel.LEVELS;
+        position = (g + 1) * CallSiteModel.LEVELS;
         if (recording != null) {
-            recording.branch(m, blockId, edgeIndex);
+            recording.branch(CallSiteModel.method(t), blockId, edgeIndex);
         }
     }
 
@@ -183,11 +187,16 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     }
 
     private void exit(int methodId, int symbol) {
-        int target = depth;
-        while (target > 0 && frameMethod[target] != methodId) {
+        int d = depth;
+        if (d > 0 && CallSiteModel.method(rows) == methodId) {
+            pop(symbol);
+            return;
+        }
+        int target = d - 1;
+        while (target > 0 && CallSiteModel.method(savedRows[target]) != methodId) {
             target--;
         }
-        if (target == 0) {
+        if (target <= 0) {
             dropped++;
             return;
         }
@@ -198,25 +207,25 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     }
 
     private void pop(int symbol) {
-        int d = depth;
-        int m = frameMethod[d];
-        sites.encode(coder, frameRows[d], m, framePosition[d], symbol);
+        int[] t = rows;
+        sites.encode(coder, t, position, symbol);
         events++;
-        depth = d - 1;
-        if (d == 1 && rootReturned < SuccessorModel.CALL_LEVELS) {
+        int d = depth - 1;
+        depth = d;
+        rows = savedRows[d];
+        position = savedPosition[d];
+        if (d == 0 && rootReturned < SuccessorModel.CALL_LEVELS) {
             rootReturned++;
         }
         if (recording != null) {
-            recording.exit(m, symbol == CallSiteModel.THROW);
+            recording.exit(CallSiteModel.method(t), symbol == CallSiteModel.THROW);
         }
     }
 
     private void grow() {
-        int n = frameMethod.length * 2;
-        frameMethod = Arrays.copyOf(frameMethod, n);
-        framePosition = Arrays.copyOf(framePosition, n);
-        frameCallBase = Arrays.copyOf(frameCallBase, n);
-        frameRows = Arrays.copyOf(frameRows, n);
+        int n = savedRows.length * 2;
+        savedRows = Arrays.copyOf(savedRows, n);
+        savedPosition = Arrays.copyOf(savedPosition, n);
     }
 
     @Override
@@ -252,8 +261,8 @@ public final class CallSitePathEncoder implements PathReportEncoder {
                         + PathFormat.varLongSize(events)
                         + PathFormat.varLongSize(startDepth)
                         + PathFormat.varLongSize(
-                                PathFormat.pack(startRootPosition, startRootReturned));
-        for (int i = 0; i < startDepth; i++) {
+                                PathFormat.pack(startPosition[0], startRootReturned));
+        for (int i = 1; i <= startDepth; i++) {
             size +=
                     PathFormat.varLongSize(startMethod[i])
                             + PathFormat.varLongSize(startPosition[i]);
@@ -263,8 +272,8 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         int p = PathFormat.putVarLong(out, 1, model.version());
         p = PathFormat.putVarLong(out, p, events);
         p = PathFormat.putVarLong(out, p, startDepth);
-        p = PathFormat.putVarLong(out, p, PathFormat.pack(startRootPosition, startRootReturned));
-        for (int i = 0; i < startDepth; i++) {
+        p = PathFormat.putVarLong(out, p, PathFormat.pack(startPosition[0], startRootReturned));
+        for (int i = 1; i <= startDepth; i++) {
             p = PathFormat.putVarLong(out, p, startMethod[i]);
             p = PathFormat.putVarLong(out, p, startPosition[i]);
         }
@@ -274,9 +283,10 @@ public final class CallSitePathEncoder implements PathReportEncoder {
             CodeLengths meter = sites.meter;
             sites = new CallSiteModel(model);
             sites.meter = meter;
-            for (int i = 0; i <= depth; i++) {
-                frameRows[i] = sites.rowsOf(frameMethod[i]);
+            for (int i = 0; i < depth; i++) {
+                savedRows[i] = sites.rowsOf(CallSiteModel.method(savedRows[i]));
             }
+            rows = sites.rowsOf(CallSiteModel.method(rows));
             pendingModel = null;
         }
         beginReport();
@@ -284,7 +294,22 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     }
 
     private int endCheck() {
-        return PathFormat.check(sites.digest(frameDigest(frameMethod, framePosition, depth)));
+        if (depth >= endMethod.length) {
+            endMethod = new int[savedRows.length + 1];
+            endPosition = new int[savedRows.length + 1];
+        }
+        copyFrames(endMethod, endPosition);
+        return PathFormat.check(sites.digest(frameDigest(endMethod, endPosition, depth)));
+    }
+
+    /** Writes the methods and positions of frames 0..depth (the pseudo-frame first). */
+    private void copyFrames(int[] methods, int[] positions) {
+        for (int i = 0; i < depth; i++) {
+            methods[i] = CallSiteModel.method(savedRows[i]);
+            positions[i] = savedPosition[i];
+        }
+        methods[depth] = CallSiteModel.method(rows);
+        positions[depth] = position;
     }
 
     /** Hash of the open frames (the outermost pseudo-frame included), as both sides compute it. */
@@ -301,14 +326,12 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         sites.reset();
         coder.reset();
         events = 0;
-        startRootPosition = framePosition[0];
         startRootReturned = rootReturned;
-        if (depth > startMethod.length) {
-            startMethod = new int[frameMethod.length];
-            startPosition = new int[frameMethod.length];
+        if (depth >= startMethod.length) {
+            startMethod = new int[savedRows.length + 1];
+            startPosition = new int[savedRows.length + 1];
         }
-        System.arraycopy(frameMethod, 1, startMethod, 0, depth);
-        System.arraycopy(framePosition, 1, startPosition, 0, depth);
+        copyFrames(startMethod, startPosition);
         startDepth = depth;
     }
 }
