@@ -5,7 +5,6 @@ import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.paths.CallSitePathEncoder;
 import dev.fieldprof.client.paths.EdgeModel;
 import dev.fieldprof.client.paths.PathRecording;
-import dev.fieldprof.client.paths.PathReportEncoder;
 import dev.fieldprof.schemas.PathReport;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -101,7 +100,8 @@ public final class PathTracer implements PathProbeHandler {
     private final class ThreadTrace extends PathProbeHandle {
         final Thread owner;
         final int number;
-        final PathReportEncoder encoder;
+        // The concrete class, not the interface: the probe path calls it directly.
+        final CallSitePathEncoder encoder;
         final PathRecording recording;
         long sequence;
         long epoch;
@@ -244,7 +244,7 @@ public final class PathTracer implements PathProbeHandler {
         }
         t.cutting = true;
         try {
-            PathReportEncoder encoder = t.encoder;
+            CallSitePathEncoder encoder = t.encoder;
             EdgeModel latest = models.current();
             if (latest.version() > encoder.model().version()) {
                 encoder.useModel(latest); // takes effect from the next report on
