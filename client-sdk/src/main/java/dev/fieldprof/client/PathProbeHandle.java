@@ -15,7 +15,17 @@ package dev.fieldprof.client;
 public abstract class PathProbeHandle {
     protected PathProbeHandle() {}
 
-    /** The current invocation's method {@code methodId} takes out-edge {@code edgeIndex}. */
+    /**
+     * The current invocation's method {@code methodId} takes out-edge {@code edgeIndex} of block
+     * {@code blockId}, which is its local edge {@code localEdge} (its out-edges numbered over its
+     * branch nodes in block order, as the branch table numbers them).
+     */
+    public abstract void branch(int methodId, int blockId, int edgeIndex, int localEdge);
+
+    /**
+     * As above, from a jar instrumented before local edge numbers were passed: the handle looks the
+     * edge up.
+     */
     public abstract void branch(int methodId, int blockId, int edgeIndex);
 
     /** The current invocation of {@code methodId} returns normally. */

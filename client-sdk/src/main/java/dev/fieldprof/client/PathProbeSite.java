@@ -19,6 +19,13 @@ public abstract class PathProbeSite {
      */
     public abstract Object enter();
 
+    /**
+     * Out-edge {@code edgeIndex} of block {@code blockId} taken, {@code localEdge} its number among
+     * the method's out-edges (what the path coder codes; the instrumenter computes it).
+     */
+    public abstract void branch(Object handle, int blockId, int edgeIndex, int localEdge);
+
+    /** The branch probe of a jar instrumented before local edge numbers were passed. */
     public abstract void branch(Object handle, int blockId, int edgeIndex);
 
     public abstract void exit(Object handle);
@@ -30,6 +37,9 @@ public abstract class PathProbeSite {
         public Object enter() {
             return null;
         }
+
+        @Override
+        public void branch(Object handle, int blockId, int edgeIndex, int localEdge) {}
 
         @Override
         public void branch(Object handle, int blockId, int edgeIndex) {}
@@ -57,6 +67,11 @@ public abstract class PathProbeSite {
         @Override
         public Object enter() {
             return PathProbes.enter(methodId);
+        }
+
+        @Override
+        public void branch(Object handle, int blockId, int edgeIndex, int localEdge) {
+            PathProbes.branch(handle, methodId, blockId, edgeIndex, localEdge);
         }
 
         @Override

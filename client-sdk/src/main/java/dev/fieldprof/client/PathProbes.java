@@ -124,7 +124,25 @@ public final class PathProbes {
         return null;
     }
 
-    /** Branch probe of the invocation whose entry returned {@code handle}. */
+    /**
+     * Branch probe of the invocation whose entry returned {@code handle}: out-edge {@code
+     * edgeIndex} of block {@code blockId}, the method's local edge {@code localEdge}.
+     */
+    public static void branch(
+            Object handle, int methodId, int blockId, int edgeIndex, int localEdge) {
+        if (handle != null) {
+            try {
+                ((PathProbeHandle) handle).branch(methodId, blockId, edgeIndex, localEdge);
+            } catch (Throwable e) {
+                FAILURES.incrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * Branch probe of a jar instrumented before local edge numbers were passed: the handle looks
+     * the edge up.
+     */
     public static void branch(Object handle, int methodId, int blockId, int edgeIndex) {
         if (handle != null) {
             try {

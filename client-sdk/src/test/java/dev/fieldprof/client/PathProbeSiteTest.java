@@ -26,6 +26,11 @@ class PathProbeSiteTest {
         }
 
         @Override
+        public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {
+            events.add(name + "B" + methodId + "." + localEdge);
+        }
+
+        @Override
         public void branch(int methodId, int blockId, int edgeIndex) {
             events.add(name + "B" + methodId);
         }
@@ -57,12 +62,14 @@ class PathProbeSiteTest {
         assertThat(PathProbes.site(7)).as("outside the plan").isSameAs(PathProbeSite.UNTRACED);
         Object h = traced.enter();
         assertThat(h).isSameAs(recorder);
-        traced.branch(h, 3, 1);
+        traced.branch(h, 3, 1, 5);
+        traced.branch(h, 3, 1); // the probe of a jar instrumented before local edges
         Object none = untraced.enter();
         assertThat(none).isNull();
+        untraced.branch(none, 3, 1, 5);
         untraced.exit(none);
         traced.exitExceptionally(h);
-        assertThat(events).containsExactly("E0", "B0", "T0");
+        assertThat(events).containsExactly("E0", "B0.5", "B0", "T0");
     }
 
     @Test
@@ -85,10 +92,10 @@ class PathProbeSiteTest {
         Object outer = site.enter();
         PathProbes.install(new Recorder("new"));
         Object inner = site.enter();
-        site.branch(outer, 0, 0);
+        site.branch(outer, 0, 0, 0);
         site.exit(inner);
         PathProbes.uninstall();
         site.exit(outer);
-        assertThat(events).containsExactly("oldE2", "newE2", "oldB2", "newX2", "oldX2");
+        assertThat(events).containsExactly("oldE2", "newE2", "oldB2.0", "newX2", "oldX2");
     }
 }

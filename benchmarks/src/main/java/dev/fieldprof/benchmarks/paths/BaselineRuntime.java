@@ -2,6 +2,7 @@ package dev.fieldprof.benchmarks.paths;
 
 import dev.fieldprof.analysis.cfg.BytecodeCfg;
 import dev.fieldprof.analysis.cfg.EdgeKind;
+import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
 import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 import java.util.ArrayList;
@@ -141,8 +142,10 @@ final class BaselineRuntime extends PathProbeHandle implements PathProbeHandler 
         m.ordinal = new int[n];
         Arrays.fill(m.ordinal, -1);
         List<Integer> branchBlocks = new ArrayList<>();
+        // The branch nodes the instrumenter probes, in block order: a chain's index is then the
+        // local edge number the branch probe passes.
         for (int b = 0; b < n; b++) {
-            if (succ[b].length >= 2) {
+            if (succ[b].length >= 2 && succ[b].length <= PathProbeInstrumenter.MAX_DEGREE) {
                 m.ordinal[b] = branchBlocks.size();
                 branchBlocks.add(b);
             }
@@ -300,6 +303,11 @@ final class BaselineRuntime extends PathProbeHandle implements PathProbeHandler 
             run(m, m.entryChain);
         }
         return this;
+    }
+
+    @Override
+    public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {
+        run(methods[methodId], localEdge);
     }
 
     @Override

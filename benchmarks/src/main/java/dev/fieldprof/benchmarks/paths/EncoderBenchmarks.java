@@ -20,12 +20,12 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * Nanoseconds per path event on the device, side by side for commons-lang3, gson and guava: the
  * {@link dev.fieldprof.client.paths.CallSitePathEncoder} (format version 3) alone (uniform model
- * and M3), the whole probe path ({@link PathProbes} into a {@link PathTracer}), and replaying the
- * recorded events alone (the harness's share, to subtract). Timed by the thread's CPU time (median
- * of 15 replays after 20 warm-up ones, in this JVM) and, unless {@code --no-jmh}, by JMH ({@link
- * EncoderBenchmark}, wall clock, a fork per figure). Also prints a SHA-256 of every report the
- * encoder codes from the run with the uniform model and M3: equal digests from two builds mean
- * byte-identical reports.
+ * and M3), the whole probe path ({@link PathProbes} into a {@link PathTracer}, and into a {@link
+ * NoOpProbeHandler}: the probe calls' own share), and replaying the recorded events alone (the
+ * encoder columns' harness share). Timed by the thread's CPU time (median of 15 replays after 20
+ * warm-up ones, in this JVM) and, unless {@code --no-jmh}, by JMH ({@link EncoderBenchmark}, wall
+ * clock, a fork per figure). Also prints a SHA-256 of every report the encoder codes from the run
+ * with the uniform model and M3: equal digests from two builds mean byte-identical reports.
  *
  * <pre>
  * java -cp benchmarks/target/classes:$(cat benchmarks/target/cp.txt) \
@@ -74,8 +74,21 @@ public final class EncoderBenchmarks {
             if (PathProbes.failures() != 0 || tracer.droppedEvents() != 0) {
                 throw new IllegalStateException(program + ": probe events dropped or failed");
             }
+            // After the tracer, so that its probe calls were compiled seeing one handler.
+            PathProbes.install(new NoOpProbeHandler());
+            double noOp;
+            try {
+                noOp =
+                        cpuNanos(
+                                () -> {
+                                    f.probe();
+                                    return 0;
+                                });
+            } finally {
+                PathProbes.uninstall();
+            }
             int n = f.run.size();
-            cpu.put(program, new double[] {replay / n, uniform / n, m3 / n, traced / n});
+            cpu.put(program, new double[] {replay / n, uniform / n, m3 / n, noOp / n, traced / n});
         }
         Map<String, Double> wall = new HashMap<>();
         if (jmh) {
@@ -103,13 +116,15 @@ public final class EncoderBenchmarks {
                         + (jmh ? " | JMH wall clock, mean" : ""));
         System.out.printf(
                 Locale.ROOT,
-                "%-14s %9s | %8s %9s %9s %9s%s%n",
+                "%-14s %9s | %8s %9s %9s | %9s %9s %9s%s%n",
                 "program",
                 "events",
                 "replay",
                 "enc unif",
                 "enc M3",
+                "no-op",
                 "tracer",
+                "net",
                 jmh ? String.format(" | %8s %9s %9s", "replay", "enc M3", "tracer") : "");
         for (String program : programs) {
             double[] c = cpu.get(program);
@@ -125,16 +140,22 @@ public final class EncoderBenchmarks {
                             : "";
             System.out.printf(
                     Locale.ROOT,
-                    "%-14s %9d | %8.1f %9.1f %9.1f %9.1f%s%n",
+                    "%-14s %9d | %8.1f %9.1f %9.1f | %9.1f %9.1f %9.1f%s%n",
                     program,
                     n,
                     c[0],
                     c[1],
                     c[2],
                     c[3],
+                    c[4],
+                    c[4] - c[3],
                     j);
         }
-        System.out.println("(the replay column is the harness's share of the other columns)");
+        System.out.println(
+                "(replay: the recording's own share of the enc columns; no-op: the probe calls"
+                        + " into a handler that does nothing, the share of the tracer column; net:"
+                        + " tracer - no-op, the tracer's cost per event on the device; the tracer"
+                        + " codes with the uniform model)");
         System.out.println();
         System.out.println("SHA-256 of the reports coded with the uniform model, then M3:");
         for (String program : programs) {

@@ -34,6 +34,7 @@ final class EncoderFixture {
     final ArrayBranchTable table;
     final EdgeModel uniform;
     final EdgeModel m3;
+    private final ProbeReplay probes;
 
     private EncoderFixture(
             String name,
@@ -46,6 +47,7 @@ final class EncoderFixture {
         this.table = table;
         this.uniform = uniform;
         this.m3 = m3;
+        this.probes = ProbeReplay.of(run, table);
     }
 
     /** Instruments the program's jar, records its runs and learns M1-M3 (takes seconds). */
@@ -103,7 +105,7 @@ final class EncoderFixture {
 
     /** Plays the run into the installed {@link PathProbes} handler, as instrumented code would. */
     void probe() {
-        run.replay(PROBES);
+        probes.play();
     }
 
     /** Plays the run into a sink that does nothing: the replay's own cost. */
@@ -135,44 +137,5 @@ final class EncoderFixture {
         encode(uniform, sha);
         encode(m3, sha);
         return HexFormat.of().formatHex(sha.digest());
-    }
-
-    /**
-     * Hands each replayed event to {@link PathProbes}, as instrumented code calls it. One replay at
-     * a time (it keeps the open invocations' handles).
-     */
-    static final PathEventSink PROBES = new ProbeCalls();
-
-    /**
-     * Calls the probes as instrumented code does: each entry's handle is kept (here on a stack, in
-     * the code in a local of the invocation) and passed to the invocation's branches and exit.
-     */
-    private static final class ProbeCalls implements PathEventSink {
-        private Object[] handles = new Object[256];
-        private int depth;
-
-        @Override
-        public void enter(int methodId) {
-            if (depth == handles.length) {
-                handles = java.util.Arrays.copyOf(handles, depth * 2);
-            }
-            handles[depth++] = PathProbes.enter(methodId);
-        }
-
-        @Override
-        public void branch(int methodId, int blockId, int edgeIndex) {
-            PathProbes.branch(handles[depth - 1], methodId, blockId, edgeIndex);
-        }
-
-        @Override
-        public void exit(int methodId, boolean exceptional) {
-            Object h = handles[--depth];
-            handles[depth] = null;
-            if (exceptional) {
-                PathProbes.exitExceptionally(h, methodId);
-            } else {
-                PathProbes.exit(h, methodId);
-            }
-        }
     }
 }

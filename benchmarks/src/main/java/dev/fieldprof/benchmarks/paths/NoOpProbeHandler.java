@@ -16,6 +16,9 @@ final class NoOpProbeHandler extends PathProbeHandle implements PathProbeHandler
     }
 
     @Override
+    public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {}
+
+    @Override
     public void branch(int methodId, int blockId, int edgeIndex) {}
 
     @Override

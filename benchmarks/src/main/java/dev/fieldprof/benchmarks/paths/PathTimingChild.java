@@ -162,6 +162,8 @@ public final class PathTimingChild {
         EventCounts counts = EventCounts.of(all);
         PathRecording calls = withoutBranches(all);
         PathProbeHandler handler = handler(ip, c);
+        ProbeReplay allProbes = ProbeReplay.of(all, ip.table());
+        ProbeReplay callProbes = ProbeReplay.of(calls, ip.table());
         double[] allMs = new double[measured];
         double[] callsMs = new double[measured];
         PathProbes.install(handler);
@@ -171,11 +173,11 @@ public final class PathTimingChild {
                 double a;
                 double b;
                 if (i % 2 == 0) {
-                    a = WorkloadCpuTime.millis(() -> all.replay(EncoderFixture.PROBES));
-                    b = WorkloadCpuTime.millis(() -> calls.replay(EncoderFixture.PROBES));
+                    a = WorkloadCpuTime.millis(() -> allProbes.play());
+                    b = WorkloadCpuTime.millis(() -> callProbes.play());
                 } else {
-                    b = WorkloadCpuTime.millis(() -> calls.replay(EncoderFixture.PROBES));
-                    a = WorkloadCpuTime.millis(() -> all.replay(EncoderFixture.PROBES));
+                    b = WorkloadCpuTime.millis(() -> callProbes.play());
+                    a = WorkloadCpuTime.millis(() -> allProbes.play());
                 }
                 if (i >= warmup) {
                     allMs[i - warmup] = a;

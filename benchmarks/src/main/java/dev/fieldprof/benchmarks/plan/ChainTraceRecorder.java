@@ -84,6 +84,9 @@ public final class ChainTraceRecorder extends PathProbeHandle implements PathPro
     }
 
     @Override
+    public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {}
+
+    @Override
     public void branch(int methodId, int blockId, int edgeIndex) {}
 
     @Override

@@ -34,6 +34,11 @@ public final class PathsFixtureMain {
         }
 
         @Override
+        public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {
+            branch.incrementAndGet();
+        }
+
+        @Override
         public void branch(int methodId, int blockId, int edgeIndex) {
             branch.incrementAndGet();
         }

@@ -208,6 +208,11 @@ final class CallSiteModel {
         return t[CALL_BASE_AT];
     }
 
+    /** The number of local edges of a table's method (0 for the outermost frame's). */
+    static int edgeCount(int[] t) {
+        return t[CALL_BASE_AT] - FIRST_EDGE;
+    }
+
     /**
      * The local edge of out-edge {@code edgeIndex} of block {@code blockId}, or -1 if the block is
      * no branch node of the method or has no such out-edge.

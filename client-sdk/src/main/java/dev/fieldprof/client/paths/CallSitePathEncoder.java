@@ -176,6 +176,26 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         }
     }
 
+    /**
+     * The top frame's method takes its local edge {@code localEdge}, out-edge {@code edgeIndex} of
+     * block {@code blockId}: as {@link #branch(int, int)} without looking the edge up (the
+     * instrumenter numbered it). Block and edge only go to the debug recording.
+     */
+    public void branch(int localEdge, int blockId, int edgeIndex) {
+        int[] t = rows;
+        // The outermost pseudo-frame has no edges, so this also drops a branch with no frame.
+        if (localEdge < 0 || localEdge >= CallSiteModel.edgeCount(t)) {
+            dropped++;
+            return;
+        }
+        sites.encode(coder, t, position, CallSiteModel.FIRST_EDGE + localEdge);
+        events++;
+        position = (localEdge + 1) * CallSiteModel.LEVELS;
+        if (recording != null) {
+            recording.branch(CallSiteModel.method(t), blockId, edgeIndex);
+        }
+    }
+
     @Override
     public void exitMethod(int methodId) {
         exit(methodId, CallSiteModel.EXIT);

@@ -117,6 +117,15 @@ public final class PathTracer implements PathProbeHandler {
         }
 
         @Override
+        public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {
+            before(this);
+            encoder.branch(localEdge, blockId, edgeIndex);
+            if (encoder.codedBytesSoFar() >= LOOP_CUT_FACTOR * maxReportBytes) {
+                after(this); // a loop that exits no method for long: cut it anyway
+            }
+        }
+
+        @Override
         public void branch(int methodId, int blockId, int edgeIndex) {
             before(this);
             encoder.branch(blockId, edgeIndex);

@@ -44,20 +44,41 @@ public final class BranchDescription implements Serializable {
         int[][] degrees = new int[methodCount][];
         for (int m = 0; m < methodCount; m++) {
             BytecodeCfg cfg = cfgs.get(m);
-            List<int[]> nodes = new ArrayList<>();
-            if (cfg != null) {
-                for (int block : cfg.branchBlocks()) {
-                    int degree = normalOutEdges(cfg, block).size();
-                    if (degree >= 2 && degree <= maxDegree) {
-                        nodes.add(new int[] {block, degree});
-                    }
-                }
-            }
-            nodes.sort((a, b) -> Integer.compare(a[0], b[0]));
+            List<int[]> nodes = cfg == null ? List.of() : branchNodes(cfg, maxDegree);
             blocks[m] = nodes.stream().mapToInt(n -> n[0]).toArray();
             degrees[m] = nodes.stream().mapToInt(n -> n[1]).toArray();
         }
         return new BranchDescription(blocks, degrees);
+    }
+
+    /** The traced branch nodes of a CFG as (block, out-degree), ascending by block id. */
+    private static List<int[]> branchNodes(BytecodeCfg cfg, int maxDegree) {
+        List<int[]> nodes = new ArrayList<>();
+        for (int block : cfg.branchBlocks()) {
+            int degree = normalOutEdges(cfg, block).size();
+            if (degree >= 2 && degree <= maxDegree) {
+                nodes.add(new int[] {block, degree});
+            }
+        }
+        nodes.sort((a, b) -> Integer.compare(a[0], b[0]));
+        return nodes;
+    }
+
+    /**
+     * Per block id of the CFG, the local number of its first out-edge, or -1 for a block that is no
+     * traced branch node: a method's edges are numbered from 0 over its branch nodes in block
+     * order, each node's out-edges in {@link #normalOutEdges} order, as the path coder numbers
+     * them. The path instrumenter passes edge numbers so that the device need not look them up.
+     */
+    public static int[] firstLocalEdges(BytecodeCfg cfg, int maxDegree) {
+        int[] first = new int[cfg.blocks().size()];
+        Arrays.fill(first, -1);
+        int next = 0;
+        for (int[] node : branchNodes(cfg, maxDegree)) {
+            first[node[0]] = next;
+            next += node[1];
+        }
+        return first;
     }
 
     /**

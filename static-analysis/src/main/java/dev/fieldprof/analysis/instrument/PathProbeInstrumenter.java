@@ -45,8 +45,10 @@ import org.objectweb.asm.tree.VarInsnNode;
  * Inserts path probes (AdapTracer section 3; DESIGN.md "Paths") into the selected methods, each a
  * call on the method's probe site {@code s} (a {@code PathProbeSite} in a static final field of its
  * class, set first thing in the static initializer by {@code PathProbes.site(m)}): {@code h =
- * s.enter()} at entry, {@code s.branch(h, block, edge)} on every out-edge of every branch node of
- * the method's {@link CfgBuilder} CFG (edge numbers in CFG out-edge order), {@code s.exit(h)}
+ * s.enter()} at entry, {@code s.branch(h, block, edge, localEdge)} on every out-edge of every
+ * branch node of the method's {@link CfgBuilder} CFG (edge numbers in CFG out-edge order; the local
+ * edge numbers the method's out-edges over its branch nodes, {@link
+ * BranchDescription#firstLocalEdges}, so the device codes it without a lookup), {@code s.exit(h)}
  * before each return and a catch-all handler that calls {@code s.exitExceptionally(h)} and
  * rethrows. {@code h} is the calling thread's probe handle (an {@code Object} to the host; null
  * when the method is not traced), kept in a local variable the rewrite adds after the method's own,
@@ -310,6 +312,8 @@ public final class PathProbeInstrumenter {
         private final int[] blockOfReal;
         // Slot of the probe handle: the first after every local of the original method.
         private final int handle;
+        // Per block, the method-local number of its first out-edge (BranchDescription).
+        private final int[] firstLocalEdge;
 
         MethodRewrite(String owner, MethodNode method, BytecodeCfg cfg, int id, boolean frames) {
             this.owner = owner;
@@ -318,6 +322,7 @@ public final class PathProbeInstrumenter {
             this.id = id;
             this.frames = frames;
             this.handle = method.maxLocals;
+            this.firstLocalEdge = BranchDescription.firstLocalEdges(cfg, MAX_DEGREE);
             for (AbstractInsnNode insn : method.instructions) {
                 if (insn.getOpcode() >= 0) {
                     realIndex.put(insn, real.size());
@@ -505,7 +510,8 @@ public final class PathProbeInstrumenter {
             call.add(new VarInsnNode(Opcodes.ALOAD, handle));
             call.add(pushInt(block));
             call.add(pushInt(edge));
-            call.add(probe("branch", "(" + HANDLE_DESC + "II)V"));
+            call.add(pushInt(firstLocalEdge[block] + edge));
+            call.add(probe("branch", "(" + HANDLE_DESC + "III)V"));
             return call;
         }
 

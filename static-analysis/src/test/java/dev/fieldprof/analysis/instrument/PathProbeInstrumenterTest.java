@@ -80,7 +80,7 @@ class PathProbeInstrumenterTest {
         Map<String, Integer> counts = new TreeMap<>();
         List<Integer> kindEdges = new ArrayList<>();
         for (String[] e : events) {
-            assertThat(e).hasSize(e[0].equals("B") ? 5 : 3);
+            assertThat(e).hasSize(e[0].equals("B") ? 6 : 3);
             String thread = e[e.length - 1];
             Deque<Integer> stack = stacks.computeIfAbsent(thread, t -> new ArrayDeque<>());
             int m = Integer.parseInt(e[1]);
@@ -98,6 +98,9 @@ class PathProbeInstrumenterTest {
                     int i = Arrays.binarySearch(branches.branchBlocks(m), block);
                     assertThat(i).as("branch node %d of %d", block, m).isGreaterThanOrEqualTo(0);
                     assertThat(edge).isBetween(0, branches.outDegrees(m)[i] - 1);
+                    // The local edge: the out-edges of the branch nodes before it, plus edge.
+                    int before = Arrays.stream(branches.outDegrees(m)).limit(i).sum();
+                    assertThat(Integer.parseInt(e[4])).isEqualTo(before + edge);
                     if (m == id("kind")) {
                         kindEdges.add(edge);
                     }
