@@ -24,6 +24,13 @@ final class AlternatingJvms {
     /** One child JVM to run: which round, program and configuration. */
     record Slot(int round, String program, TimedConfiguration configuration) {}
 
+    /**
+     * A program's files for its children: its recorded path events (PathRecording bytes), which the
+     * events configurations replay, and its learned model (an Avro EdgeModel record), which the
+     * tracer configurations that need it code with.
+     */
+    record Inputs(Path recordedEvents, Path learnedModel) {}
+
     private final double scale;
     private final int warmup;
     private final int measured;
@@ -58,18 +65,17 @@ final class AlternatingJvms {
     }
 
     /**
-     * Runs every configuration of every program in {@code rounds} alternating rounds; {@code
-     * recordedEvents} names, per program, the file of its recorded path events (PathRecording
-     * bytes) that the events configurations replay. Progress goes to stderr.
+     * Runs every configuration of every program in {@code rounds} alternating rounds, with each
+     * program's {@code inputs}. Progress goes to stderr.
      */
-    List<ChildTiming> run(List<String> programs, int rounds, Map<String, Path> recordedEvents)
+    List<ChildTiming> run(List<String> programs, int rounds, Map<String, Inputs> inputs)
             throws Exception {
         List<Slot> slots = schedule(programs, List.of(TimedConfiguration.values()), rounds);
         List<ChildTiming> timings = new ArrayList<>();
         long start = System.nanoTime();
         for (int i = 0; i < slots.size(); i++) {
             Slot s = slots.get(i);
-            List<ChildTiming> got = runChild(s, recordedEvents.get(s.program()));
+            List<ChildTiming> got = runChild(s, inputs.get(s.program()));
             timings.addAll(got);
             System.err.printf(
                     Locale.ROOT,
@@ -85,7 +91,7 @@ final class AlternatingJvms {
         return timings;
     }
 
-    private List<ChildTiming> runChild(Slot s, Path events) throws Exception {
+    private List<ChildTiming> runChild(Slot s, Inputs inputs) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -102,12 +108,16 @@ final class AlternatingJvms {
         command.add(Integer.toString(warmup));
         command.add(Integer.toString(measured));
         command.add(Integer.toString(s.round()));
+        if (inputs == null) {
+            throw new IllegalStateException(s.program() + ": no recorded events and model");
+        }
         if (!s.configuration().workload) {
-            if (events == null) {
-                throw new IllegalStateException(
-                        s.program() + ": no recorded events to replay for " + s.configuration().id);
-            }
-            command.add(events.toString());
+            command.add("--events");
+            command.add(inputs.recordedEvents().toString());
+        }
+        if (s.configuration().learnedModel) {
+            command.add("--model");
+            command.add(inputs.learnedModel().toString());
         }
         Process child =
                 new ProcessBuilder(command)

@@ -8,6 +8,7 @@ import dev.fieldprof.client.paths.CallSitePathEncoder;
 import dev.fieldprof.client.paths.CodeLengths;
 import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.EdgeModelRecords;
 import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.client.paths.PathEventSink;
@@ -16,11 +17,13 @@ import dev.fieldprof.client.paths.PathReportEncoder;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.schemas.PathReport;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,13 +46,16 @@ import java.util.function.Function;
  * this JVM.
  *
  * <p>Times ({@link AlternatingJvms}): the workload on the original jar, on the instrumented jar
- * with tracing off (probe calls only), with the arithmetic tracer on, and with BLPP and PAP run on
- * the same probes ({@link BaselineRuntime}), each in its own child JVM, the running thread's CPU
- * time (robust on a shared machine), each JVM's median of 9 runs after 60 warm-up runs, and the
- * median of 5 such JVMs per configuration, started in alternating rounds; and the tracer's cost per
- * branch decision and per enter/exit pair net of probe dispatch, from the measured run's recorded
- * events replayed through the probes into the tracer and into a no-op handler in the same rounds
- * ({@link PathTimings}). The last table prints issue 12's targets, met or missed.
+ * with tracing off (probe calls only), with the arithmetic tracer on (coding with the learned M3,
+ * as a device does once the paths job has sent it a model, and with the uniform model, a device's
+ * first contact), and with BLPP and PAP run on the same probes ({@link BaselineRuntime}), each in
+ * its own child JVM, the running thread's CPU time (robust on a shared machine), each JVM's median
+ * of 9 runs after 60 warm-up runs, and the median of 5 such JVMs per configuration, started in
+ * alternating rounds; and the tracer's cost per branch decision and per enter/exit pair net of
+ * probe dispatch, from the measured run's recorded events replayed through the probes into the
+ * tracer and into a no-op handler in the same rounds ({@link PathTimings}). The last table prints
+ * issue 12's targets, met or missed: the tracer's with M3, the model of the reports whose sizes it
+ * gives.
  *
  * <p>Run: {@code java -Xmx3g -cp benchmarks.jar:deps dev.fieldprof.benchmarks.paths.PathBenchmarks
  * [scale [programs]] [--rounds N] [--quick]} ({@link PathBenchmarkOptions}: scale of the workload
@@ -70,7 +76,7 @@ public final class PathBenchmarks {
             Coded[] v1,
             Coded[] v3,
             long[] shortReportBytes,
-            Path recordedEvents) {
+            AlternatingJvms.Inputs timingInputs) {
 
         long invocations() {
             return base.invocations();
@@ -94,12 +100,12 @@ public final class PathBenchmarks {
         Path work = Files.createTempDirectory("fieldprof-paths-bench");
         try {
             List<Row> rows = new ArrayList<>();
-            Map<String, Path> recorded = new LinkedHashMap<>();
+            Map<String, AlternatingJvms.Inputs> inputs = new LinkedHashMap<>();
             for (LibraryProgram p : LibraryProgram.all(options.scale())) {
                 if (options.programs() == null || options.programs().contains(p.name())) {
                     Row row = measure(p, work);
                     rows.add(row);
-                    recorded.put(p.name(), row.recordedEvents());
+                    inputs.put(p.name(), row.timingInputs());
                 }
             }
             PathTimings timings =
@@ -107,9 +113,9 @@ public final class PathBenchmarks {
                             new AlternatingJvms(
                                             options.scale(), options.warmup(), options.measured())
                                     .run(
-                                            new ArrayList<>(recorded.keySet()),
+                                            new ArrayList<>(inputs.keySet()),
                                             options.rounds(),
-                                            recorded));
+                                            inputs));
             print(System.out, rows, timings, options);
         } finally {
             PathTimingChild.delete(work);
@@ -155,6 +161,8 @@ public final class PathBenchmarks {
         PathBaselines.Costs base = PathBaselines.measure(ip.cfgs(), ip.methods(), runs[0]);
         Path recordedEvents = work.resolve(p.name() + "-seed0.events");
         Files.write(recordedEvents, runs[0].toBytes());
+        Path learnedModel = work.resolve(p.name() + "-m3.model");
+        Files.write(learnedModel, modelBytes(models[3], PathTimingChild.appVersion(p)));
         return new Row(
                 p.name(),
                 ip.methods(),
@@ -164,7 +172,16 @@ public final class PathBenchmarks {
                 v1,
                 v3,
                 shortBytes,
-                recordedEvents);
+                new AlternatingJvms.Inputs(recordedEvents, learnedModel));
+    }
+
+    /** {@code model} as the Avro record the paths job publishes for {@code appVersion}. */
+    static byte[] modelBytes(EdgeModel model, String appVersion) throws IOException {
+        ByteBuffer b =
+                EdgeModelRecords.toRecord(model, appVersion, Instant.EPOCH, 0).toByteBuffer();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
     }
 
     private static Coded coded(
@@ -436,7 +453,8 @@ public final class PathBenchmarks {
                 "Workload CPU time of the running thread, ms: median over %d alternating JVMs per"
                         + " configuration of each JVM's median of %d runs after %d warm-up runs"
                         + " (overhead against the original jar); the tracer writes the SDK's"
-                        + " current format%n",
+                        + " current format, coding with M3 (learned from seeds 1-3, as the paths"
+                        + " job sends it) or with the uniform model (a device's first contact)%n",
                 options.rounds(),
                 options.measured(),
                 options.warmup());
@@ -450,6 +468,7 @@ public final class PathBenchmarks {
                         TimedConfiguration.ORIGINAL,
                         TimedConfiguration.PROBES_OFF,
                         TimedConfiguration.TRACER,
+                        TimedConfiguration.TRACER_UNIFORM,
                         TimedConfiguration.BLPP,
                         TimedConfiguration.PAP);
         out.printf("%-14s %10s", "program", workload.get(0).label);

@@ -8,6 +8,7 @@ import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -19,11 +20,13 @@ import java.util.stream.Stream;
  * TimedConfiguration} and prints its {@link ChildTiming} line(s) on stdout. A workload
  * configuration times the seeded workload (thread CPU time per run); an events configuration
  * replays the workload's recorded path events through {@link PathProbes} twice per run, all of them
- * and only their enters and exits, alternating which goes first. On any failure it prints one line
- * on stderr and exits with status 1.
+ * and only their enters and exits, alternating which goes first. An events configuration is given
+ * the recorded events ({@code --events}, PathRecording bytes), a configuration whose tracer codes
+ * with the learned model the model ({@code --model}, an Avro EdgeModel record). On any failure it
+ * prints one line on stderr and exits with status 1.
  *
  * <pre>
- * PathTimingChild program scale configuration warm-up measured round [recorded-events-file]
+ * PathTimingChild program scale configuration warm-up measured round [--events FILE] [--model FILE]
  * </pre>
  */
 public final class PathTimingChild {
@@ -31,10 +34,19 @@ public final class PathTimingChild {
 
     public static void main(String[] args) {
         try {
-            if (args.length < 6 || args.length > 7) {
+            if (args.length < 6 || args.length % 2 != 0) {
                 throw new IllegalArgumentException(
                         "usage: PathTimingChild program scale configuration warm-up measured round"
-                                + " [recorded-events-file]");
+                                + " [--events FILE] [--model FILE]");
+            }
+            Path eventsFile = null;
+            Path modelFile = null;
+            for (int i = 6; i < args.length; i += 2) {
+                switch (args[i]) {
+                    case "--events" -> eventsFile = Path.of(args[i + 1]);
+                    case "--model" -> modelFile = Path.of(args[i + 1]);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
             }
             double scale = Double.parseDouble(args[1]);
             LibraryProgram p = program(args[0], scale);
@@ -49,18 +61,26 @@ public final class PathTimingChild {
                                 + " and "
                                 + measured);
             }
-            if (c.workload == (args.length == 7)) {
+            if (c.workload == (eventsFile != null)) {
                 throw new IllegalArgumentException(
                         c.id
                                 + (c.workload
                                         ? " times the workload and takes no events file"
                                         : " needs the recorded events file"));
             }
+            if (c.learnedModel != (modelFile != null)) {
+                throw new IllegalArgumentException(
+                        c.id
+                                + (c.learnedModel
+                                        ? " needs the learned model file"
+                                        : " takes no model file"));
+            }
             Path work = Files.createTempDirectory("fieldprof-path-timing");
             try {
                 InstrumentedProgram ip = InstrumentedProgram.of(p, work);
+                PathProbeHandler handler = handler(ip, c, modelFile);
                 if (c.workload) {
-                    double[] ms = workloadMillis(ip, c, warmup, measured);
+                    double[] ms = workloadMillis(ip, c, handler, warmup, measured);
                     System.out.println(
                             new ChildTiming(
                                             round,
@@ -72,9 +92,9 @@ public final class PathTimingChild {
                                             ms)
                                     .toLine());
                 } else {
-                    PathRecording all =
-                            PathRecording.fromBytes(Files.readAllBytes(Path.of(args[6])));
-                    for (ChildTiming t : replayMillis(ip, c, all, warmup, measured, round)) {
+                    PathRecording all = PathRecording.fromBytes(Files.readAllBytes(eventsFile));
+                    for (ChildTiming t :
+                            replayMillis(ip, c, handler, all, warmup, measured, round)) {
                         System.out.println(t.toLine());
                     }
                 }
@@ -98,37 +118,61 @@ public final class PathTimingChild {
                 .orElseThrow(() -> new IllegalArgumentException("no program '" + name + "'"));
     }
 
-    /** The handler a workload configuration installs (null: none, tracing off). */
-    private static PathProbeHandler handler(InstrumentedProgram ip, TimedConfiguration c) {
+    /**
+     * The handler a configuration installs (null: none, tracing off); {@code model} is the learned
+     * model's file for the configurations that code with it.
+     */
+    static PathProbeHandler handler(InstrumentedProgram ip, TimedConfiguration c, Path model)
+            throws IOException {
         return switch (c) {
             case ORIGINAL, PROBES_OFF -> null;
-            case TRACER, EVENTS_TRACER -> newTracer(ip);
+            case TRACER, EVENTS_TRACER, TRACER_UNIFORM -> newTracer(ip, model);
             case BLPP -> new BaselineRuntime(BaselineRuntime.Kind.BLPP, ip.methods(), ip.cfgs());
             case PAP -> new BaselineRuntime(BaselineRuntime.Kind.PAP, ip.methods(), ip.cfgs());
             case EVENTS_DISPATCH -> new NoOpProbeHandler();
         };
     }
 
-    /** The tracer as a device runs it: uniform model, format the SDK writes, reports dropped. */
-    private static PathTracer newTracer(InstrumentedProgram ip) {
-        String app = "bench:" + ip.program().name();
+    /** The app version the timed tracer and its learned model name. */
+    static String appVersion(LibraryProgram p) {
+        return "bench:" + p.name();
+    }
+
+    /**
+     * The tracer as a device runs it: the format the SDK writes, reports dropped, coding with the
+     * model of {@code model} (adopted as a device adopts a published one), or uniform if null.
+     */
+    private static PathTracer newTracer(InstrumentedProgram ip, Path model) throws IOException {
+        String app = appVersion(ip.program());
+        EdgeModelStore store = new EdgeModelStore(app, ip.table());
+        if (model != null) {
+            dev.fieldprof.schemas.EdgeModel record =
+                    dev.fieldprof.schemas.EdgeModel.fromByteBuffer(
+                            ByteBuffer.wrap(Files.readAllBytes(model)));
+            if (!store.offer(record)) {
+                throw new IllegalArgumentException(
+                        "the tracer refused the model of "
+                                + model
+                                + ": "
+                                + (store.lastRefusal() == null
+                                        ? "another app version or not newer than its own"
+                                        : store.lastRefusal()));
+            }
+        }
         return new PathTracer(
-                "bench",
-                app,
-                0,
-                new EdgeModelStore(app, ip.table()),
-                report -> {},
-                PathTracer.DEFAULT_MAX_REPORT_BYTES,
-                false);
+                "bench", app, 0, store, report -> {}, PathTracer.DEFAULT_MAX_REPORT_BYTES, false);
     }
 
     /** CPU ms of each measured workload run, after {@code warmup} runs. */
     static double[] workloadMillis(
-            InstrumentedProgram ip, TimedConfiguration c, int warmup, int measured)
+            InstrumentedProgram ip,
+            TimedConfiguration c,
+            PathProbeHandler handler,
+            int warmup,
+            int measured)
             throws Exception {
         LibraryProgram p = ip.program();
         Path jar = c == TimedConfiguration.ORIGINAL ? ip.originalJar() : ip.instrumentedJar();
-        PathProbeHandler handler = handler(ip, c);
         try (WorkloadLoader loader = new WorkloadLoader(jar)) {
             Method run = p.runMethod(loader);
             PathProbes.install(handler);
@@ -155,13 +199,13 @@ public final class PathTimingChild {
     static ChildTiming[] replayMillis(
             InstrumentedProgram ip,
             TimedConfiguration c,
+            PathProbeHandler handler,
             PathRecording all,
             int warmup,
             int measured,
             int round) {
         EventCounts counts = EventCounts.of(all);
         PathRecording calls = withoutBranches(all);
-        PathProbeHandler handler = handler(ip, c);
         ProbeReplay allProbes = ProbeReplay.of(all, ip.table());
         ProbeReplay callProbes = ProbeReplay.of(calls, ip.table());
         double[] allMs = new double[measured];

@@ -4,20 +4,23 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
- * What one child JVM of the path timings measures ({@link PathTimingChild}). The first five time
- * the library's workload; the last two replay the workload's recorded path events through {@link
+ * What one child JVM of the path timings measures ({@link PathTimingChild}). The first six time the
+ * library's workload; the last two replay the workload's recorded path events through {@link
  * dev.fieldprof.client.PathProbes}, into a handler that does nothing (the dispatch) or into the
  * tracer, so that the tracer's cost per event can be taken net of the dispatch ({@link
- * PathTimings}).
+ * PathTimings}). The tracer codes with the learned model M3, as a device does once the paths job
+ * has sent it a model (the reports whose sizes the benchmark gives), except {@link
+ * #TRACER_UNIFORM}: a device's first contact, before any model.
  */
 enum TimedConfiguration {
-    ORIGINAL("original", "original", true),
-    PROBES_OFF("probes-off", "probes, tracing off", true),
-    TRACER("tracer", "arithmetic tracer", true),
-    BLPP("blpp", "BLPP on the probes", true),
-    PAP("pap", "PAP on the probes", true),
-    EVENTS_DISPATCH("events-dispatch", "recorded events into a no-op handler", false),
-    EVENTS_TRACER("events-tracer", "recorded events into the tracer", false);
+    ORIGINAL("original", "original", true, false),
+    PROBES_OFF("probes-off", "probes, tracing off", true, false),
+    TRACER("tracer", "arithmetic tracer, M3", true, true),
+    TRACER_UNIFORM("tracer-uniform", "tracer, uniform model", true, false),
+    BLPP("blpp", "BLPP on the probes", true, false),
+    PAP("pap", "PAP on the probes", true, false),
+    EVENTS_DISPATCH("events-dispatch", "recorded events into a no-op handler", false, false),
+    EVENTS_TRACER("events-tracer", "recorded events into the tracer, M3", false, true);
 
     /** The name on a child's command line and in its timing lines. */
     final String id;
@@ -27,10 +30,14 @@ enum TimedConfiguration {
     /** True if the configuration times the workload, false if it replays recorded events. */
     final boolean workload;
 
-    TimedConfiguration(String id, String label, boolean workload) {
+    /** True if the tracer codes with the learned model, which the child is given as a file. */
+    final boolean learnedModel;
+
+    TimedConfiguration(String id, String label, boolean workload, boolean learnedModel) {
         this.id = id;
         this.label = label;
         this.workload = workload;
+        this.learnedModel = learnedModel;
     }
 
     static TimedConfiguration of(String id) {

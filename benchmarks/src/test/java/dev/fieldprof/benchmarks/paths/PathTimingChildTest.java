@@ -3,6 +3,9 @@ package dev.fieldprof.benchmarks.paths;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fieldprof.client.paths.EdgeCounter;
+import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathRecording;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,10 +64,22 @@ class PathTimingChildTest {
         PathTimingChild.EventCounts counts = PathTimingChild.EventCounts.of(run);
         assertThat(counts.branches()).isPositive();
 
-        List<ChildTiming> timings =
-                new AlternatingJvms(scale, 1, 2).run(List.of("gson"), 1, Map.of("gson", events));
+        EdgeCounter counts1 = new EdgeCounter(ip.table());
+        PathBenchmarks.record(ip.instrumentedJar(), gson, 1, ip.table()).replay(counts1);
+        EdgeModel learned =
+                new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL)
+                        .next(EdgeModel.uniform(ip.table()), counts1);
+        Path model = work.resolve("gson.model");
+        Files.write(model, PathBenchmarks.modelBytes(learned, PathTimingChild.appVersion(gson)));
 
-        assertThat(timings).hasSize(5 + 2 * 2);
+        List<ChildTiming> timings =
+                new AlternatingJvms(scale, 1, 2)
+                        .run(
+                                List.of("gson"),
+                                1,
+                                Map.of("gson", new AlternatingJvms.Inputs(events, model)));
+
+        assertThat(timings).hasSize(6 + 2 * 2);
         EnumSet<TimedConfiguration> seen = EnumSet.noneOf(TimedConfiguration.class);
         for (ChildTiming t : timings) {
             seen.add(t.configuration());
