@@ -155,7 +155,7 @@ public final class EncoderBenchmarks {
                 "(replay: the recording's own share of the enc columns; no-op: the probe calls"
                         + " into a handler that does nothing, the share of the tracer column; net:"
                         + " tracer - no-op, the tracer's cost per event on the device; the tracer"
-                        + " codes with the uniform model)");
+                        + " codes with M3)");
         System.out.println();
         System.out.println("SHA-256 of the reports coded with the uniform model, then M3:");
         for (String program : programs) {

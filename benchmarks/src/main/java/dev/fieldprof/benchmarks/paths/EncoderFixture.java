@@ -15,6 +15,8 @@ import dev.fieldprof.client.paths.PathEventSink;
 import dev.fieldprof.client.paths.PathRecording;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -91,16 +93,19 @@ final class EncoderFixture {
                 digest == null ? report -> {} : digest::update);
     }
 
-    /** A tracer as {@link PathBenchmarks} times it: uniform model, reports dropped. */
-    PathTracer newTracer() {
+    /**
+     * A tracer as {@link PathBenchmarks} times it: reports dropped, coding with M3, adopted as a
+     * device adopts the model the paths job publishes.
+     */
+    PathTracer newTracer() throws IOException {
+        String app = "bench:" + name;
+        EdgeModelStore store = new EdgeModelStore(app, table);
+        byte[] record = PathBenchmarks.modelBytes(m3, app);
+        if (!store.offer(dev.fieldprof.schemas.EdgeModel.fromByteBuffer(ByteBuffer.wrap(record)))) {
+            throw new IllegalStateException(name + ": the tracer refused M3");
+        }
         return new PathTracer(
-                "bench",
-                "bench:" + name,
-                0,
-                new EdgeModelStore("bench:" + name, table),
-                report -> {},
-                PathTracer.DEFAULT_MAX_REPORT_BYTES,
-                false);
+                "bench", app, 0, store, report -> {}, PathTracer.DEFAULT_MAX_REPORT_BYTES, false);
     }
 
     /** Plays the run into the installed {@link PathProbes} handler, as instrumented code would. */
