@@ -1,5 +1,6 @@
 package dev.fieldprof.benchmarks.paths;
 
+import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.tracing.PathTracer;
 import java.lang.management.ManagementFactory;
@@ -59,34 +60,12 @@ public final class EncoderBenchmarks {
             double replay = cpuNanos(() -> f.replayOnly());
             double uniform = cpuNanos(() -> f.encode(f.uniform, null));
             double m3 = cpuNanos(() -> f.encode(f.m3, null));
-            PathProbes.install(tracer);
-            double traced;
-            try {
-                traced =
-                        cpuNanos(
-                                () -> {
-                                    f.probe();
-                                    return 0;
-                                });
-            } finally {
-                PathProbes.uninstall();
-            }
+            double traced = probeNanos(f, tracer);
             if (PathProbes.failures() != 0 || tracer.droppedEvents() != 0) {
                 throw new IllegalStateException(program + ": probe events dropped or failed");
             }
             // After the tracer, so that its probe calls were compiled seeing one handler.
-            PathProbes.install(new NoOpProbeHandler());
-            double noOp;
-            try {
-                noOp =
-                        cpuNanos(
-                                () -> {
-                                    f.probe();
-                                    return 0;
-                                });
-            } finally {
-                PathProbes.uninstall();
-            }
+            double noOp = probeNanos(f, new NoOpProbeHandler());
             int n = f.run.size();
             cpu.put(program, new double[] {replay / n, uniform / n, m3 / n, noOp / n, traced / n});
         }
@@ -160,6 +139,20 @@ public final class EncoderBenchmarks {
         System.out.println("SHA-256 of the reports coded with the uniform model, then M3:");
         for (String program : programs) {
             System.out.printf("%-14s %s%n", program, digests.get(program));
+        }
+    }
+
+    /** CPU nanoseconds of one replay of the run's probe calls into {@code handler}. */
+    private static double probeNanos(EncoderFixture f, PathProbeHandler handler) {
+        PathProbes.install(handler);
+        try {
+            return cpuNanos(
+                    () -> {
+                        f.probe();
+                        return 0;
+                    });
+        } finally {
+            PathProbes.uninstall();
         }
     }
 
