@@ -306,6 +306,53 @@ class KafkaReportTransportTest {
         }
     }
 
+    /**
+     * A short-lived program reports at its exit: the producer and the topic's metadata are made
+     * ready as the transport starts, before any report, so the exit does not wait for them.
+     */
+    @Test
+    void createsItsProducerAndFetchesTheTopicBeforeTheFirstReport() throws Exception {
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        MockProducer<String, byte[]> broker =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public synchronized java.util.List<org.apache.kafka.common.PartitionInfo>
+                            partitionsFor(String topic) {
+                        assertThat(topic).isEqualTo("reports");
+                        asked.countDown();
+                        return super.partitionsFor(topic);
+                    }
+                };
+        try (KafkaReportTransport transport = onProducer(broker)) {
+            assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            transport.submit(Reports.report(1, 5));
+            assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
+            assertThat(broker.history()).hasSize(1);
+        }
+    }
+
+    /** A broker that cannot be reached at the start takes the transport offline at once. */
+    @Test
+    void aBrokerUnreachableAtTheStartSpoolsTheFirstReportWithoutASend() throws Exception {
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        MockProducer<String, byte[]> unreachable =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public synchronized java.util.List<org.apache.kafka.common.PartitionInfo>
+                            partitionsFor(String topic) {
+                        asked.countDown();
+                        throw new TimeoutException("no metadata for " + topic);
+                    }
+                };
+        try (KafkaReportTransport transport = onProducer(unreachable)) {
+            assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            transport.submit(Reports.report(1, 5));
+            assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
+            assertThat(transport.spooled()).isEqualTo(1);
+            assertThat(unreachable.history()).isEmpty();
+        }
+    }
+
     private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
         return new KafkaReportTransport(
                 "localhost:9092",
