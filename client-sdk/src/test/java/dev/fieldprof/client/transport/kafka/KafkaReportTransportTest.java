@@ -313,16 +313,7 @@ class KafkaReportTransportTest {
     @Test
     void createsItsProducerAndFetchesTheTopicBeforeTheFirstReport() throws Exception {
         java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-        MockProducer<String, byte[]> broker =
-                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
-                    @Override
-                    public synchronized java.util.List<org.apache.kafka.common.PartitionInfo>
-                            partitionsFor(String topic) {
-                        assertThat(topic).isEqualTo("reports");
-                        asked.countDown();
-                        return super.partitionsFor(topic);
-                    }
-                };
+        MockProducer<String, byte[]> broker = askedForMetadata(asked, true);
         try (KafkaReportTransport transport = onProducer(broker)) {
             assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             transport.submit(Reports.report(1, 5));
@@ -335,15 +326,7 @@ class KafkaReportTransportTest {
     @Test
     void aBrokerUnreachableAtTheStartSpoolsTheFirstReportWithoutASend() throws Exception {
         java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-        MockProducer<String, byte[]> unreachable =
-                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
-                    @Override
-                    public synchronized java.util.List<org.apache.kafka.common.PartitionInfo>
-                            partitionsFor(String topic) {
-                        asked.countDown();
-                        throw new TimeoutException("no metadata for " + topic);
-                    }
-                };
+        MockProducer<String, byte[]> unreachable = askedForMetadata(asked, false);
         try (KafkaReportTransport transport = onProducer(unreachable)) {
             assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             transport.submit(Reports.report(1, 5));
@@ -351,6 +334,26 @@ class KafkaReportTransportTest {
             assertThat(transport.spooled()).isEqualTo(1);
             assertThat(unreachable.history()).isEmpty();
         }
+    }
+
+    /**
+     * A broker that acknowledges every send and counts down {@code asked} when the topic's metadata
+     * is asked for; if not {@code reachable}, that request times out.
+     */
+    private static MockProducer<String, byte[]> askedForMetadata(
+            java.util.concurrent.CountDownLatch asked, boolean reachable) {
+        return new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
+            @Override
+            public synchronized java.util.List<org.apache.kafka.common.PartitionInfo> partitionsFor(
+                    String topic) {
+                assertThat(topic).isEqualTo("reports");
+                asked.countDown();
+                if (!reachable) {
+                    throw new TimeoutException("no metadata for " + topic);
+                }
+                return super.partitionsFor(topic);
+            }
+        };
     }
 
     private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
