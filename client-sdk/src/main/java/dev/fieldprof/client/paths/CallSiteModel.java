@@ -346,11 +346,13 @@ final class CallSiteModel {
         int i = at(pos);
         if (t[i + STATE] == (symbol | SATURATED) && meter == null) {
             int q = t[i + MISS];
-            enc.encodeLikely(q);
-            t[i + MISS] = q - (q >>> SHIFT);
-        } else {
-            encodeOther(enc, t, t[METHOD_AT], pos, symbol);
+            if (enc.tryEncodeLikely(q)) {
+                t[i + MISS] = q - (q >>> SHIFT);
+                return;
+            }
+            // The coder must shift out a byte (about once per byte of output): the rare path.
         }
+        encodeOther(enc, t, t[METHOD_AT], pos, symbol);
     }
 
     /** Adapts after the MPS was coded: its miss probability falls. */

@@ -115,6 +115,22 @@ public final class RangeEncoder {
         }
     }
 
+    /**
+     * As {@link #encodeLikely}, unless the interval would then need normalizing: then it changes
+     * nothing and returns false, and the caller codes the decision with {@link #encodeLikely}.
+     * Holds no call, so that it compiles to a few instructions wherever the JIT inlines it (a
+     * method that reaches {@link #normalize()} grows past the size the JIT inlines into a probe).
+     */
+    public boolean tryEncodeLikely(int q) {
+        long r = range;
+        r -= (r * q) >>> PROBABILITY_BITS;
+        if (r < TOP) {
+            return false;
+        }
+        range = r;
+        return true;
+    }
+
     /** Codes the unlikely outcome of the decision of {@link #encodeLikely} (the upper part). */
     public void encodeUnlikely(int q) {
         long r = range;

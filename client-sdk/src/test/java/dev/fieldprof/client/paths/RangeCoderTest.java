@@ -106,6 +106,36 @@ class RangeCoderTest {
         assertArrayEquals(new int[] {3, 0, 2, 0}, decode(coded, tables));
     }
 
+    /**
+     * {@code tryEncodeLikely}, falling back to {@code encodeLikely} when it declines, codes exactly
+     * what {@code encodeLikely} alone codes; it declines only when the interval needs normalizing,
+     * which long runs of likely outcomes make happen thousands of times here.
+     */
+    @Test
+    void tryEncodeLikelyCodesWhatEncodeLikelyCodes() {
+        SplittableRandom rnd = new SplittableRandom(20261126);
+        RangeEncoder plain = new RangeEncoder(64);
+        RangeEncoder tried = new RangeEncoder(64);
+        int declined = 0;
+        for (int i = 0; i < 200_000; i++) {
+            int q = 16 + rnd.nextInt((1 << 27) - 16 + 1);
+            if (rnd.nextInt(8) == 0) {
+                plain.encodeUnlikely(q);
+                tried.encodeUnlikely(q);
+            } else {
+                plain.encodeLikely(q);
+                if (!tried.tryEncodeLikely(q)) {
+                    declined++;
+                    tried.encodeLikely(q);
+                }
+            }
+        }
+        int n = plain.finish();
+        assertEquals(n, tried.finish());
+        assertArrayEquals(Arrays.copyOf(plain.buffer(), n), Arrays.copyOf(tried.buffer(), n));
+        assertTrue(declined > 1000, declined + " declined");
+    }
+
     @Test
     void writesExactBytesForFixedBinaryDecisions() {
         // Likely at q = 1/4 keeps [0, 3/4); unlikely at q = 1/4 its upper quarter [9/16, 3/4);
