@@ -201,6 +201,8 @@ class DeviceRuntimeTest {
             assertThat(ledger.userLevelEpsilon()).isCloseTo(2 * epsilon, within(1e-12));
             assertThat(ledger.epochsSkippedByBudget()).isEqualTo(1);
         }
+        // Delivered on the transport's thread, which the runtime does not own.
+        assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
         assertThat(reports).hasSize(2);
         for (FrequencyReport report : reports) {
             assertThat(report.getK()).isEqualTo(1);
@@ -376,6 +378,7 @@ class DeviceRuntimeTest {
             assertThat(runtime.budget().spentWithin(noon.instant()))
                     .isCloseTo(2 * perReport, org.assertj.core.api.Assertions.within(1e-9));
         }
+        assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
         assertThat(reports).hasSize(2);
     }
 
