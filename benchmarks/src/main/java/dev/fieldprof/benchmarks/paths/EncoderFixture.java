@@ -68,12 +68,12 @@ final class EncoderFixture {
         PathProbeInstrumenter.Result result =
                 instrumenter.instrumentJar(jar, instrumented, ids.size());
         ArrayBranchTable table = BranchTableText.parse(result.branches().toText());
-        PathRecording run = PathBenchmarks.record(instrumented, p, 0, table);
+        PathRecording run = PathBenchmarks.record(instrumented, p, 0);
         EdgeModel model = EdgeModel.uniform(table);
         ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
         for (int seed = 1; seed <= 3; seed++) {
             EdgeCounter counts = new EdgeCounter(table);
-            PathBenchmarks.record(instrumented, p, seed, table).replay(counts);
+            PathBenchmarks.record(instrumented, p, seed).replay(counts);
             model = updater.next(model, counts);
         }
         return new EncoderFixture(p.name(), run, table, EdgeModel.uniform(table), model);

@@ -14,9 +14,7 @@ import dev.fieldprof.client.paths.PathEncoder;
 import dev.fieldprof.client.paths.PathEventSink;
 import dev.fieldprof.client.paths.PathRecording;
 import dev.fieldprof.client.paths.PathReportEncoder;
-import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
-import dev.fieldprof.schemas.PathReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
@@ -133,7 +131,7 @@ public final class PathBenchmarks {
 
         PathRecording[] runs = new PathRecording[4];
         for (int seed = 0; seed < 4; seed++) {
-            runs[seed] = record(instrumented, p, seed, table);
+            runs[seed] = record(instrumented, p, seed);
         }
         EdgeModel[] models = new EdgeModel[4];
         models[0] = EdgeModel.uniform(table);
@@ -198,41 +196,26 @@ public final class PathBenchmarks {
         return new Coded(bytes, meter.branchBits(), meter.callBits());
     }
 
-    /** The run's events, recorded by the tracer in debug mode. */
-    static PathRecording record(Path jar, LibraryProgram p, long seed, ArrayBranchTable table)
-            throws Exception {
-        List<PathReport> reports = new ArrayList<>();
-        PathTracer tracer =
-                new PathTracer(
-                        "bench",
-                        "bench:" + p.name(),
-                        0,
-                        new EdgeModelStore("bench:" + p.name(), table),
-                        reports::add,
-                        PathTracer.DEFAULT_MAX_REPORT_BYTES,
-                        true);
+    /**
+     * The run's events as the probes report them ({@link RecordingHandler}: the same events a
+     * debug-mode tracer records, without running the encoder).
+     */
+    static PathRecording record(Path jar, LibraryProgram p, long seed) throws Exception {
+        RecordingHandler recorder = new RecordingHandler();
+        long failuresBefore = PathProbes.failures();
         try (WorkloadLoader loader = new WorkloadLoader(jar)) {
             Method run = p.runMethod(loader);
-            PathProbes.install(tracer);
+            PathProbes.install(recorder);
             try {
                 run.invoke(null, seed, p.rounds());
             } finally {
-                tracer.endEpoch();
                 PathProbes.uninstall();
             }
         }
-        if (tracer.droppedEvents() != 0 || PathProbes.failures() != 0) {
-            throw new IllegalStateException(
-                    p.name() + ": dropped " + tracer.droppedEvents() + " probe events");
+        if (PathProbes.failures() != failuresBefore) {
+            throw new IllegalStateException(p.name() + ": probe calls failed while recording");
         }
-        PathRecording all = new PathRecording();
-        for (PathReport r : reports) {
-            ByteBuffer raw = r.getRaw();
-            byte[] b = new byte[raw.remaining()];
-            raw.duplicate().get(b);
-            PathRecording.fromBytes(b).replay(all);
-        }
-        return all;
+        return recorder.recording();
     }
 
     /**

@@ -58,14 +58,14 @@ class PathTimingChildTest {
         double scale = 0.01;
         LibraryProgram gson = PathTimingChild.program("gson", scale);
         InstrumentedProgram ip = InstrumentedProgram.of(gson, work);
-        PathRecording run = PathBenchmarks.record(ip.instrumentedJar(), gson, 0, ip.table());
+        PathRecording run = PathBenchmarks.record(ip.instrumentedJar(), gson, 0);
         Path events = work.resolve("gson.events");
         Files.write(events, run.toBytes());
         PathTimingChild.EventCounts counts = PathTimingChild.EventCounts.of(run);
         assertThat(counts.branches()).isPositive();
 
         EdgeCounter counts1 = new EdgeCounter(ip.table());
-        PathBenchmarks.record(ip.instrumentedJar(), gson, 1, ip.table()).replay(counts1);
+        PathBenchmarks.record(ip.instrumentedJar(), gson, 1).replay(counts1);
         EdgeModel learned =
                 new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL)
                         .next(EdgeModel.uniform(ip.table()), counts1);
