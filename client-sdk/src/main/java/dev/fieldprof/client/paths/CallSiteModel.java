@@ -112,7 +112,6 @@ final class CallSiteModel {
     private final MethodModel methods;
     private final int[][] hot;
     private final int[][][] cold;
-    // Per method, FIRST_EDGE + its edge count: one load on a method entry.
     private int[] touched = new int[32];
     private int touchedCount;
     // Seeding's scratch: one slot more than the candidates, as the MPS leaves the table.
@@ -338,9 +337,9 @@ final class CallSiteModel {
     }
 
     /**
-     * Codes {@code symbol} at position {@code pos} of method {@code m}'s frame, whose table is
-     * {@code t} ({@link #rowsOf}). The common case, a settled position's MPS, is one compare, one
-     * multiplication and a shift: small enough to inline.
+     * Codes {@code symbol} at position {@code pos} of a frame whose method's table is {@code t}
+     * ({@link #rowsOf}, which names the method). The common case, a settled position's MPS, is one
+     * compare, one multiplication and a shift: small enough to inline.
      */
     void encode(RangeEncoder enc, int[] t, int pos, int symbol) {
         int i = at(pos);

@@ -158,28 +158,23 @@ public final class CallSitePathEncoder implements PathReportEncoder {
 
     @Override
     public void branch(int blockId, int edgeIndex) {
-        if (depth == 0) {
-            dropped++;
-            return;
-        }
-        int[] t = rows;
-        int g = CallSiteModel.edge(t, blockId, edgeIndex);
-        if (g < 0) {
-            dropped++;
-            return;
-        }
-        sites.encode(coder, t, position, CallSiteModel.FIRST_EDGE + g);
-        events++;
-        position = (g + 1) * CallSiteModel.LEVELS;
-        if (recording != null) {
-            recording.branch(CallSiteModel.method(t), blockId, edgeIndex);
-        }
+        branch(localEdge(blockId, edgeIndex), blockId, edgeIndex);
+    }
+
+    /**
+     * The local edge of out-edge {@code edgeIndex} of block {@code blockId} of the top frame's
+     * method, or -1 if it has none such (or no frame is open): what the instrumenter passes to the
+     * branch probe, looked up for a jar instrumented before it did.
+     */
+    public int localEdge(int blockId, int edgeIndex) {
+        return CallSiteModel.edge(rows, blockId, edgeIndex);
     }
 
     /**
      * The top frame's method takes its local edge {@code localEdge}, out-edge {@code edgeIndex} of
      * block {@code blockId}: as {@link #branch(int, int)} without looking the edge up (the
-     * instrumenter numbered it). Block and edge only go to the debug recording.
+     * instrumenter numbered it); a negative or too large local edge is dropped. Block and edge only
+     * go to the debug recording.
      */
     public void branch(int localEdge, int blockId, int edgeIndex) {
         int[] t = rows;

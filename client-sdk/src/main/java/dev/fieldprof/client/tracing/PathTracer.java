@@ -127,11 +127,8 @@ public final class PathTracer implements PathProbeHandler {
 
         @Override
         public void branch(int methodId, int blockId, int edgeIndex) {
-            before(this);
-            encoder.branch(blockId, edgeIndex);
-            if (encoder.codedBytesSoFar() >= LOOP_CUT_FACTOR * maxReportBytes) {
-                after(this); // a loop that exits no method for long: cut it anyway
-            }
+            // Edges are numbered by the branch layout, which every model of the encoder shares.
+            branch(methodId, blockId, edgeIndex, encoder.localEdge(blockId, edgeIndex));
         }
 
         @Override
