@@ -1,27 +1,15 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
-import dev.fieldprof.analysis.jar.JarContents;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.MethodInventory;
 import dev.fieldprof.client.PathProbes;
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.paths.CallSitePathEncoder;
-import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathEventSink;
 import dev.fieldprof.client.paths.PathRecording;
-import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
-import java.util.Map;
 
 /**
  * One program's measured run (seed 0 of {@link PathBenchmarks}' workload, recorded as raw path
@@ -33,50 +21,32 @@ import java.util.Map;
 final class EncoderFixture {
     final String name;
     final PathRecording run;
-    final ArrayBranchTable table;
     final EdgeModel uniform;
     final EdgeModel m3;
+    private final InstrumentedProgram program;
     private final ProbeReplay probes;
 
     private EncoderFixture(
-            String name,
-            PathRecording run,
-            ArrayBranchTable table,
-            EdgeModel uniform,
-            EdgeModel m3) {
-        this.name = name;
+            InstrumentedProgram program, PathRecording run, EdgeModel uniform, EdgeModel m3) {
+        this.name = program.program().name();
+        this.program = program;
         this.run = run;
-        this.table = table;
         this.uniform = uniform;
         this.m3 = m3;
-        this.probes = ProbeReplay.of(run, table);
+        this.probes = ProbeReplay.of(run, program.cfgs());
     }
 
     /** Instruments the program's jar, records its runs and learns M1-M3 (takes seconds). */
     static EncoderFixture of(String program) throws Exception {
-        LibraryProgram p =
-                LibraryProgram.all(1.0).stream()
-                        .filter(q -> q.name().equals(program))
-                        .findFirst()
-                        .orElseThrow(() -> new IllegalArgumentException("no program " + program));
-        Path jar = p.jar();
-        Map<String, Integer> ids =
-                MethodInventory.of(JarContents.read(jar), AppPackages.parse(p.packages())).ids();
-        PathProbeInstrumenter instrumenter = new PathProbeInstrumenter(ids);
-        Path instrumented =
-                Files.createTempDirectory("fieldprof-encoder-bench").resolve(p.name() + ".jar");
-        PathProbeInstrumenter.Result result =
-                instrumenter.instrumentJar(jar, instrumented, ids.size());
-        ArrayBranchTable table = BranchTableText.parse(result.branches().toText());
-        PathRecording run = PathBenchmarks.record(instrumented, p, 0);
-        EdgeModel model = EdgeModel.uniform(table);
-        ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
-        for (int seed = 1; seed <= 3; seed++) {
-            EdgeCounter counts = new EdgeCounter(table);
-            PathBenchmarks.record(instrumented, p, seed).replay(counts);
-            model = updater.next(model, counts);
+        LibraryProgram p = PathTimingChild.program(program, 1.0);
+        InstrumentedProgram ip =
+                InstrumentedProgram.of(p, Files.createTempDirectory("fieldprof-encoder-bench"));
+        PathRecording[] runs = new PathRecording[4];
+        for (int seed = 0; seed < 4; seed++) {
+            runs[seed] = PathBenchmarks.record(ip.instrumentedJar(), p, seed);
         }
-        return new EncoderFixture(p.name(), run, table, EdgeModel.uniform(table), model);
+        EdgeModel[] models = PathBenchmarks.learnModels(ip.table(), runs[1], runs[2], runs[3]);
+        return new EncoderFixture(ip, runs[0], models[0], models[3]);
     }
 
     /**
@@ -93,19 +63,11 @@ final class EncoderFixture {
                 digest == null ? report -> {} : digest::update);
     }
 
-    /**
-     * A tracer as {@link PathBenchmarks} times it: reports dropped, coding with M3, adopted as a
-     * device adopts the model the paths job publishes.
-     */
+    /** A tracer as {@link PathBenchmarks} times it: reports dropped, coding with M3. */
     PathTracer newTracer() throws IOException {
-        String app = "bench:" + name;
-        EdgeModelStore store = new EdgeModelStore(app, table);
-        byte[] record = PathBenchmarks.modelBytes(m3, app);
-        if (!store.offer(dev.fieldprof.schemas.EdgeModel.fromByteBuffer(ByteBuffer.wrap(record)))) {
-            throw new IllegalStateException(name + ": the tracer refused M3");
-        }
-        return new PathTracer(
-                "bench", app, 0, store, report -> {}, PathTracer.DEFAULT_MAX_REPORT_BYTES, false);
+        return PathTimingChild.timedTracer(
+                program,
+                PathBenchmarks.modelBytes(m3, PathTimingChild.appVersion(program.program())));
     }
 
     /** Plays the run into the installed {@link PathProbes} handler, as instrumented code would. */

@@ -133,14 +133,7 @@ public final class PathBenchmarks {
         for (int seed = 0; seed < 4; seed++) {
             runs[seed] = record(instrumented, p, seed);
         }
-        EdgeModel[] models = new EdgeModel[4];
-        models[0] = EdgeModel.uniform(table);
-        ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
-        for (int v = 1; v <= 3; v++) {
-            EdgeCounter counts = new EdgeCounter(table);
-            runs[v].replay(counts);
-            models[v] = updater.next(models[v - 1], counts);
-        }
+        EdgeModel[] models = learnModels(table, runs[1], runs[2], runs[3]);
         Coded[] v1 = new Coded[4];
         Coded[] v3 = new Coded[4];
         long[] shortBytes = new long[4];
@@ -171,6 +164,22 @@ public final class PathBenchmarks {
                 v3,
                 shortBytes,
                 new AlternatingJvms.Inputs(recordedEvents, learnedModel));
+    }
+
+    /**
+     * The uniform model, then one learned from each field run in turn (the paths job's
+     * ModelUpdater): M0 (uniform) to M3 for three field runs.
+     */
+    static EdgeModel[] learnModels(ArrayBranchTable table, PathRecording... fieldRuns) {
+        EdgeModel[] models = new EdgeModel[fieldRuns.length + 1];
+        models[0] = EdgeModel.uniform(table);
+        ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
+        for (int v = 1; v <= fieldRuns.length; v++) {
+            EdgeCounter counts = new EdgeCounter(table);
+            fieldRuns[v - 1].replay(counts);
+            models[v] = updater.next(models[v - 1], counts);
+        }
+        return models;
     }
 
     /** {@code model} as the Avro record the paths job publishes for {@code appVersion}. */

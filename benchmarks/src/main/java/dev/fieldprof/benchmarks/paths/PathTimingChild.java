@@ -126,7 +126,8 @@ public final class PathTimingChild {
             throws IOException {
         return switch (c) {
             case ORIGINAL, PROBES_OFF -> null;
-            case TRACER, EVENTS_TRACER, TRACER_UNIFORM -> newTracer(ip, model);
+            case TRACER, EVENTS_TRACER, TRACER_UNIFORM ->
+                    timedTracer(ip, model == null ? null : Files.readAllBytes(model));
             case BLPP -> new BaselineRuntime(BaselineRuntime.Kind.BLPP, ip.methods(), ip.cfgs());
             case PAP -> new BaselineRuntime(BaselineRuntime.Kind.PAP, ip.methods(), ip.cfgs());
             case EVENTS_DISPATCH -> new NoOpProbeHandler();
@@ -142,22 +143,23 @@ public final class PathTimingChild {
      * The tracer as a device runs it: the format the SDK writes, reports dropped, coding with the
      * model of {@code model} (adopted as a device adopts a published one), or uniform if null.
      */
-    private static PathTracer newTracer(InstrumentedProgram ip, Path model) throws IOException {
+    /**
+     * The tracer as the timings run it, coding with the model of {@code modelRecord} (an Avro
+     * EdgeModel record of {@link #appVersion}, adopted as a device adopts a published one), or
+     * uniform if null.
+     */
+    static PathTracer timedTracer(InstrumentedProgram ip, byte[] modelRecord) throws IOException {
         String app = appVersion(ip.program());
         EdgeModelStore store = new EdgeModelStore(app, ip.table());
-        if (model != null) {
-            dev.fieldprof.schemas.EdgeModel record =
-                    dev.fieldprof.schemas.EdgeModel.fromByteBuffer(
-                            ByteBuffer.wrap(Files.readAllBytes(model)));
-            if (!store.offer(record)) {
-                throw new IllegalArgumentException(
-                        "the tracer refused the model of "
-                                + model
-                                + ": "
-                                + (store.lastRefusal() == null
-                                        ? "another app version or not newer than its own"
-                                        : store.lastRefusal()));
-            }
+        if (modelRecord != null
+                && !store.offer(
+                        dev.fieldprof.schemas.EdgeModel.fromByteBuffer(
+                                ByteBuffer.wrap(modelRecord)))) {
+            throw new IllegalArgumentException(
+                    "the tracer refused the model: "
+                            + (store.lastRefusal() == null
+                                    ? "another app version or not newer than its own"
+                                    : store.lastRefusal()));
         }
         return new PathTracer(
                 "bench", app, 0, store, report -> {}, PathTracer.DEFAULT_MAX_REPORT_BYTES, false);
@@ -206,8 +208,8 @@ public final class PathTimingChild {
             int round) {
         EventCounts counts = EventCounts.of(all);
         PathRecording calls = withoutBranches(all);
-        ProbeReplay allProbes = ProbeReplay.of(all, ip.table());
-        ProbeReplay callProbes = ProbeReplay.of(calls, ip.table());
+        ProbeReplay allProbes = ProbeReplay.of(all, ip.cfgs());
+        ProbeReplay callProbes = ProbeReplay.of(calls, ip.cfgs());
         double[] allMs = new double[measured];
         double[] callsMs = new double[measured];
         PathProbes.install(handler);

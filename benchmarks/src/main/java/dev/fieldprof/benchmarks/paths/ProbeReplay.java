@@ -1,10 +1,14 @@
 package dev.fieldprof.benchmarks.paths;
 
+import dev.fieldprof.analysis.cfg.BranchDescription;
+import dev.fieldprof.analysis.cfg.BytecodeCfg;
+import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
 import dev.fieldprof.client.PathProbes;
-import dev.fieldprof.client.paths.BranchTable;
 import dev.fieldprof.client.paths.PathEventSink;
 import dev.fieldprof.client.paths.PathRecording;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * A recorded run replayed as the probe calls instrumented code makes, into whatever {@link
@@ -38,9 +42,12 @@ final class ProbeReplay {
         this.size = kind.length;
     }
 
-    /** The events of {@code run}, numbering branch edges as {@code table} does. */
-    static ProbeReplay of(PathRecording run, BranchTable table) {
-        int[][] firstLocalEdge = firstLocalEdges(table);
+    /**
+     * The events of {@code run}, each branch with the local edge number the path instrumenter gives
+     * it in the code ({@link BranchDescription#firstLocalEdges} of its method's CFG).
+     */
+    static ProbeReplay of(PathRecording run, Map<Integer, BytecodeCfg> cfgs) {
+        Map<Integer, int[]> firstLocalEdge = new HashMap<>();
         int n = run.size();
         byte[] kind = new byte[n];
         int[] method = new int[n];
@@ -57,9 +64,16 @@ final class ProbeReplay {
 
                     @Override
                     public void branch(int methodId, int blockId, int edgeIndex) {
+                        int[] first =
+                                firstLocalEdge.computeIfAbsent(
+                                        methodId,
+                                        m ->
+                                                BranchDescription.firstLocalEdges(
+                                                        cfgs.get(m),
+                                                        PathProbeInstrumenter.MAX_DEGREE));
                         block[i[0]] = blockId;
                         edge[i[0]] = edgeIndex;
-                        local[i[0]] = firstLocalEdge[methodId][blockId] + edgeIndex;
+                        local[i[0]] = first[blockId] + edgeIndex;
                         add(BRANCH, methodId);
                     }
 
@@ -74,20 +88,6 @@ final class ProbeReplay {
                     }
                 });
         return new ProbeReplay(kind, method, block, edge, local);
-    }
-
-    private static int[][] firstLocalEdges(BranchTable table) {
-        int[][] first = new int[table.methodCount()][];
-        for (int m = 0; m < first.length; m++) {
-            int[] blocks = table.branchBlocks(m);
-            first[m] = new int[blocks.length == 0 ? 0 : blocks[blocks.length - 1] + 1];
-            int next = 0;
-            for (int b : blocks) {
-                first[m][b] = next;
-                next += table.outDegree(m, b);
-            }
-        }
-        return first;
     }
 
     /** Calls the probes for every event, in order. */

@@ -3,9 +3,7 @@ package dev.fieldprof.benchmarks.paths;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fieldprof.client.paths.EdgeCounter;
 import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.client.paths.PathRecording;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,11 +62,9 @@ class PathTimingChildTest {
         PathTimingChild.EventCounts counts = PathTimingChild.EventCounts.of(run);
         assertThat(counts.branches()).isPositive();
 
-        EdgeCounter counts1 = new EdgeCounter(ip.table());
-        PathBenchmarks.record(ip.instrumentedJar(), gson, 1).replay(counts1);
         EdgeModel learned =
-                new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL)
-                        .next(EdgeModel.uniform(ip.table()), counts1);
+                PathBenchmarks.learnModels(
+                        ip.table(), PathBenchmarks.record(ip.instrumentedJar(), gson, 1))[1];
         Path model = work.resolve("gson.model");
         Files.write(model, PathBenchmarks.modelBytes(learned, PathTimingChild.appVersion(gson)));
 
