@@ -51,6 +51,12 @@ public abstract class AsyncPublisher<R> {
     /** Delivers one report on the publisher thread; must count the outcome and not throw. */
     protected abstract void deliver(R report);
 
+    /**
+     * Runs once on the publisher thread as it starts, before anything is delivered: for work that
+     * should not wait for the first record (connecting to a broker).
+     */
+    protected void prepare() {}
+
     /** Runs on the publisher thread when the queue is empty (e.g. to retry spooled reports). */
     protected void idle() {}
 
@@ -117,6 +123,7 @@ public abstract class AsyncPublisher<R> {
 
     private void run() {
         try {
+            safely(this::prepare);
             // Work left by an earlier run (a spool) starts at once, not after the first idle tick:
             // a short-lived program may exit before that.
             safely(this::idle);

@@ -53,7 +53,6 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     // flight are spooled too (the next run sends them; the job counts a numbered report once).
     private volatile boolean persisting;
     private Producer<String, byte[]> producer;
-    private boolean warmedUp;
     // Read by flush callers (the exiting thread) as well as the publisher thread.
     private volatile long retryAtNanos;
     private Duration backoff = MIN_BACKOFF;
@@ -330,25 +329,18 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             spoolInFlight();
             return;
         }
-        warmUp();
-        if (persisting) {
-            return; // the program began to exit while the producer was being created
-        }
         retrySpool();
     }
 
     /**
-     * Once, on the publisher thread as the transport starts: creates the producer and fetches the
-     * topic's metadata while the program runs. A short-lived program reports at its exit, and
-     * creating the Kafka client and reaching the broker then took longer than the exit wait (2 s)
-     * on a cold JVM on a loaded machine: the report waited in the spool for the next run. A broker
-     * that cannot be reached takes the transport offline, as a failed send would.
+     * As the transport starts: creates the producer and fetches the topic's metadata while the
+     * program runs. A short-lived program reports at its exit, and creating the Kafka client and
+     * reaching the broker then took longer than the exit wait (2 s) on a cold JVM on a loaded
+     * machine: the report waited in the spool for the next run. A broker that cannot be reached
+     * takes the transport offline, as a failed send would.
      */
-    private void warmUp() {
-        if (warmedUp) {
-            return;
-        }
-        warmedUp = true;
+    @Override
+    protected void prepare() {
         Optional<Producer<String, byte[]>> p = producer();
         if (p.isEmpty()) {
             return;
