@@ -17,6 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the tracer is called, so an untraced method costs its entry counter and that check. An invocation
  * entered while a handler was installed sends its remaining events to that handler's handle even if
  * another is installed meanwhile, so no handler sees an exit without its entry.
+ *
+ * <p>Each probe is a null check that inlines into the instrumented method and, for a traced
+ * invocation, a call of its {@code trace*} body, which the first {@link #install} keeps out of line
+ * ({@link ProbeInlining}): one compiled copy of the tracer for all probes, not one per probe.
  */
 public final class PathProbes {
     /** The handler and the methods it traces (null: all), read with one volatile load. */
@@ -41,6 +45,9 @@ public final class PathProbes {
      * change it afterwards.
      */
     public static void install(PathProbeHandler t, boolean[] traced) {
+        if (t != null) {
+            ProbeInlining.keepTracedBodiesOutOfLine();
+        }
         installed = t == null ? null : new Installed(t, traced);
     }
 
@@ -114,14 +121,7 @@ public final class PathProbes {
      */
     public static Object enter(int methodId) {
         PathProbeHandler t = tracerOf(methodId);
-        if (t != null) {
-            try {
-                return t.enter(methodId);
-            } catch (Throwable e) {
-                FAILURES.incrementAndGet();
-            }
-        }
-        return null;
+        return t == null ? null : traceEnter(t, methodId);
     }
 
     /**
@@ -131,11 +131,7 @@ public final class PathProbes {
     public static void branch(
             Object handle, int methodId, int blockId, int edgeIndex, int localEdge) {
         if (handle != null) {
-            try {
-                ((PathProbeHandle) handle).branch(methodId, blockId, edgeIndex, localEdge);
-            } catch (Throwable e) {
-                FAILURES.incrementAndGet();
-            }
+            traceBranch(handle, methodId, blockId, edgeIndex, localEdge);
         }
     }
 
@@ -145,33 +141,63 @@ public final class PathProbes {
      */
     public static void branch(Object handle, int methodId, int blockId, int edgeIndex) {
         if (handle != null) {
-            try {
-                ((PathProbeHandle) handle).branch(methodId, blockId, edgeIndex);
-            } catch (Throwable e) {
-                FAILURES.incrementAndGet();
-            }
+            traceBranch(handle, methodId, blockId, edgeIndex);
         }
     }
 
     /** Exit probe (before a return) of the invocation whose entry returned {@code handle}. */
     public static void exit(Object handle, int methodId) {
         if (handle != null) {
-            try {
-                ((PathProbeHandle) handle).exit(methodId);
-            } catch (Throwable e) {
-                FAILURES.incrementAndGet();
-            }
+            traceExit(handle, methodId);
         }
     }
 
     /** Catch-all exit probe of the invocation whose entry returned {@code handle}. */
     public static void exitExceptionally(Object handle, int methodId) {
         if (handle != null) {
-            try {
-                ((PathProbeHandle) handle).exitExceptionally(methodId);
-            } catch (Throwable e) {
-                FAILURES.incrementAndGet();
-            }
+            traceExitExceptionally(handle, methodId);
+        }
+    }
+
+    private static Object traceEnter(PathProbeHandler t, int methodId) {
+        try {
+            return t.enter(methodId);
+        } catch (Throwable e) {
+            FAILURES.incrementAndGet();
+            return null;
+        }
+    }
+
+    private static void traceBranch(
+            Object handle, int methodId, int blockId, int edgeIndex, int localEdge) {
+        try {
+            ((PathProbeHandle) handle).branch(methodId, blockId, edgeIndex, localEdge);
+        } catch (Throwable e) {
+            FAILURES.incrementAndGet();
+        }
+    }
+
+    private static void traceBranch(Object handle, int methodId, int blockId, int edgeIndex) {
+        try {
+            ((PathProbeHandle) handle).branch(methodId, blockId, edgeIndex);
+        } catch (Throwable e) {
+            FAILURES.incrementAndGet();
+        }
+    }
+
+    private static void traceExit(Object handle, int methodId) {
+        try {
+            ((PathProbeHandle) handle).exit(methodId);
+        } catch (Throwable e) {
+            FAILURES.incrementAndGet();
+        }
+    }
+
+    private static void traceExitExceptionally(Object handle, int methodId) {
+        try {
+            ((PathProbeHandle) handle).exitExceptionally(methodId);
+        } catch (Throwable e) {
+            FAILURES.incrementAndGet();
         }
     }
 }
