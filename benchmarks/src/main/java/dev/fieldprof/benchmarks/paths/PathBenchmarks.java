@@ -381,14 +381,15 @@ public final class PathBenchmarks {
                 "Targets of issue 12 (version 3 with M3 against the run's baselines; times as"
                         + " above):");
         out.printf(
-                "%-14s %34s %18s %26s %24s %16s %18s%n",
+                "%-14s %34s %18s %26s %24s %16s %18s   %s%n",
                 "program",
                 "smaller than PAP dec. (fixed/**)",
                 "call bits / call",
                 "branch bits vs entropy",
                 "CPU vs PAP (rounds)",
                 "ns / branch",
-                "ns / enter, exit");
+                "ns / enter, exit",
+                "PAP's: ns / branch, enter or exit");
         for (Row r : rows) {
             PathBaselines.Costs b = r.base();
             Coded m3 = r.v3()[3];
@@ -401,12 +402,16 @@ public final class PathBenchmarks {
             PathTimings.Spread cpuSpread =
                     timings.roundRatioSpread(
                             r.name(), TimedConfiguration.TRACER, TimedConfiguration.PAP);
-            PathTimings.EventCosts e = timings.eventCosts(r.name());
+            PathTimings.EventCosts e =
+                    timings.eventCosts(r.name(), TimedConfiguration.EVENTS_TRACER);
+            PathTimings.EventCosts pap =
+                    timings.eventCosts(r.name(), TimedConfiguration.EVENTS_PAP);
             double perEnterOrExit = e.callPairNs() / 2;
             out.printf(
                     Locale.ROOT,
                     "%-14s %8.1f%% / %5.1f%% (%-6s) %8.3f (%-6s) %+9.1f%% of %9.0f b (%-6s)"
-                            + " %5.2fx %4.2f-%4.2f (%-6s) %6.1f (%-6s) %8.2f (%-6s)%n",
+                            + " %5.2fx %4.2f-%4.2f (%-6s) %6.1f (%-6s) %8.2f (%-6s)"
+                            + "   %5.1f %8.2f%n",
                     r.name(),
                     100 * size,
                     100 * strict,
@@ -423,13 +428,16 @@ public final class PathBenchmarks {
                     e.branchNs(),
                     e.branchNs() <= BRANCH_NS_TARGET ? "met" : "missed",
                     perEnterOrExit,
-                    perEnterOrExit <= ENTER_EXIT_NS_TARGET ? "met" : "missed");
+                    perEnterOrExit <= ENTER_EXIT_NS_TARGET ? "met" : "missed",
+                    pap.branchNs(),
+                    pap.callPairNs() / 2);
         }
         out.println(
                 "(targets: >= 60% smaller than decodable PAP, <= 0.3 call bits per call, branch"
                         + " bits within 2% of the per-node entropy, CPU <= 1.10x PAP (ratio of the"
                         + " medians; min-max of the ratio within each round), <= 6 ns per branch"
-                        + " decision and <= 1.5 ns per enter or exit net of probe dispatch)");
+                        + " decision and <= 1.5 ns per enter or exit net of probe dispatch; PAP's"
+                        + " own figures, measured the same way, beside them)");
     }
 
     static final double CPU_VS_PAP_TARGET = 1.10;
@@ -489,41 +497,46 @@ public final class PathBenchmarks {
         }
         out.println();
         out.println(
-                "Tracer cost per event net of probe dispatch: the measured run's recorded events"
-                        + " replayed through PathProbes into the tracer and into a no-op handler,"
-                        + " all events and their enters and exits alone, in the same JVM rounds"
-                        + " (medians; min..max over rounds)");
+                "Cost per event net of probe dispatch, the tracer's and PAP's: the measured run's"
+                        + " recorded events replayed through PathProbes into the handler and into a"
+                        + " no-op handler, all events and their enters and exits alone, in the same"
+                        + " JVM rounds (medians; min..max over rounds)");
         out.printf(
-                "%-14s %9s %9s | %8s %8s %8s | %21s | %21s %10s%n",
+                "%-14s %-7s %9s %9s | %8s %8s %8s | %21s | %21s %10s%n",
                 "program",
+                "handler",
                 "branches",
                 "calls",
                 "no-op",
-                "tracer",
+                "handler",
                 "net",
                 "ns / branch decision",
                 "ns / enter+exit pair",
                 "per enter");
-        out.printf("%-14s %9s %9s | %26s |%n", "", "", "", "ns / event, all events");
+        out.printf("%-14s %-7s %9s %9s | %26s |%n", "", "", "", "", "ns / event, all events");
         for (Row r : rows) {
-            PathTimings.EventCosts e = timings.eventCosts(r.name());
-            out.printf(
-                    Locale.ROOT,
-                    "%-14s %9d %9d | %8.2f %8.2f %8.2f | %6.2f (%5.2f..%5.2f) | %6.2f"
-                            + " (%5.2f..%5.2f) %10.2f%n",
-                    r.name(),
-                    e.branches(),
-                    e.calls(),
-                    e.dispatchNsPerEvent(),
-                    e.tracerNsPerEvent(),
-                    e.netNsPerEvent(),
-                    e.branchNs(),
-                    e.branchSpread().min(),
-                    e.branchSpread().max(),
-                    e.callPairNs(),
-                    e.callPairSpread().min(),
-                    e.callPairSpread().max(),
-                    e.callPairNs() / 2);
+            for (TimedConfiguration c :
+                    List.of(TimedConfiguration.EVENTS_TRACER, TimedConfiguration.EVENTS_PAP)) {
+                PathTimings.EventCosts e = timings.eventCosts(r.name(), c);
+                out.printf(
+                        Locale.ROOT,
+                        "%-14s %-7s %9d %9d | %8.2f %8.2f %8.2f | %6.2f (%5.2f..%5.2f) | %6.2f"
+                                + " (%5.2f..%5.2f) %10.2f%n",
+                        r.name(),
+                        c == TimedConfiguration.EVENTS_PAP ? "PAP" : "tracer",
+                        e.branches(),
+                        e.calls(),
+                        e.dispatchNsPerEvent(),
+                        e.handlerNsPerEvent(),
+                        e.netNsPerEvent(),
+                        e.branchNs(),
+                        e.branchSpread().min(),
+                        e.branchSpread().max(),
+                        e.callPairNs(),
+                        e.callPairSpread().min(),
+                        e.callPairSpread().max(),
+                        e.callPairNs() / 2);
+            }
         }
         out.println(
                 "(per branch: what the branch decisions add to the same call tree; per pair: the"

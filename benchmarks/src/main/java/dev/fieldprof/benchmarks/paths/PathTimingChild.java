@@ -129,7 +129,8 @@ public final class PathTimingChild {
             case TRACER, EVENTS_TRACER, TRACER_UNIFORM ->
                     timedTracer(ip, model == null ? null : Files.readAllBytes(model));
             case BLPP -> new BaselineRuntime(BaselineRuntime.Kind.BLPP, ip.methods(), ip.cfgs());
-            case PAP -> new BaselineRuntime(BaselineRuntime.Kind.PAP, ip.methods(), ip.cfgs());
+            case PAP, EVENTS_PAP ->
+                    new BaselineRuntime(BaselineRuntime.Kind.PAP, ip.methods(), ip.cfgs());
             case EVENTS_DISPATCH -> new NoOpProbeHandler();
         };
     }

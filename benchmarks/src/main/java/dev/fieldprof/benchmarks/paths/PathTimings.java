@@ -14,7 +14,8 @@ import java.util.List;
  *
  * <p>The tracer's cost per event net of probe dispatch comes from the recorded events of the
  * workload's measured run, replayed through {@code PathProbes} into the tracer (T) and into a
- * handler that does nothing (D), each as all events (a) and as the enters and exits alone (c):
+ * handler that does nothing (D), each as all events (a) and as the enters and exits alone (c);
+ * PAP's the same way, with PAP in place of the tracer:
  *
  * <ul>
  *   <li>ns per enter/exit pair = (T<sub>c</sub> - D<sub>c</sub>) / calls;
@@ -41,17 +42,18 @@ final class PathTimings {
     }
 
     /**
-     * The tracer's cost per event, medians over the JVMs and their spread over rounds.
+     * A handler's cost per event (the tracer's or PAP's), medians over the JVMs and their spread
+     * over rounds.
      *
      * @param dispatchNsPerEvent the replay into the no-op handler, ns per event (dispatch and
      *     replay loop)
-     * @param tracerNsPerEvent the replay into the tracer, ns per event
+     * @param handlerNsPerEvent the replay into the handler (the tracer or PAP), ns per event
      */
     record EventCosts(
             long branches,
             long calls,
             double dispatchNsPerEvent,
-            double tracerNsPerEvent,
+            double handlerNsPerEvent,
             double branchNs,
             Spread branchSpread,
             double callPairNs,
@@ -61,9 +63,9 @@ final class PathTimings {
             return branches + 2 * calls;
         }
 
-        /** The tracer's own ns per event, all events together, net of dispatch. */
+        /** The handler's own ns per event, all events together, net of dispatch. */
         double netNsPerEvent() {
-            return tracerNsPerEvent - dispatchNsPerEvent;
+            return handlerNsPerEvent - dispatchNsPerEvent;
         }
     }
 
@@ -120,9 +122,15 @@ final class PathTimings {
         return Spread.of(r);
     }
 
-    /** The tracer's ns per branch decision and per enter/exit pair net of dispatch. */
-    EventCosts eventCosts(String program) {
-        TimedConfiguration t = TimedConfiguration.EVENTS_TRACER;
+    /**
+     * The ns per branch decision and per enter/exit pair net of dispatch of the handler that the
+     * replaying configuration {@code t} ({@link TimedConfiguration#EVENTS_TRACER} or {@link
+     * TimedConfiguration#EVENTS_PAP}) installs.
+     */
+    EventCosts eventCosts(String program, TimedConfiguration t) {
+        if (t.workload || t == TimedConfiguration.EVENTS_DISPATCH) {
+            throw new IllegalArgumentException(t.id + " replays no handler's events");
+        }
         TimedConfiguration d = TimedConfiguration.EVENTS_DISPATCH;
         checkSameRounds(program, t, d, Stream.ALL_EVENTS);
         checkSameRounds(program, t, d, Stream.CALLS_ONLY);

@@ -5,12 +5,12 @@ import java.util.stream.Collectors;
 
 /**
  * What one child JVM of the path timings measures ({@link PathTimingChild}). The first six time the
- * library's workload; the last two replay the workload's recorded path events through {@link
- * dev.fieldprof.client.PathProbes}, into a handler that does nothing (the dispatch) or into the
- * tracer, so that the tracer's cost per event can be taken net of the dispatch ({@link
- * PathTimings}). The tracer codes with the learned model M3, as a device does once the paths job
- * has sent it a model (the reports whose sizes the benchmark gives), except {@link
- * #TRACER_UNIFORM}: a device's first contact, before any model.
+ * library's workload; the last three replay the workload's recorded path events through {@link
+ * dev.fieldprof.client.PathProbes}, into a handler that does nothing (the dispatch), into the
+ * tracer or into PAP, so that the tracer's and PAP's costs per event can be taken net of the
+ * dispatch, side by side ({@link PathTimings}). The tracer codes with the learned model M3, as a
+ * device does once the paths job has sent it a model (the reports whose sizes the benchmark gives),
+ * except {@link #TRACER_UNIFORM}: a device's first contact, before any model.
  */
 enum TimedConfiguration {
     ORIGINAL("original", "original", true, false),
@@ -20,7 +20,8 @@ enum TimedConfiguration {
     BLPP("blpp", "BLPP on the probes", true, false),
     PAP("pap", "PAP on the probes", true, false),
     EVENTS_DISPATCH("events-dispatch", "recorded events into a no-op handler", false, false),
-    EVENTS_TRACER("events-tracer", "recorded events into the tracer, M3", false, true);
+    EVENTS_TRACER("events-tracer", "recorded events into the tracer, M3", false, true),
+    EVENTS_PAP("events-pap", "recorded events into PAP", false, false);
 
     /** The name on a child's command line and in its timing lines. */
     final String id;

@@ -85,7 +85,8 @@ class ChildTimingTest {
         assertThatThrownBy(() -> ChildTiming.parse(LINE.replace("events-tracer", "jit")))
                 .hasMessage(
                         "unknown timed configuration 'jit'; expected one of original, probes-off,"
-                            + " tracer, tracer-uniform, blpp, pap, events-dispatch, events-tracer");
+                            + " tracer, tracer-uniform, blpp, pap, events-dispatch, events-tracer,"
+                            + " events-pap");
         assertThatThrownBy(() -> ChildTiming.parse(LINE.replace("calls-only", "calls")))
                 .hasMessage(
                         "timing line: unknown stream 'calls'; expected one of workload,"

@@ -75,7 +75,7 @@ class PathTimingChildTest {
                                 1,
                                 Map.of("gson", new AlternatingJvms.Inputs(events, model)));
 
-        assertThat(timings).hasSize(6 + 2 * 2);
+        assertThat(timings).hasSize(6 + 3 * 2);
         EnumSet<TimedConfiguration> seen = EnumSet.noneOf(TimedConfiguration.class);
         for (ChildTiming t : timings) {
             seen.add(t.configuration());

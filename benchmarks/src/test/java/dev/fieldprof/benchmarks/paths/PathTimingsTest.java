@@ -79,7 +79,8 @@ class PathTimingsTest {
 
     @Test
     void splitsTheTracersCostIntoBranchesAndCallsNetOfDispatch() {
-        PathTimings.EventCosts e = new PathTimings(events()).eventCosts("gson");
+        PathTimings.EventCosts e =
+                new PathTimings(events()).eventCosts("gson", TimedConfiguration.EVENTS_TRACER);
         assertThat(e.branches()).isEqualTo(1000);
         assertThat(e.calls()).isEqualTo(500);
         assertThat(e.events()).isEqualTo(2000);
@@ -87,7 +88,7 @@ class PathTimingsTest {
         assertThat(e.callPairNs()).isCloseTo((4 - 0.5) * 1e6 / 500, within(EPS));
         assertThat(e.branchNs()).isCloseTo(((10 - 1) - (4 - 0.5)) * 1e6 / 1000, within(EPS));
         assertThat(e.dispatchNsPerEvent()).isCloseTo(1e6 / 2000, within(EPS));
-        assertThat(e.tracerNsPerEvent()).isCloseTo(10e6 / 2000, within(EPS));
+        assertThat(e.handlerNsPerEvent()).isCloseTo(10e6 / 2000, within(EPS));
         assertThat(e.netNsPerEvent()).isCloseTo(9e6 / 2000, within(EPS));
         // Round by round: pairs 3.5, 4.5, 2 ms over 500; branches 5.5, 5.5, 5 ms over 1000.
         assertThat(e.callPairSpread().min()).isCloseTo(4000, within(EPS));
@@ -97,10 +98,36 @@ class PathTimingsTest {
     }
 
     @Test
+    void takesPapsCostFromItsOwnReplaysAgainstTheSameDispatch() {
+        List<ChildTiming> l = events();
+        double[][] pap = {{3, 4, 5}, {1.5, 2, 1}};
+        for (int r = 0; r < 3; r++) {
+            l.add(jvm(r, TimedConfiguration.EVENTS_PAP, ALL_EVENTS, 1000, 500, pap[0][r]));
+            l.add(jvm(r, TimedConfiguration.EVENTS_PAP, CALLS_ONLY, 0, 500, pap[1][r]));
+        }
+        PathTimings.EventCosts e =
+                new PathTimings(l).eventCosts("gson", TimedConfiguration.EVENTS_PAP);
+        // Medians: PAP 4 and 1.5 ms, no-op 1 and 0.5 ms.
+        assertThat(e.callPairNs()).isCloseTo((1.5 - 0.5) * 1e6 / 500, within(EPS));
+        assertThat(e.branchNs()).isCloseTo(((4 - 1) - (1.5 - 0.5)) * 1e6 / 1000, within(EPS));
+        assertThat(e.handlerNsPerEvent()).isCloseTo(4e6 / 2000, within(EPS));
+        assertThatThrownBy(
+                        () ->
+                                new PathTimings(l)
+                                        .eventCosts("gson", TimedConfiguration.EVENTS_DISPATCH))
+                .hasMessage("events-dispatch replays no handler's events");
+        assertThatThrownBy(() -> new PathTimings(l).eventCosts("gson", TimedConfiguration.PAP))
+                .hasMessage("pap replays no handler's events");
+    }
+
+    @Test
     void refusesToMixReplaysOfDifferentRuns() {
         List<ChildTiming> l = events();
         l.set(2, jvm(0, TimedConfiguration.EVENTS_DISPATCH, ALL_EVENTS, 999, 500, 1));
-        assertThatThrownBy(() -> new PathTimings(l).eventCosts("gson"))
+        assertThatThrownBy(
+                        () ->
+                                new PathTimings(l)
+                                        .eventCosts("gson", TimedConfiguration.EVENTS_TRACER))
                 .hasMessage("gson: the JVMs replayed recorded runs of different sizes");
     }
 
