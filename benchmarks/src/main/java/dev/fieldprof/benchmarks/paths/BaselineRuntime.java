@@ -18,10 +18,12 @@ import java.util.Set;
  * successors to the next branch node or exit, and the baseline's edge operations on that chain are
  * precomputed: BLPP adds the Ball-Larus increments and at a back edge writes the path id and
  * restarts; PAP multiplies by the in-degree and adds the in-edge index at merge nodes and writes a
- * breakpoint (value, node) on overflow. Both write every invocation's final value. Values go to an
- * in-memory buffer, as a device's trace would. Benchmark use only: one traced thread, so the
- * runtime is its own (and that thread's) probe handle: like the tracer, it finds its per-thread
- * state once per invocation, at the entry, and never per event.
+ * breakpoint (value, node) on overflow. Both write every invocation's callee id at its entry and
+ * its final value at its exit: the least a decodable trace of them holds, as the size tables charge
+ * them (the caller's position of each call, which the sizes also charge, is not written, so their
+ * times are a lower bound). Values go to an in-memory buffer, as a device's trace would. Benchmark
+ * use only: one traced thread, so the runtime is its own (and that thread's) probe handle: like the
+ * tracer, it finds its per-thread state once per invocation, at the entry, and never per event.
  */
 final class BaselineRuntime extends PathProbeHandle implements PathProbeHandler {
     enum Kind {
@@ -298,6 +300,7 @@ final class BaselineRuntime extends PathProbeHandle implements PathProbeHandler 
         }
         frameMethod[depth] = methodId;
         frameValue[depth] = 0;
+        write(methodId);
         Method m = methods[methodId];
         if (m != null) {
             run(m, m.entryChain);
