@@ -11,21 +11,28 @@ import javax.management.ObjectName;
 /**
  * Keeps the traced body of every path probe out of line: one compiled copy, called from every
  * instrumented method, instead of a copy of the tracer inlined into each of them. The probes' null
- * check still inlines, so an invocation with no handle costs what it did.
+ * check still inlines.
  *
  * <p>Why: HotSpot inlines small static methods into their callers, and the path tracer's probe path
- * (the frame, the coder step, the report checks) is small enough. Inlined at every branch, enter
- * and exit of every hot instrumented method, it made those methods several times larger: they then
- * failed their own callers' inlining limits, and which ones failed changed from one JVM to the
- * next. Measured with {@code PathBenchmarks} (workload CPU per run, the tracer with the learned
- * model): gson 27.2 ms bimodal (20.8-29.0 per JVM) -> 16.3 ms (15.9-16.5), lang3 15.8 -> 14.6,
- * guava 52.1 -> 49.5; PAP on the same probes 15.0/15.7/31.4 -> 11.6/10.5/27.6.
+ * (the frame, the coder step, the report checks) is small enough, so every branch, enter and exit
+ * of every hot instrumented method got its own copy. The workloads then ran slower and, for gson,
+ * differently from one JVM to the next (the tracer's gson workload: 27 ms, 21-29 per JVM, inlined;
+ * 16.7 ms, 16.3-17.0, out of line; PAP on the same probes gains as much; every program's figures
+ * are in benchmarks/README.md).
  *
  * <p>How: a compiler directive (HotSpot's Compiler Control, the {@code Compiler.directives_add}
  * command of {@code jcmd}, here through the DiagnosticCommand MBean) that forbids inlining {@code
  * PathProbes.trace*} into any method. Added once per JVM, when a handler is first installed, and
  * only if the JVM has no directives of its own (a directive matching every method would shadow
  * them). On a JVM without the MBean or the command nothing changes and tracing works as before.
+ *
+ * <p>The cost: under the directive, probes that run with no handle (a dispatching site whose
+ * invocation is not traced) are slower than inlined ones, though they call nothing (guava's
+ * workload with every handle null: 4.5 ms without the directive, 7.6-8.7 with it). That is why the
+ * directive waits for a handler: a device that does not trace paths never gets it, and on one that
+ * does, the methods its variant leaves out get sites that call nothing ({@link
+ * PathProbeSite#UNTRACED}), so null handles are left to classes initialized before tracing started
+ * and to invocations after it stopped.
  */
 final class ProbeInlining {
     /** The directive: in every compiled method, do not inline the traced probe bodies. */
