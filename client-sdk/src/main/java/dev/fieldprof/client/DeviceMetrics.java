@@ -118,6 +118,11 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public String getPathProbeInlining() {
+        return ProbeInlining.outcome();
+    }
+
+    @Override
     public long getClassesInstrumentedAtLoad() {
         return LoadTimeInstrumentation.classesInstrumented();
     }

@@ -32,6 +32,13 @@ public interface DeviceMetricsMXBean {
 
     boolean isPathTracing();
 
+    /**
+     * Whether the path probes' traced bodies are kept out of line in this JVM: "added" (the
+     * compiler directive is in force), "not tried" (no path probe handler installed yet), or "left
+     * out: " and why (the JVM has directives of its own, or no DiagnosticCommand MBean).
+     */
+    String getPathProbeInlining();
+
     /** Classes the device agent instrumented as they loaded (0 without the agent). */
     long getClassesInstrumentedAtLoad();
 

@@ -395,6 +395,8 @@ class DeviceRuntimeTest {
             assertThat(server.getAttribute(name, "ReportsMade")).isEqualTo(1L);
             assertThat(server.getAttribute(name, "EpochsCarried")).isEqualTo(0L);
             assertThat(server.getAttribute(name, "PathTracing")).isEqualTo(false);
+            assertThat(server.getAttribute(name, "PathProbeInlining"))
+                    .isEqualTo(ProbeInlining.outcome());
             assertThat(
                             java.util.Arrays.stream(server.getMBeanInfo(name).getAttributes())
                                     .map(javax.management.MBeanAttributeInfo::getName))
@@ -411,6 +413,7 @@ class DeviceRuntimeTest {
                             "ReportsDropped",
                             "KafkaAuthenticationFailures",
                             "PathTracing",
+                            "PathProbeInlining",
                             "ClassesInstrumentedAtLoad",
                             "ClassesLeftUninstrumentedAtLoad");
             assertThat(server.getAttribute(name, "ClassesInstrumentedAtLoad")).isEqualTo(0L);
