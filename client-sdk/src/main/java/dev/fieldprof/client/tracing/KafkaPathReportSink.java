@@ -9,6 +9,7 @@ import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -18,10 +19,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * Publishes path reports to {@code fieldprof.reports.paths} keyed by device id, as {@link
  * RecordCodec} bytes, with an idempotent acks=all producer. The tracer cuts reports on traced
- * (host) threads, so {@link #send} only queues; the producer is created and called on the
- * publisher's own thread, where waiting for a dead broker harms nobody. Path reports are best
- * effort: one the broker does not acknowledge within the timeout is dropped and counted (no spool;
- * a lost report breaks no later one, whose header carries the open frames). Thread-safe.
+ * (host) threads, so {@link #send} only queues; the producer is created (as the sink starts, with
+ * the topic's metadata) and called on the publisher's own thread, where waiting for a dead broker
+ * harms nobody. Path reports are best effort: one the broker does not acknowledge within the
+ * timeout is dropped and counted (no spool; a lost report breaks no later one, whose header carries
+ * the open frames). Thread-safe.
  */
 public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
         implements PathReportSink {
@@ -33,6 +35,7 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
     private final Properties producerProperties;
     private final String topic;
     private final Duration timeout;
+    private final Function<Properties, Producer<String, byte[]>> producerFactory;
     private final AtomicInteger inFlight = new AtomicInteger();
     private Producer<String, byte[]> producer;
     // While the broker is unreachable reports are dropped at once instead of each waiting for
@@ -62,6 +65,18 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
             String topic,
             Duration timeout,
             java.util.Map<String, String> clientProperties) {
+        this(bootstrapServers, topic, timeout, clientProperties, null);
+    }
+
+    /**
+     * As above, with the producer made by {@code producerFactory} (tests); null = KafkaProducer.
+     */
+    KafkaPathReportSink(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            java.util.Map<String, String> clientProperties,
+            Function<Properties, Producer<String, byte[]>> producerFactory) {
         super("paths", QUEUE_CAPACITY, Duration.ofMillis(100));
         if (timeout == null || timeout.toMillis() < 100) {
             throw new IllegalArgumentException("timeout must be >= 100 ms, got " + timeout);
@@ -71,6 +86,12 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
                         bootstrapServers, timeout, "fieldprof-device-paths", clientProperties);
         this.topic = topic;
         this.timeout = timeout;
+        this.producerFactory =
+                producerFactory != null
+                        ? producerFactory
+                        : p ->
+                                new KafkaProducer<>(
+                                        p, new StringSerializer(), new ByteArraySerializer());
         start();
     }
 
@@ -93,18 +114,8 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
             stats.dropped(DropReason.UNDELIVERED);
             return;
         }
-        try {
-            if (producer == null) {
-                producer =
-                        new KafkaProducer<>(
-                                producerProperties,
-                                new StringSerializer(),
-                                new ByteArraySerializer());
-            }
-        } catch (RuntimeException e) {
-            // e.g. an unresolvable bootstrap address: this report is lost, a later one retries
-            stats.dropped(DropReason.UNDELIVERED);
-            goOffline();
+        if (!hasProducer()) {
+            stats.dropped(DropReason.UNDELIVERED); // a later report retries
             return;
         }
         inFlight.incrementAndGet();
@@ -134,6 +145,40 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
             stats.dropped(DropReason.UNDELIVERED);
             goOffline();
         }
+    }
+
+    /**
+     * Creates the producer and fetches the topic's metadata as the publisher thread starts: a
+     * short-lived program cuts its reports at exit, which should not wait for the Kafka client to
+     * start and reach the broker. A broker unreachable now takes the sink offline at once.
+     */
+    @Override
+    protected void prepare() {
+        if (!hasProducer()) {
+            return;
+        }
+        try {
+            producer.partitionsFor(topic);
+        } catch (RuntimeException e) {
+            if (DeviceProducers.isAuthenticationFailure(e)) {
+                stats.authenticationFailed();
+            }
+            goOffline();
+        }
+    }
+
+    /** Creates the producer if need be; false (and offline) if it cannot be created. */
+    private boolean hasProducer() {
+        if (producer == null) {
+            try {
+                producer = producerFactory.apply(producerProperties);
+            } catch (RuntimeException e) {
+                // e.g. an unresolvable bootstrap address
+                goOffline();
+                return false;
+            }
+        }
+        return true;
     }
 
     private synchronized void goOnline() {

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.client.transport.DropReason;
 import dev.fieldprof.client.transport.TransportCounters;
+import dev.fieldprof.client.transport.kafka.MetadataAskingBroker;
 import dev.fieldprof.schemas.PathReport;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.clients.producer.Producer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,5 +63,36 @@ class KafkaPathReportSinkTest {
         sink.close();
         sink.send(report(0));
         assertThat(sink.counters().dropped(DropReason.CLOSED)).isEqualTo(1);
+    }
+
+    @Test
+    void createsItsProducerAndFetchesTheTopicBeforeTheFirstReport() throws Exception {
+        MetadataAskingBroker broker = new MetadataAskingBroker("paths", true);
+        try (KafkaPathReportSink sink = onProducer(broker)) {
+            assertThat(broker.askedInTime()).isTrue();
+            assertThat(broker.history()).isEmpty();
+            sink.send(report(1));
+            assertThat(sink.flush(Duration.ofSeconds(10))).isTrue();
+            assertThat(broker.history()).extracting(r -> r.key()).containsExactly("device");
+            assertThat(sink.sent()).isEqualTo(1);
+        }
+    }
+
+    /** A broker that cannot be reached at the start takes the sink offline at once. */
+    @Test
+    void aBrokerUnreachableAtTheStartDropsTheFirstReportWithoutASend() throws Exception {
+        MetadataAskingBroker unreachable = new MetadataAskingBroker("paths", false);
+        try (KafkaPathReportSink sink = onProducer(unreachable)) {
+            assertThat(unreachable.askedInTime()).isTrue();
+            sink.send(report(1));
+            assertThat(sink.flush(Duration.ofSeconds(10))).isTrue();
+            assertThat(unreachable.history()).isEmpty();
+            assertThat(sink.counters().dropped(DropReason.UNDELIVERED)).isEqualTo(1);
+        }
+    }
+
+    private static KafkaPathReportSink onProducer(Producer<String, byte[]> producer) {
+        return new KafkaPathReportSink(
+                "localhost:9092", "paths", Duration.ofSeconds(5), Map.of(), p -> producer);
     }
 }

@@ -312,10 +312,9 @@ class KafkaReportTransportTest {
      */
     @Test
     void createsItsProducerAndFetchesTheTopicBeforeTheFirstReport() throws Exception {
-        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-        MockProducer<String, byte[]> broker = askedForMetadata(asked, true);
+        MetadataAskingBroker broker = new MetadataAskingBroker("reports", true);
         try (KafkaReportTransport transport = onProducer(broker)) {
-            assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(broker.askedInTime()).isTrue();
             transport.submit(Reports.report(1, 5));
             assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
             assertThat(broker.history()).hasSize(1);
@@ -325,35 +324,14 @@ class KafkaReportTransportTest {
     /** A broker that cannot be reached at the start takes the transport offline at once. */
     @Test
     void aBrokerUnreachableAtTheStartSpoolsTheFirstReportWithoutASend() throws Exception {
-        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-        MockProducer<String, byte[]> unreachable = askedForMetadata(asked, false);
+        MetadataAskingBroker unreachable = new MetadataAskingBroker("reports", false);
         try (KafkaReportTransport transport = onProducer(unreachable)) {
-            assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(unreachable.askedInTime()).isTrue();
             transport.submit(Reports.report(1, 5));
             assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
             assertThat(transport.spooled()).isEqualTo(1);
             assertThat(unreachable.history()).isEmpty();
         }
-    }
-
-    /**
-     * A broker that acknowledges every send and counts down {@code asked} when the topic's metadata
-     * is asked for; if not {@code reachable}, that request times out.
-     */
-    private static MockProducer<String, byte[]> askedForMetadata(
-            java.util.concurrent.CountDownLatch asked, boolean reachable) {
-        return new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
-            @Override
-            public synchronized java.util.List<org.apache.kafka.common.PartitionInfo> partitionsFor(
-                    String topic) {
-                assertThat(topic).isEqualTo("reports");
-                asked.countDown();
-                if (!reachable) {
-                    throw new TimeoutException("no metadata for " + topic);
-                }
-                return super.partitionsFor(topic);
-            }
-        };
     }
 
     private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
