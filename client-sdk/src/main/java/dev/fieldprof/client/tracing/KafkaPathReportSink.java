@@ -10,11 +10,8 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes path reports to {@code fieldprof.reports.paths} keyed by device id, as {@link
@@ -86,12 +83,7 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
                         bootstrapServers, timeout, "fieldprof-device-paths", clientProperties);
         this.topic = topic;
         this.timeout = timeout;
-        this.producerFactory =
-                producerFactory != null
-                        ? producerFactory
-                        : p ->
-                                new KafkaProducer<>(
-                                        p, new StringSerializer(), new ByteArraySerializer());
+        this.producerFactory = producerFactory != null ? producerFactory : DeviceProducers::create;
         start();
     }
 

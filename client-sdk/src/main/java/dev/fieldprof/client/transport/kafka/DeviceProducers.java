@@ -3,11 +3,14 @@ package dev.fieldprof.client.transport.kafka;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
-/** The producer settings and the shutdown every device-side Kafka publisher shares. */
+/** The producer, its settings and its shutdown, as every device-side Kafka publisher has them. */
 public final class DeviceProducers {
     private static final int LINGER_MS = 20;
 
@@ -47,6 +50,13 @@ public final class DeviceProducers {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         return p;
+    }
+
+    /**
+     * A producer of string keys and byte values with {@code properties} (see {@link #properties}).
+     */
+    public static Producer<String, byte[]> create(Properties properties) {
+        return new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
     }
 
     /**

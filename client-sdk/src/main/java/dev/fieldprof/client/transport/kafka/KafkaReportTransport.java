@@ -18,15 +18,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Sends reports to Kafka (topic {@code fieldprof.reports.frequency} by default; key = device id,
@@ -144,12 +141,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         this.producerProperties =
                 DeviceProducers.properties(
                         bootstrapServers, timeout, "fieldprof-device", clientProperties);
-        this.producerFactory =
-                producerFactory != null
-                        ? producerFactory
-                        : props ->
-                                new KafkaProducer<>(
-                                        props, new StringSerializer(), new ByteArraySerializer());
+        this.producerFactory = producerFactory != null ? producerFactory : DeviceProducers::create;
         this.spool = new ReportSpool(spoolDir, spoolMaxBytes, stats);
         start();
     }
