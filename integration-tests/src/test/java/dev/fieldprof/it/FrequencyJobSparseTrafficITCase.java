@@ -155,9 +155,16 @@ class FrequencyJobSparseTrafficITCase {
             long counted = tumbling.stream().mapToLong(EstimateWindow::getReports).sum();
             assertThat(counted).as("Σ n over windows").isEqualTo(sent.size() + 1 - letters.size());
 
-            Map<String, Long> dropped =
-                    new FlinkRestMetrics(RUNTIME.flink().restAddress())
-                            .values(job.getJobID(), "numLateRecordsDropped");
+            // The REST API serves a metric only once its refresh has fetched it: poll for it.
+            FlinkRestMetrics lateMetrics = new FlinkRestMetrics(RUNTIME.flink().restAddress());
+            Map<String, Long> dropped = Map.of();
+            long lateDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (dropped.isEmpty() && System.nanoTime() < lateDeadline) {
+                dropped = lateMetrics.values(job.getJobID(), "numLateRecordsDropped");
+                if (dropped.isEmpty()) {
+                    Thread.sleep(500); // polling a real condition: the REST metrics' refresh
+                }
+            }
             assertThat(dropped)
                     .as("the window operators report their late-record metric")
                     .isNotEmpty();
