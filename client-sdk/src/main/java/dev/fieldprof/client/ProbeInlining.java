@@ -22,9 +22,10 @@ import javax.management.ObjectName;
  *
  * <p>How: a compiler directive (HotSpot's Compiler Control, the {@code Compiler.directives_add}
  * command of {@code jcmd}, here through the DiagnosticCommand MBean) that forbids inlining {@code
- * PathProbes.trace*} into any method. Added once per JVM, when a handler is first installed, and
- * only if the JVM has no directives of its own (a directive matching every method would shadow
- * them). On a JVM without the MBean or the command nothing changes and tracing works as before.
+ * PathProbes.traceEnter}, {@code traceBranch}, {@code traceExit} and {@code traceExitExceptionally}
+ * into any method. Added once per JVM, when a handler is first installed, and only if the JVM has
+ * no directives of its own (a directive matching every method would shadow them). On a JVM without
+ * the MBean or the command nothing changes and tracing works as before.
  *
  * <p>The cost: under the directive, probes that run with no handle (a dispatching site whose
  * invocation is not traced) are slower than inlined ones, though they call nothing (guava's
@@ -35,9 +36,17 @@ import javax.management.ObjectName;
  * and to invocations after it stopped.
  */
 final class ProbeInlining {
-    /** The directive: in every compiled method, do not inline the traced probe bodies. */
+    /**
+     * The directive: in every compiled method, do not inline the traced probe bodies. Named one by
+     * one: a pattern such as {@code trace*} also caught {@code tracerOf}, the entry's mask check,
+     * which must inline (out of line it cost every entry a call, traced or not).
+     */
     static final String DIRECTIVE =
-            "[{ match: \"*.*\", inline: \"-dev/fieldprof/client/PathProbes.trace*\" }]";
+            "[{ match: \"*.*\", inline: ["
+                    + "\"-dev/fieldprof/client/PathProbes.traceEnter\", "
+                    + "\"-dev/fieldprof/client/PathProbes.traceBranch\", "
+                    + "\"-dev/fieldprof/client/PathProbes.traceExit\", "
+                    + "\"-dev/fieldprof/client/PathProbes.traceExitExceptionally\"] }]";
 
     private static final String COMMANDS = "com.sun.management:type=DiagnosticCommand";
     private static final String[] ARGUMENTS = {String[].class.getName()};

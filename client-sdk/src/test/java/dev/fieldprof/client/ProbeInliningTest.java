@@ -28,10 +28,15 @@ class ProbeInliningTest {
                                             "compilerDirectivesPrint",
                                             new Object[] {new String[0]},
                                             new String[] {String[].class.getName()});
-            // Once in the C1 and once in the C2 section of the one directive added, however many
-            // handlers were installed in this JVM.
-            assertThat(directives.split("inline: -dev/fieldprof/client/PathProbes.trace\\*", -1))
-                    .hasSize(3);
+            // The four traced bodies by name, and nothing else (the entry's mask check, tracerOf,
+            // must inline): once in the C1 and once in the C2 section of the one directive
+            // added, however many handlers were installed in this JVM.
+            String ours =
+                    "inline: -dev/fieldprof/client/PathProbes.traceEnter,"
+                            + " -dev/fieldprof/client/PathProbes.traceBranch,"
+                            + " -dev/fieldprof/client/PathProbes.traceExit,"
+                            + " -dev/fieldprof/client/PathProbes.traceExitExceptionally\n";
+            assertThat(directives.split(java.util.regex.Pattern.quote(ours), -1)).hasSize(3);
         } finally {
             PathProbes.uninstall();
         }
