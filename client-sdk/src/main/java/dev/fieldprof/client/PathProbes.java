@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * another is installed meanwhile, so no handler sees an exit without its entry.
  *
  * <p>Each probe is a null check that inlines into the instrumented method and, for a traced
- * invocation, a call of its {@code trace*} body, which the first {@link #install} keeps out of line
- * ({@link ProbeInlining}): one compiled copy of the tracer for all probes, not one per probe.
+ * invocation, a call of its traced body ({@code traceEnter}, {@code traceBranch} and so on), which
+ * the first {@link #install} keeps out of line ({@link ProbeInlining}): one compiled copy of the
+ * tracer for all probes, not one per probe. The entry's mask check ({@code tracerOf}) inlines.
  */
 public final class PathProbes {
     /** The handler and the methods it traces (null: all), read with one volatile load. */

@@ -17,7 +17,7 @@ import javax.management.ObjectName;
  * (the frame, the coder step, the report checks) is small enough, so every branch, enter and exit
  * of every hot instrumented method got its own copy. The workloads then ran slower and, for gson,
  * differently from one JVM to the next (the tracer's gson workload: 27 ms, 21-29 per JVM, inlined;
- * 16.7 ms, 16.3-17.0, out of line; PAP on the same probes gains as much; every program's figures
+ * 16.5 ms, 16.3-16.9, out of line; PAP on the same probes gains as much; every program's figures
  * are in benchmarks/README.md).
  *
  * <p>How: a compiler directive (HotSpot's Compiler Control, the {@code Compiler.directives_add}
@@ -27,13 +27,10 @@ import javax.management.ObjectName;
  * no directives of its own (a directive matching every method would shadow them). On a JVM without
  * the MBean or the command nothing changes and tracing works as before.
  *
- * <p>The cost: under the directive, probes that run with no handle (a dispatching site whose
- * invocation is not traced) are slower than inlined ones, though they call nothing (guava's
- * workload with every handle null: 4.5 ms without the directive, 7.6-8.7 with it). That is why the
- * directive waits for a handler: a device that does not trace paths never gets it, and on one that
- * does, the methods its variant leaves out get sites that call nothing ({@link
- * PathProbeSite#UNTRACED}), so null handles are left to classes initialized before tracing started
- * and to invocations after it stopped.
+ * <p>Probes that run with no handle (a dispatching site whose invocation is not traced) keep their
+ * inlined null check and cost what they did: guava's workload with every handle null took
+ * 4.36/4.69/4.31 ms with the directive, 4.91/4.43/4.38 without (three JVMs each). The directive
+ * still waits for a handler, so a device that does not trace paths leaves its JIT alone.
  */
 final class ProbeInlining {
     /**
