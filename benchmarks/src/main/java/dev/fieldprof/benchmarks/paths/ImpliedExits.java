@@ -134,7 +134,7 @@ public final class ImpliedExits {
                 }
                 b = succ.get(b).get(0);
             }
-            if (!calls && exits.get(b) && !seen.isEmpty() && returns(cfg, insns, b)) {
+            if (!calls && exits.get(b) && returns(cfg, insns, b)) {
                 quiet.set(start);
             }
         }

@@ -119,11 +119,8 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
                             stats.sent();
                             goOnline();
                         } else {
-                            if (DeviceProducers.isAuthenticationFailure(error)) {
-                                stats.authenticationFailed();
-                            }
                             stats.dropped(DropReason.UNDELIVERED);
-                            goOffline();
+                            failedToReach(error);
                         }
                         inFlight.decrementAndGet();
                         outcomesChanged();
@@ -131,11 +128,8 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
         } catch (RuntimeException e) {
             // no metadata within the timeout (broker unreachable), or the producer is closed
             inFlight.decrementAndGet();
-            if (DeviceProducers.isAuthenticationFailure(e)) {
-                stats.authenticationFailed();
-            }
             stats.dropped(DropReason.UNDELIVERED);
-            goOffline();
+            failedToReach(e);
         }
     }
 
@@ -152,10 +146,7 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
         try {
             producer.partitionsFor(topic);
         } catch (RuntimeException e) {
-            if (DeviceProducers.isAuthenticationFailure(e)) {
-                stats.authenticationFailed();
-            }
-            goOffline();
+            failedToReach(e);
         }
     }
 
@@ -171,6 +162,14 @@ public final class KafkaPathReportSink extends AsyncPublisher<PathReport>
             }
         }
         return true;
+    }
+
+    /** The broker was not reached: counted apart if it refused the credentials; offline a while. */
+    private void failedToReach(Throwable failure) {
+        if (DeviceProducers.isAuthenticationFailure(failure)) {
+            stats.authenticationFailed();
+        }
+        goOffline();
     }
 
     private synchronized void goOnline() {
