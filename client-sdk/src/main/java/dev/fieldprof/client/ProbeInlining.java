@@ -4,7 +4,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -33,17 +35,19 @@ import javax.management.ObjectName;
  * still waits for a handler, so a device that does not trace paths leaves its JIT alone.
  */
 final class ProbeInlining {
+    /** The methods of {@link PathProbes} kept out of line: the traced bodies of the probes. */
+    static final List<String> OUT_OF_LINE =
+            List.of("traceEnter", "traceBranch", "traceExit", "traceExitExceptionally");
+
     /**
      * The directive: in every compiled method, do not inline the traced probe bodies. Named one by
      * one: a pattern such as {@code trace*} also caught {@code tracerOf}, the entry's mask check,
      * which must inline (out of line it cost every entry a call, traced or not).
      */
     static final String DIRECTIVE =
-            "[{ match: \"*.*\", inline: ["
-                    + "\"-dev/fieldprof/client/PathProbes.traceEnter\", "
-                    + "\"-dev/fieldprof/client/PathProbes.traceBranch\", "
-                    + "\"-dev/fieldprof/client/PathProbes.traceExit\", "
-                    + "\"-dev/fieldprof/client/PathProbes.traceExitExceptionally\"] }]";
+            OUT_OF_LINE.stream()
+                    .map(m -> "\"-dev/fieldprof/client/PathProbes." + m + "\"")
+                    .collect(Collectors.joining(", ", "[{ match: \"*.*\", inline: [", "] }]"));
 
     private static final String COMMANDS = "com.sun.management:type=DiagnosticCommand";
     private static final String[] ARGUMENTS = {String[].class.getName()};

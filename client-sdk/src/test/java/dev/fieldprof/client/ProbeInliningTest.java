@@ -43,6 +43,18 @@ class ProbeInliningTest {
     }
 
     @Test
+    void theDirectiveNamesTheFourTracedBodiesOfPathProbesAndNotItsMaskCheck() {
+        assertThat(ProbeInlining.OUT_OF_LINE)
+                .containsExactly("traceEnter", "traceBranch", "traceExit", "traceExitExceptionally")
+                .allSatisfy(
+                        name ->
+                                assertThat(PathProbes.class.getDeclaredMethods())
+                                        .as("PathProbes has %s", name)
+                                        .anyMatch(m -> m.getName().equals(name)));
+        assertThat(ProbeInlining.DIRECTIVE).doesNotContain("tracerOf");
+    }
+
+    @Test
     void aJvmWithDirectivesOfItsOwnKeepsThemAndTracesAsBefore(@TempDir Path dir) throws Exception {
         Path own = dir.resolve("own.json");
         Files.writeString(
