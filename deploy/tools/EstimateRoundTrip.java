@@ -1,6 +1,6 @@
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;

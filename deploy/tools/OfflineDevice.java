@@ -1,6 +1,6 @@
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
-import dev.fieldprof.client.privacy.ChaCha20RandomSource;
+import dev.fieldprof.ldp.ChaCha20RandomSource;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.PrivacyConfig;

@@ -1,7 +1,7 @@
 package dev.fieldprof.client;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.transport.kafka.KafkaClassNames;
+import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.Topics;

@@ -1,15 +1,15 @@
 package dev.fieldprof.client;
 
 import dev.fieldprof.client.ledger.PrivacyLedger;
-import dev.fieldprof.client.paths.BranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
-import dev.fieldprof.client.paths.ProbePlanText;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
 import dev.fieldprof.client.tracing.KafkaPathReportSink;
 import dev.fieldprof.client.tracing.PathReportSink;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.client.transport.AsyncPublisher;
+import dev.fieldprof.paths.BranchTable;
+import dev.fieldprof.paths.BranchTableText;
+import dev.fieldprof.paths.ProbePlanText;
 import dev.fieldprof.schemas.PathReport;
 import java.io.IOException;
 import java.time.Duration;

@@ -2,13 +2,6 @@ package dev.fieldprof.client;
 
 import dev.fieldprof.client.ledger.PrivacyBudget;
 import dev.fieldprof.client.ledger.PrivacyLedger;
-import dev.fieldprof.client.paths.BranchTable;
-import dev.fieldprof.client.paths.ProbePlanText;
-import dev.fieldprof.client.privacy.ChaCha20RandomSource;
-import dev.fieldprof.client.privacy.HypergeometricSampler;
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.RandomSource;
-import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.client.state.AtomicFiles;
 import dev.fieldprof.client.state.EpochState;
 import dev.fieldprof.client.tracing.PathReportSink;
@@ -16,6 +9,13 @@ import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.ReportTransports;
 import dev.fieldprof.client.transport.TransportCounters;
+import dev.fieldprof.ldp.ChaCha20RandomSource;
+import dev.fieldprof.ldp.HypergeometricSampler;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.RandomSource;
+import dev.fieldprof.ldp.SubsetSelection;
+import dev.fieldprof.paths.BranchTable;
+import dev.fieldprof.paths.ProbePlanText;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.io.IOException;
@@ -41,11 +41,11 @@ import java.util.concurrent.TimeUnit;
  * One device's profiling runtime: exact event counts by epoch, at most one report per epoch of
  * exactly k events (an exact uniform sample of the epoch's events, then the ε-t randomizer), the
  * privacy ledger, and the transport (DESIGN.md "Privacy"; paper section 4.1). In the user-level
- * mode ({@link dev.fieldprof.client.privacy.PrivacyParameters}) k = 1 and the one sampled event is
- * reported through the {@link SubsetSelection} oracle instead. An epoch that saw fewer than k
- * events carries its counts forward, persisted atomically in the state directory, and is never sent
- * early. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared daemon scheduler
- * thread. Instrumented code reaches it through {@link Probes}.
+ * mode ({@link dev.fieldprof.ldp.PrivacyParameters}) k = 1 and the one sampled event is reported
+ * through the {@link SubsetSelection} oracle instead. An epoch that saw fewer than k events carries
+ * its counts forward, persisted atomically in the state directory, and is never sent early. Epochs
+ * end on {@link #endEpoch()} or, with a configured span, on a shared daemon scheduler thread.
+ * Instrumented code reaches it through {@link Probes}.
  *
  * <p>Path tracing is opt-in ({@link ClientConfig#pathsEnabled()}, off by default): then a {@link
  * PathTracer} is installed into {@link PathProbes}, following the edge model topic when the
@@ -168,9 +168,9 @@ public final class DeviceRuntime implements AutoCloseable {
      * Starts a runtime with the transport the configuration names and a cryptographically secure
      * generator, a {@link ChaCha20RandomSource} keyed from the JDK's DRBG (per report it costs
      * about a quarter of a millisecond less than drawing from the DRBG itself; pass a {@link
-     * dev.fieldprof.client.privacy.SecureRandomSource} to the other {@code start} for that).
-     * Thread-safe: counting from any thread, epochs end one at a time, so the runtime's own
-     * generator is only drawn from under its lock.
+     * dev.fieldprof.ldp.SecureRandomSource} to the other {@code start} for that). Thread-safe:
+     * counting from any thread, epochs end one at a time, so the runtime's own generator is only
+     * drawn from under its lock.
      *
      * <pre>{@code
      * DeviceRuntime runtime = DeviceRuntime.start(ClientConfig.builder()

@@ -1,7 +1,7 @@
 package dev.fieldprof.client;
 
-import dev.fieldprof.client.paths.BranchTable;
-import dev.fieldprof.client.paths.ProbePlanText;
+import dev.fieldprof.paths.BranchTable;
+import dev.fieldprof.paths.ProbePlanText;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.Properties;

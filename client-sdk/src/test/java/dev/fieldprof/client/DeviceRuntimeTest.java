@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 import dev.fieldprof.client.DeviceRuntime.EpochResult;
 import dev.fieldprof.client.DeviceRuntime.Outcome;
 import dev.fieldprof.client.ledger.PrivacyLedger;
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.client.transport.CallbackReportTransport;
+import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.schemas.FrequencyReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,7 +186,7 @@ class DeviceRuntimeTest {
                 config().userLevelPrivacy("user", epsilon)
                         .budget(2.5 * epsilon, Duration.ofDays(1))
                         .build();
-        int omega = new dev.fieldprof.client.privacy.SubsetSelection(6, epsilon).subsetSize();
+        int omega = new dev.fieldprof.ldp.SubsetSelection(6, epsilon).subsetSize();
         try (DeviceRuntime runtime = start(config, Clock.systemUTC())) {
             for (int round = 0; round < 3; round++) {
                 for (int i = 0; i < 1000; i++) {

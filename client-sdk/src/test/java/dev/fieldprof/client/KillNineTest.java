@@ -2,8 +2,8 @@ package dev.fieldprof.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.client.transport.CallbackReportTransport;
+import dev.fieldprof.ldp.SeededRandomSource;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

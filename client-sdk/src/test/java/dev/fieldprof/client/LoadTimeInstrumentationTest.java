@@ -2,7 +2,7 @@ package dev.fieldprof.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.client.paths.ArrayBranchTable;
+import dev.fieldprof.paths.ArrayBranchTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;

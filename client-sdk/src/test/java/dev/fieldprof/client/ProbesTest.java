@@ -3,9 +3,9 @@ package dev.fieldprof.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.client.transport.CallbackReportTransport;
 import dev.fieldprof.client.transport.ReportTransport;
+import dev.fieldprof.ldp.SeededRandomSource;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;

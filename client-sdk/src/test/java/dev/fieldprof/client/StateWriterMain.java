@@ -1,7 +1,7 @@
 package dev.fieldprof.client;
 
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.client.transport.CallbackReportTransport;
+import dev.fieldprof.ldp.SeededRandomSource;
 import java.nio.file.Path;
 import java.time.Clock;
 

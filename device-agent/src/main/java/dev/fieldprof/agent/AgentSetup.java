@@ -1,15 +1,15 @@
 package dev.fieldprof.agent;
 
-import dev.fieldprof.analysis.instrument.DeviceBudget;
-import dev.fieldprof.analysis.instrument.JarInstrumenter;
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
-import dev.fieldprof.analysis.instrument.ProbeTransform;
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.instrument.DeviceBudget;
+import dev.fieldprof.bytecode.instrument.JarInstrumenter;
+import dev.fieldprof.bytecode.instrument.PathProbeInstrumenter;
+import dev.fieldprof.bytecode.instrument.ProbeTransform;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.LoadTimeInstrumentation;
-import dev.fieldprof.client.paths.BranchTable;
-import dev.fieldprof.client.paths.ProbePlanText;
-import dev.fieldprof.client.paths.ProgramModelBranches;
+import dev.fieldprof.paths.BranchTable;
+import dev.fieldprof.paths.ProbePlanText;
+import dev.fieldprof.paths.ProgramModelBranches;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;

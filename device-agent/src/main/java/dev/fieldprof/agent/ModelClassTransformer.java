@@ -1,6 +1,6 @@
 package dev.fieldprof.agent;
 
-import dev.fieldprof.analysis.instrument.ProbeTransform;
+import dev.fieldprof.bytecode.instrument.ProbeTransform;
 import dev.fieldprof.client.LoadTimeInstrumentation;
 import dev.fieldprof.client.Probes;
 import java.lang.instrument.ClassFileTransformer;

@@ -2,7 +2,7 @@ package dev.fieldprof.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

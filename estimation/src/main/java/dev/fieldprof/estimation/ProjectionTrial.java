@@ -1,6 +1,6 @@
 package dev.fieldprof.estimation;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;

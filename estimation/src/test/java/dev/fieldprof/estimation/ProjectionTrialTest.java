@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;

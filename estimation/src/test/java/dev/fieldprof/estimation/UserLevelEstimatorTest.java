@@ -2,11 +2,11 @@ package dev.fieldprof.estimation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.client.privacy.HypergeometricSampler;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.RandomSource;
-import dev.fieldprof.client.privacy.SeededRandomSource;
-import dev.fieldprof.client.privacy.SubsetSelection;
+import dev.fieldprof.ldp.HypergeometricSampler;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.RandomSource;
+import dev.fieldprof.ldp.SeededRandomSource;
+import dev.fieldprof.ldp.SubsetSelection;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.util.Locale;
 import org.junit.jupiter.params.ParameterizedTest;

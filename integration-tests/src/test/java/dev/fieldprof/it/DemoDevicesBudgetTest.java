@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fieldprof.analysis.instrument.DeviceBudget;
+import dev.fieldprof.bytecode.instrument.DeviceBudget;
 import dev.fieldprof.cli.demo.DemoPrivacy;
 import dev.fieldprof.cli.demo.DemoProgram;
 import dev.fieldprof.cli.demo.SimulatedDevices;

@@ -2,7 +2,7 @@ package dev.fieldprof.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.cli.runtime.EmbeddedRuntime;
+import dev.fieldprof.runtime.EmbeddedRuntime;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.ArrayList;

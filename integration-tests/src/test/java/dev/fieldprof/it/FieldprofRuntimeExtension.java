@@ -1,8 +1,8 @@
 package dev.fieldprof.it;
 
-import dev.fieldprof.cli.runtime.EmbeddedFlink;
-import dev.fieldprof.cli.runtime.EmbeddedKafka;
-import dev.fieldprof.cli.runtime.EmbeddedRuntime;
+import dev.fieldprof.runtime.EmbeddedFlink;
+import dev.fieldprof.runtime.EmbeddedKafka;
+import dev.fieldprof.runtime.EmbeddedRuntime;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.ArrayList;

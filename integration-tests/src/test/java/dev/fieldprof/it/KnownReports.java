@@ -1,9 +1,9 @@
 package dev.fieldprof.it;
 
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.estimation.PartialSum;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.OrderPair;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.analysis.AnalysisRequest;
 import dev.fieldprof.analysis.ProgramAnalyzer;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.AppPackages;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceMetrics;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
-import dev.fieldprof.client.privacy.SeededRandomSource;
-import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.ReportTransports;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.ldp.SeededRandomSource;
+import dev.fieldprof.ldp.SubsetSelection;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.PrivacyConfig;

@@ -1,7 +1,7 @@
 package dev.fieldprof.analysis;
 
-import dev.fieldprof.analysis.instrument.InstrumentationResult;
-import dev.fieldprof.analysis.instrument.JarInstrumenter;
+import dev.fieldprof.bytecode.instrument.InstrumentationResult;
+import dev.fieldprof.bytecode.instrument.JarInstrumenter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

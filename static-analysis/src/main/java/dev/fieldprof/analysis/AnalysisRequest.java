@@ -1,8 +1,8 @@
 package dev.fieldprof.analysis;
 
 import dev.fieldprof.analysis.constraints.PairRules;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.AppPackages;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import java.nio.file.Path;
 import java.util.List;
 

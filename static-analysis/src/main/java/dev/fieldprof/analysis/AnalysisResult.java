@@ -1,6 +1,7 @@
 package dev.fieldprof.analysis;
 
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.CallGraph;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
 import dev.fieldprof.schemas.ProgramModel;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,8 @@ package dev.fieldprof.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fieldprof.analysis.jar.InvalidJarException;
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.jar.InvalidJarException;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.ProgramModel;

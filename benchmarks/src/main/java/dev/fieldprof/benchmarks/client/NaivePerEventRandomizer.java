@@ -1,7 +1,7 @@
 package dev.fieldprof.benchmarks.client;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.RandomSource;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.RandomSource;
 
 /**
  * The paper's first randomizer (section 4.1), kept only as a baseline: for each of the k events of

@@ -1,8 +1,8 @@
 package dev.fieldprof.benchmarks.client;
 
-import dev.fieldprof.client.privacy.ExactPrivacyAudit;
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.ldp.ExactPrivacyAudit;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.fieldprof.benchmarks.client;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.util.SplittableRandom;
 
 /**

@@ -1,11 +1,11 @@
 package dev.fieldprof.benchmarks.client;
 
-import dev.fieldprof.client.privacy.ChaCha20RandomSource;
-import dev.fieldprof.client.privacy.HypergeometricSampler;
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SecureRandomSource;
-import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.ldp.ChaCha20RandomSource;
+import dev.fieldprof.ldp.HypergeometricSampler;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SecureRandomSource;
+import dev.fieldprof.ldp.SeededRandomSource;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

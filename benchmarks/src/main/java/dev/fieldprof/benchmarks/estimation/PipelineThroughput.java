@@ -1,8 +1,8 @@
 package dev.fieldprof.benchmarks.estimation;
 
-import dev.fieldprof.cli.runtime.EmbeddedRuntime;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.runtime.EmbeddedRuntime;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.ProgramModel;

@@ -1,8 +1,8 @@
 package dev.fieldprof.benchmarks.estimation;
 
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SeededRandomSource;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.OrderPair;

@@ -3,8 +3,8 @@ package dev.fieldprof.benchmarks.estimation;
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
 import dev.fieldprof.jobs.frequency.ReportValidation;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 
 /**
  * The estimation job's per-report work without Kafka or Flink — decode the Avro bytes, validate

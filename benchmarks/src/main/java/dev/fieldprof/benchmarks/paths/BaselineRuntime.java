@@ -1,8 +1,8 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
-import dev.fieldprof.analysis.cfg.EdgeKind;
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.cfg.EdgeKind;
+import dev.fieldprof.bytecode.instrument.PathProbeInstrumenter;
 import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
 import java.util.ArrayList;

@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Time to code one program's whole measured run ({@link EncoderFixture}): with a {@link
- * dev.fieldprof.client.paths.CallSitePathEncoder} and model M3, through {@link PathProbes} into a
- * {@link PathTracer} (uniform model, as {@link PathBenchmarks} times it), and the replay alone.
- * {@link EncoderBenchmarks} divides by the run's events to print ns per event.
+ * dev.fieldprof.paths.CallSitePathEncoder} and model M3, through {@link PathProbes} into a {@link
+ * PathTracer} (uniform model, as {@link PathBenchmarks} times it), and the replay alone. {@link
+ * EncoderBenchmarks} divides by the run's events to print ns per event.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

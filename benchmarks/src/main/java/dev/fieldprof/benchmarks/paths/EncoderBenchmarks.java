@@ -20,8 +20,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Nanoseconds per path event on the device, side by side for commons-lang3, gson and guava: the
- * {@link dev.fieldprof.client.paths.CallSitePathEncoder} (format version 3) alone (uniform model
- * and M3), the whole probe path ({@link PathProbes} into a {@link PathTracer}, and into a {@link
+ * {@link dev.fieldprof.paths.CallSitePathEncoder} (format version 3) alone (uniform model and M3),
+ * the whole probe path ({@link PathProbes} into a {@link PathTracer}, and into a {@link
  * NoOpProbeHandler}: the probe calls' own share), and replaying the recorded events alone (the
  * encoder columns' harness share). Timed by the thread's CPU time (median of 15 replays after 20
  * warm-up ones, in this JVM) and, unless {@code --no-jmh}, by JMH ({@link EncoderBenchmark}, wall

@@ -1,11 +1,11 @@
 package dev.fieldprof.benchmarks.paths;
 
 import dev.fieldprof.client.PathProbes;
-import dev.fieldprof.client.paths.CallSitePathEncoder;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.PathEventSink;
-import dev.fieldprof.client.paths.PathRecording;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.paths.CallSitePathEncoder;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.PathEventSink;
+import dev.fieldprof.paths.PathRecording;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.security.MessageDigest;

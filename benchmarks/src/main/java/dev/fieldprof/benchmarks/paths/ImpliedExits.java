@@ -1,12 +1,12 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.cfg.BranchDescription;
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
-import dev.fieldprof.analysis.cfg.EdgeKind;
-import dev.fieldprof.analysis.jar.JarContents;
-import dev.fieldprof.analysis.model.MethodSignatures;
-import dev.fieldprof.client.paths.PathEventSink;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.bytecode.MethodSignatures;
+import dev.fieldprof.bytecode.cfg.BranchDescription;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.cfg.EdgeKind;
+import dev.fieldprof.bytecode.jar.JarContents;
+import dev.fieldprof.paths.PathEventSink;
+import dev.fieldprof.paths.PathRecording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;

@@ -1,12 +1,12 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
-import dev.fieldprof.analysis.jar.JarContents;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.MethodInventory;
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
+import dev.fieldprof.bytecode.AppPackages;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.instrument.PathProbeInstrumenter;
+import dev.fieldprof.bytecode.jar.JarContents;
+import dev.fieldprof.bytecode.model.MethodInventory;
+import dev.fieldprof.paths.ArrayBranchTable;
+import dev.fieldprof.paths.BranchTableText;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -1,9 +1,9 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
-import dev.fieldprof.analysis.cfg.EdgeKind;
-import dev.fieldprof.client.paths.PathEventSink;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.cfg.EdgeKind;
+import dev.fieldprof.paths.PathEventSink;
+import dev.fieldprof.paths.PathRecording;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,10 +2,10 @@ package dev.fieldprof.benchmarks.paths;
 
 import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
-import dev.fieldprof.client.paths.PathEventSink;
-import dev.fieldprof.client.paths.PathRecording;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.paths.PathEventSink;
+import dev.fieldprof.paths.PathRecording;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;

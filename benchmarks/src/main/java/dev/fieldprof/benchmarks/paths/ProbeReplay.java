@@ -1,11 +1,11 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.cfg.BranchDescription;
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
+import dev.fieldprof.bytecode.cfg.BranchDescription;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.instrument.PathProbeInstrumenter;
 import dev.fieldprof.client.PathProbes;
-import dev.fieldprof.client.paths.PathEventSink;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.paths.PathEventSink;
+import dev.fieldprof.paths.PathRecording;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.fieldprof.benchmarks.paths;
 
 import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.paths.PathRecording;
 
 /**
  * Records a workload's path events as the probes report them, without the tracer: the runs the

@@ -1,6 +1,6 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.analysis.jar.JarContents;
+import dev.fieldprof.bytecode.jar.JarContents;
 import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
 import java.io.IOException;

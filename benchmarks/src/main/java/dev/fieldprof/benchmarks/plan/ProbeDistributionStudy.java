@@ -2,8 +2,6 @@ package dev.fieldprof.benchmarks.plan;
 
 import dev.fieldprof.analysis.AnalysisRequest;
 import dev.fieldprof.analysis.ProgramAnalyzer;
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
-import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.analysis.plan.MethodCosts;
 import dev.fieldprof.analysis.plan.ModelCallGraph;
 import dev.fieldprof.analysis.plan.PlanOptions;
@@ -12,6 +10,8 @@ import dev.fieldprof.analysis.plan.ProbePlanner;
 import dev.fieldprof.analysis.plan.Strategy;
 import dev.fieldprof.benchmarks.accuracy.AccuracyRuns;
 import dev.fieldprof.benchmarks.accuracy.CountingProgramLoader;
+import dev.fieldprof.bytecode.instrument.PathProbeInstrumenter;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;

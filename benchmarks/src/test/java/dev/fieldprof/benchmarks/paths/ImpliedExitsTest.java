@@ -2,10 +2,10 @@ package dev.fieldprof.benchmarks.paths;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.cfg.BranchDescription;
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
-import dev.fieldprof.analysis.cfg.CfgBuilder;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.bytecode.cfg.BranchDescription;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.cfg.CfgBuilder;
+import dev.fieldprof.paths.PathRecording;
 import java.io.InputStream;
 import java.util.BitSet;
 import java.util.Map;

@@ -2,9 +2,9 @@ package dev.fieldprof.benchmarks.paths;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.cfg.BytecodeCfg;
-import dev.fieldprof.analysis.cfg.EdgeKind;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.bytecode.cfg.BytecodeCfg;
+import dev.fieldprof.bytecode.cfg.EdgeKind;
+import dev.fieldprof.paths.PathRecording;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

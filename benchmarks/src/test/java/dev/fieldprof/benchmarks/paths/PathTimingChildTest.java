@@ -3,8 +3,8 @@ package dev.fieldprof.benchmarks.paths;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.PathRecording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;

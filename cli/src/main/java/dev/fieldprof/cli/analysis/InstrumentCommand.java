@@ -1,15 +1,15 @@
 package dev.fieldprof.cli.analysis;
 
-import dev.fieldprof.analysis.cfg.BranchDescription;
-import dev.fieldprof.analysis.instrument.DeviceBudget;
-import dev.fieldprof.analysis.instrument.InstrumentationResult;
-import dev.fieldprof.analysis.instrument.JarInstrumenter;
-import dev.fieldprof.analysis.instrument.PathProbeInstrumenter;
-import dev.fieldprof.analysis.jar.InvalidJarException;
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.cfg.BranchDescription;
+import dev.fieldprof.bytecode.instrument.DeviceBudget;
+import dev.fieldprof.bytecode.instrument.InstrumentationResult;
+import dev.fieldprof.bytecode.instrument.JarInstrumenter;
+import dev.fieldprof.bytecode.instrument.PathProbeInstrumenter;
+import dev.fieldprof.bytecode.jar.InvalidJarException;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.BudgetOptions;
-import dev.fieldprof.client.paths.ProbePlanText;
+import dev.fieldprof.paths.ProbePlanText;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.UncheckedIOException;
@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
  * {@code fieldprof instrument}: writes a copy of the jar with a method-entry probe per method of
  * the model, calling the client SDK by method id ({@link JarInstrumenter}); with {@code --paths}
  * also path probes ({@link PathProbeInstrumenter}) in the selected methods, in the same output jar.
- * Each class goes through the one {@link dev.fieldprof.analysis.instrument.ProbeTransform} (path
+ * Each class goes through the one {@link dev.fieldprof.bytecode.instrument.ProbeTransform} (path
  * probes on the original bytes, then entry probes) that the device agent applies at class load.
  */
 @Command(

@@ -1,6 +1,5 @@
 package dev.fieldprof.cli.analysis;
 
-import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.analysis.plan.CallRates;
 import dev.fieldprof.analysis.plan.CostTerms;
 import dev.fieldprof.analysis.plan.CostWeights;
@@ -9,6 +8,7 @@ import dev.fieldprof.analysis.plan.PlanOptions;
 import dev.fieldprof.analysis.plan.PlanResult;
 import dev.fieldprof.analysis.plan.ProbePlanner;
 import dev.fieldprof.analysis.plan.Strategy;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.diff.EstimateInputs;
 import dev.fieldprof.cli.options.KafkaBootstrap;

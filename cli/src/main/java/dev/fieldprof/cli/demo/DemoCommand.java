@@ -3,7 +3,7 @@ package dev.fieldprof.cli.demo;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.BudgetOptions;
 import dev.fieldprof.cli.options.DurationConverter;
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.demo;
 
-import dev.fieldprof.analysis.instrument.DeviceBudget;
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.instrument.DeviceBudget;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;

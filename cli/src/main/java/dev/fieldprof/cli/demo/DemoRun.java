@@ -1,7 +1,6 @@
 package dev.fieldprof.cli.demo;
 
 import dev.fieldprof.cli.programs.ProgramPublisher;
-import dev.fieldprof.cli.runtime.EmbeddedRuntime;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
@@ -15,6 +14,7 @@ import dev.fieldprof.monitor.MonitorFeed;
 import dev.fieldprof.monitor.MonitorHistory;
 import dev.fieldprof.monitor.MonitorServer;
 import dev.fieldprof.monitor.TerminalView;
+import dev.fieldprof.runtime.EmbeddedRuntime;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;

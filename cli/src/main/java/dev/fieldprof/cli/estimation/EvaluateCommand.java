@@ -1,7 +1,6 @@
 package dev.fieldprof.cli.estimation;
 
 import dev.fieldprof.cli.CliFailure;
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.SignaturePairs;
 import dev.fieldprof.estimation.evaluation.AccuracyChart;
@@ -11,6 +10,7 @@ import dev.fieldprof.estimation.evaluation.ModeComparison;
 import dev.fieldprof.estimation.evaluation.RecordedWorkload;
 import dev.fieldprof.estimation.evaluation.SyntheticWorkload;
 import dev.fieldprof.estimation.plan.PlanValidation;
+import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;

@@ -1,9 +1,9 @@
 package dev.fieldprof.cli.estimation;
 
 import dev.fieldprof.cli.CliFailure;
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.estimation.ProjectionTrial;
 import dev.fieldprof.estimation.SignaturePairs;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.fieldprof.cli.jobs;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
-import dev.fieldprof.cli.runtime.FlinkRestClient;
-import dev.fieldprof.cli.runtime.FlinkRestClient.FlinkRestException;
+import dev.fieldprof.runtime.FlinkRestClient;
+import dev.fieldprof.runtime.FlinkRestClient.FlinkRestException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Callable;

@@ -2,11 +2,11 @@ package dev.fieldprof.cli.jobs;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.KafkaClientProperties;
-import dev.fieldprof.cli.runtime.EmbeddedFlink;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.paths.PathJobOptions;
 import dev.fieldprof.jobs.paths.PathModelJob;
+import dev.fieldprof.runtime.EmbeddedFlink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

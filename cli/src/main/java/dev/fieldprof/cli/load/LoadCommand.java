@@ -1,6 +1,6 @@
 package dev.fieldprof.cli.load;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.load.PipelineObserver.CommittedWindow;
 import dev.fieldprof.cli.load.PipelineObserver.Observation;

@@ -2,10 +2,10 @@ package dev.fieldprof.cli.load;
 
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
-import dev.fieldprof.client.privacy.ChaCha20RandomSource;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
+import dev.fieldprof.ldp.ChaCha20RandomSource;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;

@@ -1,6 +1,6 @@
 package dev.fieldprof.cli.load;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.PairRule;
 import dev.fieldprof.schemas.ProgramModel;

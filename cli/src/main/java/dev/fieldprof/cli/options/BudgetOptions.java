@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.options;
 
-import dev.fieldprof.analysis.instrument.DeviceBudget;
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.bytecode.instrument.DeviceBudget;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Option;

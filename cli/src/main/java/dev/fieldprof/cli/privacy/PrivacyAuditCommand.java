@@ -1,8 +1,8 @@
 package dev.fieldprof.cli.privacy;
 
-import dev.fieldprof.client.privacy.ExactPrivacyAudit;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SubsetSelection;
+import dev.fieldprof.ldp.ExactPrivacyAudit;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SubsetSelection;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

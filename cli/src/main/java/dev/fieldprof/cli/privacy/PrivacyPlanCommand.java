@@ -1,12 +1,12 @@
 package dev.fieldprof.cli.privacy;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.plan.PrivacyPlanChart;
 import dev.fieldprof.estimation.plan.PrivacyPlanner;
+import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;

@@ -1,6 +1,6 @@
 package dev.fieldprof.cli.programs;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaBootstrap;

@@ -2,7 +2,7 @@ package dev.fieldprof.cli.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;

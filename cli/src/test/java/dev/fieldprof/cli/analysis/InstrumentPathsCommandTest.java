@@ -2,10 +2,10 @@ package dev.fieldprof.cli.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliCapture;
-import dev.fieldprof.client.paths.BranchTableText;
-import dev.fieldprof.client.paths.ProgramModelBranches;
+import dev.fieldprof.paths.BranchTableText;
+import dev.fieldprof.paths.ProgramModelBranches;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.File;
 import java.io.IOException;

@@ -2,9 +2,9 @@ package dev.fieldprof.cli.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliCapture;
-import dev.fieldprof.cli.runtime.EmbeddedKafka;
+import dev.fieldprof.runtime.EmbeddedKafka;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProbePlan;
 import dev.fieldprof.schemas.ProgramModel;

@@ -2,8 +2,8 @@ package dev.fieldprof.cli.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.model.ProgramModels;
 import dev.fieldprof.analysis.plan.Strategy;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.schemas.CallEdges;
 import dev.fieldprof.schemas.ProbePlan;

@@ -1,12 +1,12 @@
 package dev.fieldprof.cli.diff;
 
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.diff.estimates.ReleaseEstimate;
 import dev.fieldprof.estimation.FrequencyEstimate;
 import dev.fieldprof.estimation.FrequencyEstimator;
 import dev.fieldprof.estimation.PartialSum;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
 import dev.fieldprof.schemas.SolveStats;

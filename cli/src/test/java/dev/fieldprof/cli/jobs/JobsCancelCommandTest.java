@@ -3,7 +3,7 @@ package dev.fieldprof.cli.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.cli.CliCapture;
-import dev.fieldprof.cli.runtime.FakeFlinkRest;
+import dev.fieldprof.runtime.FakeFlinkRest;
 import org.junit.jupiter.api.Test;
 
 class JobsCancelCommandTest {

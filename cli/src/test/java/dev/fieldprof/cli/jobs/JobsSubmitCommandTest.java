@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fieldprof.cli.CliCapture;
-import dev.fieldprof.cli.runtime.EmbeddedKafka;
-import dev.fieldprof.cli.runtime.FakeFlinkRest;
+import dev.fieldprof.runtime.EmbeddedKafka;
+import dev.fieldprof.runtime.FakeFlinkRest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,9 @@ package dev.fieldprof.cli.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.cli.CliCapture;
-import dev.fieldprof.cli.runtime.EmbeddedRuntime;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.runtime.EmbeddedRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fieldprof.cli.CliCapture;
 import dev.fieldprof.client.ledger.PrivacyBudget;
 import dev.fieldprof.client.ledger.PrivacyLedger;
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -38,13 +38,13 @@ class PublishCommandTest {
     @Test
     void unreachableBrokerFailsWithinTheTimeoutWithOneLineNamingTheBroker() throws Exception {
         Path model = dir.resolve("tiny.model");
-        dev.fieldprof.analysis.model.ProgramModels.write(
-                dev.fieldprof.analysis.model.ProgramModels.build(
+        dev.fieldprof.bytecode.model.ProgramModels.write(
+                dev.fieldprof.bytecode.model.ProgramModels.build(
                         "tiny:1",
                         java.time.Instant.ofEpochMilli(0),
                         java.util.List.of("<p.A: void a()>"),
                         java.util.List.of(),
-                        dev.fieldprof.analysis.model.ProgramModels.privacyConfig(
+                        dev.fieldprof.bytecode.model.ProgramModels.privacyConfig(
                                 "default", Math.log(9), 1, 5, 1),
                         java.util.Map.of()),
                 model);

@@ -3,8 +3,8 @@ package dev.fieldprof.cli.topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.cli.CliCapture;
-import dev.fieldprof.cli.runtime.EmbeddedKafka;
 import dev.fieldprof.jobs.io.TopicSettings;
+import dev.fieldprof.runtime.EmbeddedKafka;
 import dev.fieldprof.schemas.Topics;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

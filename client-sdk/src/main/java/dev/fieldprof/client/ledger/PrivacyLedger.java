@@ -1,7 +1,7 @@
 package dev.fieldprof.client.ledger;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.client.state.AtomicFiles;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package dev.fieldprof.client.tracing;
 
-import dev.fieldprof.client.paths.BranchTable;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.EdgeModelRecords;
+import dev.fieldprof.paths.BranchTable;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.EdgeModelRecords;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

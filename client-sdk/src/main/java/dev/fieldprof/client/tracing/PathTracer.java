@@ -2,9 +2,9 @@ package dev.fieldprof.client.tracing;
 
 import dev.fieldprof.client.PathProbeHandle;
 import dev.fieldprof.client.PathProbeHandler;
-import dev.fieldprof.client.paths.CallSitePathEncoder;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.PathRecording;
+import dev.fieldprof.paths.CallSitePathEncoder;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.PathRecording;
 import dev.fieldprof.schemas.PathReport;
 import java.nio.ByteBuffer;
 import java.time.Instant;

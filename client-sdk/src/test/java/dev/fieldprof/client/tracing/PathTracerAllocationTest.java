@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.client.PathProbeSite;
 import dev.fieldprof.client.PathProbes;
-import dev.fieldprof.client.paths.CallSitePathEncoder;
-import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.paths.CallSitePathEncoder;
+import dev.fieldprof.paths.EdgeModel;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;

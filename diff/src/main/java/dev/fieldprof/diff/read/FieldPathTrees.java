@@ -1,11 +1,11 @@
 package dev.fieldprof.diff.read;
 
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.InvalidPathReportException;
-import dev.fieldprof.client.paths.PathDecoder;
-import dev.fieldprof.client.paths.PathEventSink;
-import dev.fieldprof.client.paths.PathReportHeader;
 import dev.fieldprof.diff.cct.CallingContextTree;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.InvalidPathReportException;
+import dev.fieldprof.paths.PathDecoder;
+import dev.fieldprof.paths.PathEventSink;
+import dev.fieldprof.paths.PathReportHeader;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.ProgramModel;

@@ -3,11 +3,11 @@ package dev.fieldprof.diff.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.client.PathProbes;
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.diff.cct.CallingContextTree;
+import dev.fieldprof.paths.ArrayBranchTable;
+import dev.fieldprof.paths.BranchTableText;
 import dev.fieldprof.schemas.PathReport;
 import java.util.ArrayList;
 import java.util.List;

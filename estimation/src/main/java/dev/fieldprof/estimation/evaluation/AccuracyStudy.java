@@ -1,16 +1,16 @@
 package dev.fieldprof.estimation.evaluation;
 
-import dev.fieldprof.client.privacy.HypergeometricSampler;
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.RandomSource;
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.estimation.ConstraintProjection;
 import dev.fieldprof.estimation.FrequencyEstimate;
 import dev.fieldprof.estimation.FrequencyEstimator;
 import dev.fieldprof.estimation.FrequencyMetrics;
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.estimation.ProjectionResult;
+import dev.fieldprof.ldp.HypergeometricSampler;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.RandomSource;
+import dev.fieldprof.ldp.SeededRandomSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

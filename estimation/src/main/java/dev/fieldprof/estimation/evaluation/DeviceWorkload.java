@@ -1,7 +1,7 @@
 package dev.fieldprof.estimation.evaluation;
 
-import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.estimation.ConstraintGraph;
+import dev.fieldprof.ldp.RandomSource;
 
 /**
  * What the simulated devices of the accuracy study execute: the program's pair order and, per

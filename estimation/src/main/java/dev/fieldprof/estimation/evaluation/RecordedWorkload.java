@@ -1,7 +1,7 @@
 package dev.fieldprof.estimation.evaluation;
 
-import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.estimation.ConstraintGraph;
+import dev.fieldprof.ldp.RandomSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

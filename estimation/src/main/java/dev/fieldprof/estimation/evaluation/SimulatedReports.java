@@ -1,11 +1,11 @@
 package dev.fieldprof.estimation.evaluation;
 
-import dev.fieldprof.client.privacy.HypergeometricSampler;
-import dev.fieldprof.client.privacy.LocalRandomizer;
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.RandomSource;
-import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.estimation.PartialSum;
+import dev.fieldprof.ldp.HypergeometricSampler;
+import dev.fieldprof.ldp.LocalRandomizer;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.RandomSource;
+import dev.fieldprof.ldp.SubsetSelection;
 import dev.fieldprof.schemas.PrivacyMode;
 
 /**

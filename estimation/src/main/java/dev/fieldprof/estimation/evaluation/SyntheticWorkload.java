@@ -1,7 +1,7 @@
 package dev.fieldprof.estimation.evaluation;
 
-import dev.fieldprof.client.privacy.RandomSource;
 import dev.fieldprof.estimation.ConstraintGraph;
+import dev.fieldprof.ldp.RandomSource;
 
 /**
  * Heavy-tailed epochs that satisfy every pair in every run, for programs known only by their pairs

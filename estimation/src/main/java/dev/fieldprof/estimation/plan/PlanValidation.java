@@ -1,14 +1,14 @@
 package dev.fieldprof.estimation.plan;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.RandomSource;
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.estimation.ConstraintProjection;
 import dev.fieldprof.estimation.FrequencyEstimator;
 import dev.fieldprof.estimation.FrequencyMetrics;
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.estimation.evaluation.DeviceWorkload;
 import dev.fieldprof.estimation.evaluation.SimulatedReports;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.RandomSource;
+import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.util.ArrayList;
 import java.util.List;

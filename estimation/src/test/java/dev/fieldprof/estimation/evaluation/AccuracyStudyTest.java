@@ -3,9 +3,9 @@ package dev.fieldprof.estimation.evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fieldprof.client.privacy.SeededRandomSource;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.ConstraintProjection;
+import dev.fieldprof.ldp.SeededRandomSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -3,11 +3,11 @@ package dev.fieldprof.estimation.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SubsetSelection;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.evaluation.StudyGraphs;
 import dev.fieldprof.estimation.evaluation.SyntheticWorkload;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SubsetSelection;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.io.DeadLetterRecords;
+import dev.fieldprof.jobs.io.EncodedRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

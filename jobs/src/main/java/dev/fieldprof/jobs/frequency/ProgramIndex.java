@@ -1,8 +1,8 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.ConstraintProjection;
+import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.ProgramModel;

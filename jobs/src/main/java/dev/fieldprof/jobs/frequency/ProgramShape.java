@@ -1,7 +1,7 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SubsetSelection;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SubsetSelection;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,9 +1,9 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.client.privacy.SubsetSelection;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.ldp.SubsetSelection;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.PrivacyMode;

@@ -1,11 +1,11 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
 import dev.fieldprof.estimation.FrequencyEstimate;
 import dev.fieldprof.estimation.FrequencyEstimator;
 import dev.fieldprof.estimation.FrequencyMetrics;
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.estimation.ProjectionResult;
+import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
 import dev.fieldprof.schemas.SolveStats;

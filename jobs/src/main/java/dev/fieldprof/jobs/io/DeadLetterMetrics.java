@@ -1,6 +1,5 @@
 package dev.fieldprof.jobs.io;
 
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.RecordCodec;
 import java.util.HashMap;

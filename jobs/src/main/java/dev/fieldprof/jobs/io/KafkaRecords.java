@@ -1,9 +1,5 @@
 package dev.fieldprof.jobs.io;
 
-import dev.fieldprof.jobs.frequency.EncodedRecordSerializer;
-import dev.fieldprof.jobs.frequency.RawRecordDeserializer;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;

@@ -1,6 +1,5 @@
 package dev.fieldprof.jobs.io;
 
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
 
 /**

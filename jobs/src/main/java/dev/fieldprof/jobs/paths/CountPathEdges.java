@@ -1,13 +1,13 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.EdgeCounter;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.InvalidPathReportException;
-import dev.fieldprof.client.paths.PathDecoder;
-import dev.fieldprof.client.paths.PathRecording;
-import dev.fieldprof.client.paths.PathReportHeader;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.io.EncodedRecord;
+import dev.fieldprof.paths.ArrayBranchTable;
+import dev.fieldprof.paths.EdgeCounter;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.InvalidPathReportException;
+import dev.fieldprof.paths.PathDecoder;
+import dev.fieldprof.paths.PathRecording;
+import dev.fieldprof.paths.PathReportHeader;
 import dev.fieldprof.schemas.DeadLetterReason;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EdgeModel;
 import dev.fieldprof.schemas.RecordCodec;

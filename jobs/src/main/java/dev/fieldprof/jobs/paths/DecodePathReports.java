@@ -1,9 +1,9 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.InvalidPathReportException;
-import dev.fieldprof.client.paths.PathDecoder;
-import dev.fieldprof.client.paths.PathReportHeader;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.paths.InvalidPathReportException;
+import dev.fieldprof.paths.PathDecoder;
+import dev.fieldprof.paths.PathReportHeader;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.RecordCodec;

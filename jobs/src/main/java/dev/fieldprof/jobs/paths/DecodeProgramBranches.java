@@ -1,9 +1,9 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.BranchTableText;
-import dev.fieldprof.client.paths.ProbePlanText;
-import dev.fieldprof.client.paths.ProgramModelBranches;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.paths.BranchTableText;
+import dev.fieldprof.paths.ProbePlanText;
+import dev.fieldprof.paths.ProgramModelBranches;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;

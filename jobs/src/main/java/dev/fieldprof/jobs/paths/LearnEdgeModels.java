@@ -1,12 +1,12 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.EdgeCounter;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.EdgeModelRecords;
-import dev.fieldprof.client.paths.ModelUpdater;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.EncodedRecord;
+import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.paths.ArrayBranchTable;
+import dev.fieldprof.paths.EdgeCounter;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.EdgeModelRecords;
+import dev.fieldprof.paths.ModelUpdater;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.io.DeadLetterRecords;
+import dev.fieldprof.jobs.io.EncodedRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import org.apache.flink.util.OutputTag;
 

@@ -1,10 +1,10 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.BranchTableText;
-import dev.fieldprof.client.paths.ModelUpdater;
 import dev.fieldprof.jobs.io.JobArguments;
 import dev.fieldprof.jobs.io.KafkaJobOptions;
 import dev.fieldprof.jobs.io.StateBackends;
+import dev.fieldprof.paths.BranchTableText;
+import dev.fieldprof.paths.ModelUpdater;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;

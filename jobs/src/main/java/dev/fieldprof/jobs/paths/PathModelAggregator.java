@@ -1,12 +1,12 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.EdgeCounter;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.InvalidPathReportException;
-import dev.fieldprof.client.paths.ModelUpdater;
-import dev.fieldprof.client.paths.PathDecoder;
-import dev.fieldprof.client.paths.PathRecording;
-import dev.fieldprof.client.paths.PathReportHeader;
+import dev.fieldprof.paths.EdgeCounter;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.InvalidPathReportException;
+import dev.fieldprof.paths.ModelUpdater;
+import dev.fieldprof.paths.PathDecoder;
+import dev.fieldprof.paths.PathRecording;
+import dev.fieldprof.paths.PathReportHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

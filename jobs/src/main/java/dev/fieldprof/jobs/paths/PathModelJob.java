@@ -1,12 +1,12 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.io.Checkpoints;
 import dev.fieldprof.jobs.io.DeadLetterMetrics;
+import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaRecords;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.EdgeModelRecords;
-import dev.fieldprof.client.paths.PathDecoder;
+import dev.fieldprof.paths.ArrayBranchTable;
+import dev.fieldprof.paths.BranchTableText;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.EdgeModelRecords;
+import dev.fieldprof.paths.PathDecoder;
 import dev.fieldprof.schemas.RecordCodec;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -109,7 +109,7 @@ final class PathReferenceData {
     String outsideVariant(
             String app,
             int variant,
-            dev.fieldprof.client.paths.PathRecording events,
+            dev.fieldprof.paths.PathRecording events,
             ReadOnlyBroadcastState<String, String> plans)
             throws Exception {
         String text = plans.get(app);
@@ -117,8 +117,7 @@ final class PathReferenceData {
             return null;
         }
         if (!text.equals(planTexts.get(app))) {
-            dev.fieldprof.client.paths.ProbePlanText plan =
-                    dev.fieldprof.client.paths.ProbePlanText.parse(text);
+            dev.fieldprof.paths.ProbePlanText plan = dev.fieldprof.paths.ProbePlanText.parse(text);
             boolean[][] masks = new boolean[plan.variantCount()][];
             for (int v = 0; v < masks.length; v++) {
                 masks[v] = plan.traced(v);

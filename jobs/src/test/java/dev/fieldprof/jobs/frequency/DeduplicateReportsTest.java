@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;
 import dev.fieldprof.jobs.frequency.functions.Keys;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;

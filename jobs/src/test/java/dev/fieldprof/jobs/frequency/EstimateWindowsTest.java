@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.jobs.testing.TestProgramModels;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
@@ -68,7 +68,7 @@ class EstimateWindowsTest {
                         org.assertj.core.groups.Tuple.tuple(false, 60_000L, 120_000L, 1L),
                         org.assertj.core.groups.Tuple.tuple(true, 0L, 120_000L, 3L));
         // Cumulative ĝ of three reports with F̂ = (6, 5, 7), a = 3, n·k = 12.
-        double a = new dev.fieldprof.client.privacy.PrivacyParameters(2 * Math.log(3), 1, 4).a();
+        double a = new dev.fieldprof.ldp.PrivacyParameters(2 * Math.log(3), 1, 4).a();
         assertThat(estimates.get(3).getNormalized().get(0))
                 .isCloseTo(
                         ((a + 1) * 6 - 12) / (a - 1) / 12,

@@ -3,8 +3,8 @@ package dev.fieldprof.jobs.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.RecordDecodingException;

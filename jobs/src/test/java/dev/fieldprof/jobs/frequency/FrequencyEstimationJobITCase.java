@@ -4,11 +4,11 @@ import static dev.fieldprof.jobs.testing.TestProgramModels.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.EncodedRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.jobs.testing.CollectingSink;
 import dev.fieldprof.jobs.testing.TestProgramModels;
+import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;

@@ -2,7 +2,7 @@ package dev.fieldprof.jobs.frequency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.client.privacy.PrivacyParameters;
+import dev.fieldprof.ldp.PrivacyParameters;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;

@@ -8,7 +8,7 @@ import static dev.fieldprof.jobs.paths.PathJobHarnesses.report;
 import static dev.fieldprof.jobs.paths.PathJobHarnesses.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.client.paths.EdgeModel;
+import dev.fieldprof.paths.EdgeModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -143,8 +143,7 @@ class CountPathEdgesTest {
     void learnsAMethodOnlyFromTheDevicesWhoseVariantTracesIt() throws Exception {
         var harness = harness(4, 100);
         String plan =
-                new dev.fieldprof.client.paths.ProbePlanText(7, 3, new int[][] {{0, 1}, {2}})
-                        .toText();
+                new dev.fieldprof.paths.ProbePlanText(7, 3, new int[][] {{0, 1}, {2}}).toText();
         harness.processBroadcastElement(
                 PathSideInput.program(PathJobHarnesses.APP, PathModelJobITCase.BRANCHES, plan), 0);
         // codedRun enters methods 0 and 1: variant 0 traces both, variant 1 neither.

@@ -10,11 +10,11 @@ import static dev.fieldprof.jobs.paths.PathJobHarnesses.report;
 import static dev.fieldprof.jobs.paths.PathJobHarnesses.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.client.paths.EdgeCounter;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.EdgeModelRecords;
-import dev.fieldprof.client.paths.ModelUpdater;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.io.EncodedRecord;
+import dev.fieldprof.paths.EdgeCounter;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.EdgeModelRecords;
+import dev.fieldprof.paths.ModelUpdater;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -174,7 +174,7 @@ class LearnEdgeModelsTest {
                                 + ", but its program model now has branch table "
                                 + Long.toHexString(
                                         EdgeModel.branchFingerprint(
-                                                dev.fieldprof.client.paths.BranchTableText.parse(
+                                                dev.fieldprof.paths.BranchTableText.parse(
                                                         "fieldprof-branches 1\nmethods 3\n2"
                                                                 + " 0:2\n")))
                                 + " within PT1M (--table-wait)");

@@ -1,11 +1,11 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.client.paths.EdgeCounter;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.EdgeModelRecords;
-import dev.fieldprof.client.paths.PathDecoder;
-import dev.fieldprof.client.paths.PathRecording;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.paths.EdgeCounter;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.EdgeModelRecords;
+import dev.fieldprof.paths.PathDecoder;
+import dev.fieldprof.paths.PathRecording;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.RecordCodec;
 import java.time.Instant;

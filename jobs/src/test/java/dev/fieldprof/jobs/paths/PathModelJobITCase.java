@@ -2,16 +2,16 @@ package dev.fieldprof.jobs.paths;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
-import dev.fieldprof.client.paths.EdgeCounter;
-import dev.fieldprof.client.paths.EdgeModel;
-import dev.fieldprof.client.paths.EdgeModelRecords;
-import dev.fieldprof.client.paths.ModelUpdater;
-import dev.fieldprof.client.paths.PathEncoder;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.EncodedRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.jobs.testing.CollectingSink;
+import dev.fieldprof.paths.ArrayBranchTable;
+import dev.fieldprof.paths.BranchTableText;
+import dev.fieldprof.paths.EdgeCounter;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.EdgeModelRecords;
+import dev.fieldprof.paths.ModelUpdater;
+import dev.fieldprof.paths.PathEncoder;
 import dev.fieldprof.schemas.CfgBlock;
 import dev.fieldprof.schemas.CfgEdge;
 import dev.fieldprof.schemas.CfgEdgeKind;
@@ -172,7 +172,7 @@ class PathModelJobITCase {
     }
 
     static long events(byte[] coded) throws Exception {
-        return dev.fieldprof.client.paths.PathDecoder.readHeader(coded).eventCount();
+        return dev.fieldprof.paths.PathDecoder.readHeader(coded).eventCount();
     }
 
     @Test

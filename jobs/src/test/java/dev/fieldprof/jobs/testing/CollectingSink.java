@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.testing;
 
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.io.EncodedRecord;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;

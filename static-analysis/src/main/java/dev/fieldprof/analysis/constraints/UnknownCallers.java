@@ -1,11 +1,11 @@
 package dev.fieldprof.analysis.constraints;
 
-import dev.fieldprof.analysis.jar.BytecodeScan;
-import dev.fieldprof.analysis.model.MethodSignatures;
 import dev.fieldprof.analysis.soot.CallKind;
 import dev.fieldprof.analysis.soot.CallSiteFacts;
 import dev.fieldprof.analysis.soot.MethodFacts;
 import dev.fieldprof.analysis.soot.ProgramFacts;
+import dev.fieldprof.bytecode.MethodSignatures;
+import dev.fieldprof.bytecode.jar.BytecodeScan;
 import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.Collections;

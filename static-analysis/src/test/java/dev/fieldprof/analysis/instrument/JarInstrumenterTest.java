@@ -1,4 +1,4 @@
-package dev.fieldprof.analysis.instrument;
+package dev.fieldprof.bytecode.instrument;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,11 +8,11 @@ import dev.fieldprof.analysis.AnalysisResult;
 import dev.fieldprof.analysis.FixtureJars;
 import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.analysis.World;
-import dev.fieldprof.analysis.jar.InvalidJarException;
-import dev.fieldprof.analysis.jar.JarContents;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.MethodInventory;
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.AppPackages;
+import dev.fieldprof.bytecode.jar.InvalidJarException;
+import dev.fieldprof.bytecode.jar.JarContents;
+import dev.fieldprof.bytecode.model.MethodInventory;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.ProgramModel;
 import java.io.File;

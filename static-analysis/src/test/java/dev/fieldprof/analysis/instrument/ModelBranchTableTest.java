@@ -1,4 +1,4 @@
-package dev.fieldprof.analysis.instrument;
+package dev.fieldprof.bytecode.instrument;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,9 +6,9 @@ import dev.fieldprof.analysis.AnalysisRequest;
 import dev.fieldprof.analysis.AnalysisResult;
 import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.analysis.World;
-import dev.fieldprof.client.paths.ArrayBranchTable;
-import dev.fieldprof.client.paths.BranchTableText;
-import dev.fieldprof.client.paths.ProgramModelBranches;
+import dev.fieldprof.paths.ArrayBranchTable;
+import dev.fieldprof.paths.BranchTableText;
+import dev.fieldprof.paths.ProgramModelBranches;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;

@@ -1,12 +1,12 @@
-package dev.fieldprof.analysis.instrument;
+package dev.fieldprof.bytecode.instrument;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.analysis.FixtureJars;
-import dev.fieldprof.analysis.cfg.BranchDescription;
-import dev.fieldprof.analysis.jar.JarContents;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.MethodInventory;
+import dev.fieldprof.bytecode.AppPackages;
+import dev.fieldprof.bytecode.cfg.BranchDescription;
+import dev.fieldprof.bytecode.jar.JarContents;
+import dev.fieldprof.bytecode.model.MethodInventory;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

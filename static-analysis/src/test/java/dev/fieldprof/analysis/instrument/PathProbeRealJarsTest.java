@@ -1,11 +1,11 @@
-package dev.fieldprof.analysis.instrument;
+package dev.fieldprof.bytecode.instrument;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.analysis.FixtureJars;
-import dev.fieldprof.analysis.jar.JarContents;
-import dev.fieldprof.analysis.model.AppPackages;
-import dev.fieldprof.analysis.model.MethodInventory;
+import dev.fieldprof.bytecode.AppPackages;
+import dev.fieldprof.bytecode.jar.JarContents;
+import dev.fieldprof.bytecode.model.MethodInventory;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;

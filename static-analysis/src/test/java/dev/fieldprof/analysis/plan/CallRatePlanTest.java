@@ -2,7 +2,7 @@ package dev.fieldprof.analysis.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.analysis.model.ProgramModels;
+import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.schemas.ProgramModel;
 import java.time.Instant;
 import java.util.Arrays;

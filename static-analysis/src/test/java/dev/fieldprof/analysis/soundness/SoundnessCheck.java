@@ -5,7 +5,7 @@ import dev.fieldprof.analysis.AnalysisResult;
 import dev.fieldprof.analysis.FixtureJars;
 import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.analysis.World;
-import dev.fieldprof.analysis.instrument.JarInstrumenter;
+import dev.fieldprof.bytecode.instrument.JarInstrumenter;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.workloads.RandomApiDriver;

@@ -3,7 +3,7 @@ package dev.fieldprof.jobs.frequency.functions;
 import dev.fieldprof.jobs.frequency.DeadLetters;
 import dev.fieldprof.jobs.frequency.ProgramIndex;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordDecodingException;
 import org.apache.flink.streaming.api.functions.ProcessFunction;

@@ -2,8 +2,8 @@ package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.jobs.frequency.DeadLetters;
 import dev.fieldprof.jobs.frequency.ReportValidation;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordDecodingException;
 import org.apache.flink.streaming.api.functions.ProcessFunction;

@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
+import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RecordCodec;
 import org.apache.flink.api.common.functions.OpenContext;

@@ -1,8 +1,8 @@
 package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.records.EncodedRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import org.apache.flink.api.common.functions.MapFunction;
 

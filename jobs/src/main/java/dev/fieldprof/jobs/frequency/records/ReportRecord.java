@@ -1,5 +1,6 @@
 package dev.fieldprof.jobs.frequency.records;
 
+import dev.fieldprof.jobs.io.RawRecord;
 import java.io.Serializable;
 
 /**

@@ -3,9 +3,9 @@ package dev.fieldprof.jobs.frequency.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.estimation.PartialSum;
-import dev.fieldprof.jobs.frequency.records.RawRecord;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;

@@ -1,0 +1,121 @@
+package dev.fieldprof.bytecode.model;
+
+import dev.fieldprof.schemas.MethodInfo;
+import dev.fieldprof.schemas.OrderPair;
+import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Builds, writes and reads ProgramModel files (the RecordCodec bytes of one ProgramModel). */
+public final class ProgramModels {
+
+    /** ln 9: the default privacy loss of DESIGN.md's examples. */
+    public static final double DEFAULT_EPSILON = Math.log(9);
+
+    private ProgramModels() {}
+
+    /** The privacy configuration with defaults filled in: k defaults to 5·|V| as in the paper. */
+    public static PrivacyConfig privacyConfig(
+            String configId, double epsilon, int t, Integer k, int methodCount) {
+        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+            throw new IllegalArgumentException("epsilon must be > 0 and finite, was " + epsilon);
+        }
+        if (t < 1) {
+            throw new IllegalArgumentException("t must be >= 1, was " + t);
+        }
+        int traceLength = k == null ? Math.max(1, 5 * methodCount) : k;
+        if (traceLength < 1) {
+            throw new IllegalArgumentException("k must be >= 1, was " + traceLength);
+        }
+        return PrivacyConfig.newBuilder()
+                .setConfigId(configId)
+                .setEpsilon(epsilon)
+                .setT(t)
+                .setK(traceLength)
+                .build();
+    }
+
+    /**
+     * The model with its privacy configurations in the user-level mode: each report protects the
+     * device's whole epoch at the configuration's epsilon, one sampled event per report (k = t =
+     * 1).
+     */
+    public static ProgramModel userLevel(ProgramModel model) {
+        List<PrivacyConfig> configs = new ArrayList<>();
+        for (PrivacyConfig config : model.getPrivacyConfigs()) {
+            configs.add(
+                    PrivacyConfig.newBuilder(config)
+                            .setMode(dev.fieldprof.schemas.PrivacyMode.USER_LEVEL)
+                            .setK(1)
+                            .setT(1)
+                            .build());
+        }
+        return ProgramModel.newBuilder(model).setPrivacyConfigs(configs).build();
+    }
+
+    /** A model whose method ids are the indices of the sorted signatures. */
+    public static ProgramModel build(
+            String appVersion,
+            Instant createdAt,
+            List<String> sortedSignatures,
+            List<OrderPair> pairs,
+            PrivacyConfig privacyConfig,
+            Map<String, Double> stats) {
+        List<MethodInfo> methods = new ArrayList<>(sortedSignatures.size());
+        String previous = null;
+        for (int i = 0; i < sortedSignatures.size(); i++) {
+            String signature = sortedSignatures.get(i);
+            if (previous != null && previous.compareTo(signature) >= 0) {
+                throw new IllegalArgumentException(
+                        "signatures must be sorted and distinct: " + previous + ", " + signature);
+            }
+            methods.add(MethodInfo.newBuilder().setId(i).setSignature(signature).build());
+            previous = signature;
+        }
+        return ProgramModel.newBuilder()
+                .setAppVersion(appVersion)
+                .setCreatedAtMillis(createdAt)
+                .setMethods(methods)
+                .setPairs(new ArrayList<>(pairs))
+                .setPrivacyConfigs(new ArrayList<>(List.of(privacyConfig)))
+                .setAnalysisStats(new TreeMap<>(stats))
+                .build();
+    }
+
+    public static void write(ProgramModel model, Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.write(file, RecordCodec.of(ProgramModel.class).encode(model));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write model " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads a model file; a missing or undecodable file fails with a message naming it. */
+    public static ProgramModel read(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read model file " + file + ": " + e, e);
+        }
+        try {
+            return RecordCodec.of(ProgramModel.class).decode(bytes);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "not a fieldprof program model: " + file + " (" + e.getMessage() + ")", e);
+        }
+    }
+}

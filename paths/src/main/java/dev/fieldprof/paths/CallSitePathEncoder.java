@@ -1,0 +1,352 @@
+package dev.fieldprof.paths;
+
+import java.util.Arrays;
+
+/**
+ * Encodes one thread's execution path into path reports of format version 3 (issue 12; DESIGN.md
+ * "Paths"; AdapTracer section 4.1). Only what the method's CFG cannot tell is coded, each event
+ * once, at its position in the frame ({@link CallSiteModel}): at a branch node its outcome (which
+ * also says that no further call came before it), at a call which method the call reached, at an
+ * exit whether it was a return or an exception. Positions are the last branch edge taken and the
+ * calls made since, so the decoder ({@link PathDecoder}) follows the method's CFG from one branch
+ * node to the next with the device. Loops need nothing special and recursion any depth; a report
+ * may begin and end with frames open.
+ *
+ * <p>Per thread, not thread-safe. The probe methods never throw and do not allocate once each
+ * position has been used (the position tables are kept across reports and restarted by an epoch
+ * stamp): calls that do not fit the branch table or the open frames are dropped and counted in
+ * {@link #droppedEvents()}. An exit of a method below the top frame first closes the frames above
+ * it as exceptional exits (their exit probes were skipped).
+ *
+ * <h2>Report format, version 3</h2>
+ *
+ * <pre>
+ * byte    format version (3)
+ * varint  model version the stream was coded with (unsigned LEB128)
+ * varint  event count N
+ * varint  d = frames open at the start
+ * varint  p * 5 + r: p = previous outermost callee + 1 (0 = none), the outermost frame's
+ *         position; r = calls returned to the outermost frame so far (capped at 4), which
+ *         the edge model's successor hints count
+ * d times, outermost first: varint method id, varint position s * 8 + k: s = last local
+ *         edge + 1 (0 = none since entry), k = calls made since (capped at 7)
+ * bytes   range-coded stream to the end of the report, trailing zero bytes stripped:
+ *         N events, then a 16-bit check coded uniformly: a hash of the open frames, of the
+ *         positions used and of the method model at the end
+ * </pre>
+ *
+ * Each event is one symbol at its frame's position: normal exit, exceptional exit, out-edge g of
+ * the method's branch nodes, or call of method c. It is coded first as one binary decision, "the
+ * position's most probable symbol?", with the position's adaptive probability (a multiplication, no
+ * division); only a miss then codes which of the position's other candidates came, or an escape. An
+ * escaped symbol is its kind (2 bits) and then a uniform branch ordinal and the edge from the
+ * report's {@link AdaptiveEdgeModel} (seeded from the model's edge frequencies), or the callee from
+ * the report's adaptive method model. Positions start from the model's successor hints. All
+ * adaptive state restarts from the named model version with every report.
+ *
+ * <pre>{@code
+ * CallSitePathEncoder enc = new CallSitePathEncoder(EdgeModel.uniform(table));
+ * enc.enterMethod(3);
+ * enc.branch(7, 1);      // block 7 of method 3 took its out-edge 1
+ * enc.exitMethod(3);
+ * byte[] report = enc.finishReport();
+ * }</pre>
+ */
+public final class CallSitePathEncoder implements PathReportEncoder {
+    private static final int LEVEL_MASK = CallSiteModel.LEVELS - 1;
+
+    private EdgeModel model;
+    private EdgeModel pendingModel;
+    private final BranchLayout layout;
+    private final int methodCount;
+    private CallSiteModel sites;
+    private final RangeEncoder coder;
+
+    // A frame is its method's position table (which names the method and its first call symbol)
+    // and its position. The top frame lives in fields, so a branch touches no frame array; an
+    // enter saves the caller below it and an exit restores it. Frame 0 is the outermost
+    // pseudo-frame (method methodCount) that calls outermost methods; its position is the previous
+    // outermost callee + 1.
+    private int[] rows;
+    private int position;
+    private int depth;
+    private int[][] savedRows = new int[64][];
+    private int[] savedPosition = new int[64];
+    private int rootReturned;
+
+    // Frames 0..depth (methods and positions) at the report's start, for its header, and at its
+    // end, for its check: kept across reports (only a deeper stack than ever before grows them),
+    // so a cut allocates nothing beyond the report's bytes.
+    private int[] startMethod = new int[65];
+    private int[] startPosition = new int[65];
+    private int startDepth;
+    private int startRootReturned;
+    private int[] endMethod = new int[65];
+    private int[] endPosition = new int[65];
+    private long events;
+    private long dropped;
+    private PathRecording recording;
+
+    /**
+     * Creates an encoder that starts its first report with {@code model}.
+     *
+     * @param model the current edge model (the uniform one if the device has received none)
+     */
+    public CallSitePathEncoder(EdgeModel model) {
+        this.model = model;
+        this.layout = model.layout;
+        this.methodCount = layout.methodCount;
+        this.sites = new CallSiteModel(model);
+        this.coder = new RangeEncoder(256);
+        rows = sites.rowsOf(methodCount);
+        beginReport();
+    }
+
+    @Override
+    public void useModel(EdgeModel next) {
+        if (!next.layout.sameAs(layout)) {
+            throw new IllegalArgumentException(
+                    "model " + next.version() + " is for other branch nodes than the encoder's");
+        }
+        pendingModel = next;
+    }
+
+    @Override
+    public EdgeModel model() {
+        return model;
+    }
+
+    @Override
+    public void record(PathRecording recording) {
+        this.recording = recording;
+    }
+
+    @Override
+    public void meter(CodeLengths meter) {
+        coder.meter = meter;
+        sites.meter = meter;
+    }
+
+    @Override
+    public void enterMethod(int methodId) {
+        if (methodId < 0 || methodId >= methodCount) {
+            dropped++;
+            return;
+        }
+        int[] t = rows;
+        int pos = position;
+        sites.encode(coder, t, pos, CallSiteModel.callBase(t) + methodId);
+        events++;
+        int d = depth;
+        if (d == 0) {
+            pos = methodId + 1;
+        } else if ((pos & LEVEL_MASK) != LEVEL_MASK) {
+            pos++;
+        }
+        if (d == savedRows.length) {
+            grow();
+        }
+        savedRows[d] = t;
+        savedPosition[d] = pos;
+        depth = d + 1;
+        rows = sites.rowsOf(methodId);
+        position = 0;
+        if (recording != null) {
+            recording.enter(methodId);
+        }
+    }
+
+    @Override
+    public void branch(int blockId, int edgeIndex) {
+        branch(localEdge(blockId, edgeIndex), blockId, edgeIndex);
+    }
+
+    /**
+     * The local edge of out-edge {@code edgeIndex} of block {@code blockId} of the top frame's
+     * method, or -1 if it has none such (or no frame is open): what the instrumenter passes to the
+     * branch probe, looked up for a jar instrumented before it did.
+     */
+    public int localEdge(int blockId, int edgeIndex) {
+        return CallSiteModel.edge(rows, blockId, edgeIndex);
+    }
+
+    /**
+     * The top frame's method takes its local edge {@code localEdge}, out-edge {@code edgeIndex} of
+     * block {@code blockId}: as {@link #branch(int, int)} without looking the edge up (the
+     * instrumenter numbered it); a negative or too large local edge is dropped. Block and edge only
+     * go to the debug recording.
+     */
+    public void branch(int localEdge, int blockId, int edgeIndex) {
+        int[] t = rows;
+        // The outermost pseudo-frame has no edges, so this also drops a branch with no frame.
+        if (localEdge < 0 || localEdge >= CallSiteModel.edgeCount(t)) {
+            dropped++;
+            return;
+        }
+        sites.encode(coder, t, position, CallSiteModel.FIRST_EDGE + localEdge);
+        events++;
+        position = (localEdge + 1) * CallSiteModel.LEVELS;
+        if (recording != null) {
+            recording.branch(CallSiteModel.method(t), blockId, edgeIndex);
+        }
+    }
+
+    @Override
+    public void exitMethod(int methodId) {
+        exit(methodId, CallSiteModel.EXIT);
+    }
+
+    @Override
+    public void exitExceptionally(int methodId) {
+        exit(methodId, CallSiteModel.THROW);
+    }
+
+    private void exit(int methodId, int symbol) {
+        int d = depth;
+        if (d > 0 && CallSiteModel.method(rows) == methodId) {
+            pop(symbol);
+            return;
+        }
+        int target = d - 1;
+        while (target > 0 && CallSiteModel.method(savedRows[target]) != methodId) {
+            target--;
+        }
+        if (target <= 0) {
+            dropped++;
+            return;
+        }
+        while (depth > target) {
+            pop(CallSiteModel.THROW);
+        }
+        pop(symbol);
+    }
+
+    private void pop(int symbol) {
+        int[] t = rows;
+        sites.encode(coder, t, position, symbol);
+        events++;
+        int d = depth - 1;
+        depth = d;
+        rows = savedRows[d];
+        position = savedPosition[d];
+        if (d == 0 && rootReturned < SuccessorModel.CALL_LEVELS) {
+            rootReturned++;
+        }
+        if (recording != null) {
+            recording.exit(CallSiteModel.method(t), symbol == CallSiteModel.THROW);
+        }
+    }
+
+    private void grow() {
+        int n = savedRows.length * 2;
+        savedRows = Arrays.copyOf(savedRows, n);
+        savedPosition = Arrays.copyOf(savedPosition, n);
+    }
+
+    @Override
+    public int depth() {
+        return depth;
+    }
+
+    @Override
+    public long eventsInReport() {
+        return events;
+    }
+
+    @Override
+    public int codedBytesSoFar() {
+        return coder.length();
+    }
+
+    @Override
+    public long droppedEvents() {
+        return dropped;
+    }
+
+    @Override
+    public byte[] finishReport() {
+        if (coder.meter != null) {
+            coder.meter.category = CodeLengths.CALL;
+        }
+        coder.encodeUniform(endCheck(), 1 << 16);
+        int codedLength = coder.finish();
+        int size =
+                1
+                        + PathFormat.varLongSize(model.version())
+                        + PathFormat.varLongSize(events)
+                        + PathFormat.varLongSize(startDepth)
+                        + PathFormat.varLongSize(
+                                PathFormat.pack(startPosition[0], startRootReturned));
+        for (int i = 1; i <= startDepth; i++) {
+            size +=
+                    PathFormat.varLongSize(startMethod[i])
+                            + PathFormat.varLongSize(startPosition[i]);
+        }
+        byte[] out = new byte[size + codedLength];
+        out[0] = (byte) PathFormat.VERSION_3;
+        int p = PathFormat.putVarLong(out, 1, model.version());
+        p = PathFormat.putVarLong(out, p, events);
+        p = PathFormat.putVarLong(out, p, startDepth);
+        p = PathFormat.putVarLong(out, p, PathFormat.pack(startPosition[0], startRootReturned));
+        for (int i = 1; i <= startDepth; i++) {
+            p = PathFormat.putVarLong(out, p, startMethod[i]);
+            p = PathFormat.putVarLong(out, p, startPosition[i]);
+        }
+        System.arraycopy(coder.buffer(), 0, out, p, codedLength);
+        if (pendingModel != null) {
+            model = pendingModel;
+            CodeLengths meter = sites.meter;
+            sites = new CallSiteModel(model);
+            sites.meter = meter;
+            for (int i = 0; i < depth; i++) {
+                savedRows[i] = sites.rowsOf(CallSiteModel.method(savedRows[i]));
+            }
+            rows = sites.rowsOf(CallSiteModel.method(rows));
+            pendingModel = null;
+        }
+        beginReport();
+        return out;
+    }
+
+    private int endCheck() {
+        if (depth >= endMethod.length) {
+            endMethod = new int[savedRows.length + 1];
+            endPosition = new int[savedRows.length + 1];
+        }
+        copyFrames(endMethod, endPosition);
+        return PathFormat.check(sites.digest(frameDigest(endMethod, endPosition, depth)));
+    }
+
+    /** Writes the methods and positions of frames 0..depth (the pseudo-frame first). */
+    private void copyFrames(int[] methods, int[] positions) {
+        for (int i = 0; i < depth; i++) {
+            methods[i] = CallSiteModel.method(savedRows[i]);
+            positions[i] = savedPosition[i];
+        }
+        methods[depth] = CallSiteModel.method(rows);
+        positions[depth] = position;
+    }
+
+    /** Hash of the open frames (the outermost pseudo-frame included), as both sides compute it. */
+    static int frameDigest(int[] methods, int[] positions, int depth) {
+        int h = PathFormat.mix(PathFormat.CHECK_SEED + PathFormat.VERSION_3, depth);
+        for (int i = 0; i <= depth; i++) {
+            h = PathFormat.mix(h, methods[i]);
+            h = PathFormat.mix(h, positions[i]);
+        }
+        return h;
+    }
+
+    private void beginReport() {
+        sites.reset();
+        coder.reset();
+        events = 0;
+        startRootReturned = rootReturned;
+        if (depth >= startMethod.length) {
+            startMethod = new int[savedRows.length + 1];
+            startPosition = new int[savedRows.length + 1];
+        }
+        copyFrames(startMethod, startPosition);
+        startDepth = depth;
+    }
+}
