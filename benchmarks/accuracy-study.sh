@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The accuracy study of issue 5 item 4 on instrumented real programs, end to end: record exact
+# The accuracy study on instrumented real programs, end to end: record exact
 # per-device counts (AccuracyRuns), then 'fieldprof evaluate --model M --runs R.csv' per program,
 # once with the analysed pairs and once with none (the simplex-only projection, same seed).
 # Run from the repository root after building the class path (benchmarks/README.md).
@@ -43,7 +43,7 @@ for p in ${programs//,/ }; do
 done | tee "$out/study.txt"
 echo "wrote $combined and $out/*-pairs.png, $out/*-none.png"
 
-# Issue 13 item 6: both privacy modes at equal per-report user-level epsilon, same devices.
+# Both privacy modes at equal per-report user-level epsilon, same devices.
 if [ "${MODES:-1}" = 1 ]; then
   for p in ${programs//,/ }; do
     s=${stem[$p]}
@@ -51,7 +51,7 @@ if [ "${MODES:-1}" = 1 ]; then
       --model "$out/$s.model" --runs "$out/$s-runs.csv" --devices "$devices" \
       --repetitions "$repetitions" --seed 1 --compare-modes
   done | tee "$out/modes.txt"
-  # Issue 13 item 5: the privacy planner's predictions against the real randomizer and estimator.
+  # The privacy planner's predictions against the real randomizer and estimator.
   for p in ${programs//,/ }; do
     s=${stem[$p]}
     java -Xmx3g -cp "$cp" dev.fieldprof.cli.FieldprofCommand evaluate \

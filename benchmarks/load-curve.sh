@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The load curve of the frequency job on this machine (issue 14 item 3): `fieldprof load` at
+# The load curve of the frequency job on this machine: `fieldprof load` at
 # increasing rates against
 #   1. the deploy/ cluster: a KRaft broker and a Flink session cluster as their own JVMs, the job
 #      submitted with `fieldprof jobs submit --parallelism 2`, and

@@ -41,7 +41,7 @@ if [[ -n "$FIELDPROF_KAFKA_PROPERTIES" ]]; then
   KAFKA_CLIENT_ARGS=(--kafka-properties "$FIELDPROF_KAFKA_PROPERTIES")
 fi
 
-# The Java 17 opens of DESIGN.md: the JobManager runs a REST-submitted job's main().
+# The Java 17 opens Flink needs: the JobManager runs a REST-submitted job's main().
 OPENS="--add-exports=java.base/sun.net.util=ALL-UNNAMED \
 --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED \
 --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED \

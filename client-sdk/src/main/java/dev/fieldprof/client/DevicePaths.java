@@ -15,12 +15,12 @@ import java.io.IOException;
 import java.time.Duration;
 
 /**
- * The opt-in path tracing of one {@link DeviceRuntime} (DESIGN.md "Paths"): a {@link PathTracer}
- * coding with an {@link EdgeModelStore} (followed on the edge model topic when the transport is
- * Kafka), installed into {@link PathProbes}, its reports counted in the privacy ledger as they
- * leave. Path reports are <b>not randomized</b>: they carry the traced methods' paths as they ran.
- * Started only when {@link ClientConfig#pathsEnabled()} and the program carries the branch
- * description the path instrumenter writes ({@link BranchTableText#RESOURCE}). Thread-safe.
+ * The opt-in path tracing of one {@link DeviceRuntime} (docs/architecture.md, "Paths"): a {@link
+ * PathTracer} coding with an {@link EdgeModelStore} (followed on the edge model topic when the
+ * transport is Kafka), installed into {@link PathProbes}, its reports counted in the privacy ledger
+ * as they leave. Path reports are <b>not randomized</b>: they carry the traced methods' paths as
+ * they ran. Started only when {@link ClientConfig#pathsEnabled()} and the program carries the
+ * branch description the path instrumenter writes ({@link BranchTableText#RESOURCE}). Thread-safe.
  */
 final class DevicePaths implements AutoCloseable {
     private final PathTracer tracer;

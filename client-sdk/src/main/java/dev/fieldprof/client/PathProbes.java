@@ -3,20 +3,20 @@ package dev.fieldprof.client;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The static entry of path probes that {@code PathProbeInstrumenter} inserts (DESIGN.md "Paths"):
- * {@code enter}, {@code branch} on each out-edge of a branch node, {@code exit} before returns and
- * {@code exitExceptionally} from a catch-all handler. The entry probe looks the calling thread up
- * once and returns its {@link PathProbeHandle}, which the method keeps in a local variable and
- * which its other probes pass back, so they reach the thread's tracer without a lookup. Path
- * tracing is opt-in: until a {@link PathProbeHandler} is {@link #install installed} every entry
- * returns null and every other probe returns at once. A probe never throws into the host and does
- * not allocate per event (beyond the encoder's own growth).
+ * The static entry of path probes that {@code PathProbeInstrumenter} inserts (docs/architecture.md,
+ * "Paths"): {@code enter}, {@code branch} on each out-edge of a branch node, {@code exit} before
+ * returns and {@code exitExceptionally} from a catch-all handler. The entry probe looks the calling
+ * thread up once and returns its {@link PathProbeHandle}, which the method keeps in a local
+ * variable and which its other probes pass back, so they reach the thread's tracer without a
+ * lookup. Path tracing is opt-in: until a {@link PathProbeHandler} is {@link #install installed}
+ * every entry returns null and every other probe returns at once. A probe never throws into the
+ * host and does not allocate per event (beyond the encoder's own growth).
  *
- * <p>With a probe plan, a device traces only the methods of its variant (DESIGN.md "Probes spread
- * over variants"): the entry probe of any other method returns null after one array load, before
- * the tracer is called, so an untraced method costs its entry counter and that check. An invocation
- * entered while a handler was installed sends its remaining events to that handler's handle even if
- * another is installed meanwhile, so no handler sees an exit without its entry.
+ * <p>With a probe plan, a device traces only the methods of its variant (docs/architecture.md,
+ * "Probe plans" over variants"): the entry probe of any other method returns null after one array
+ * load, before the tracer is called, so an untraced method costs its entry counter and that check.
+ * An invocation entered while a handler was installed sends its remaining events to that handler's
+ * handle even if another is installed meanwhile, so no handler sees an exit without its entry.
  *
  * <p>Each probe is a null check that inlines into the instrumented method and, for a traced
  * invocation, a call of its traced body ({@code traceEnter}, {@code traceBranch} and so on), which

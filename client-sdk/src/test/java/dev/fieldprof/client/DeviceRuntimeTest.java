@@ -85,8 +85,8 @@ class DeviceRuntimeTest {
 
     /**
      * Reports are numbered per device and app version from the ledger, across restarts, so the job
-     * can count each once after any outage; a report the ledger cannot record never leaves (issue 9
-     * item 4, and the ledger failing closed of issue 13).
+     * can count each once after any outage; a report the ledger cannot record never leaves (the
+     * ledger fails closed).
      */
     @Test
     void numbersReportsAcrossRestartsAndSendsNoneTheLedgerCannotRecord() throws Exception {

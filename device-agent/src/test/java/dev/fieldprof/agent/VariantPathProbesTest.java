@@ -31,8 +31,8 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * With a planned model the agent puts path probes only into the methods of this device's variant
- * (issue 10's remedy for the untraced methods' overhead), while every method of V still gets its
- * entry probe: on lz4-java, planned by the real planner into 6 variants.
+ * (the remedy for the untraced methods' overhead), while every method of V still gets its entry
+ * probe: on lz4-java, planned by the real planner into 6 variants.
  */
 class VariantPathProbesTest {
     private static final String SITE_FIELD = "$fieldprof$paths$";

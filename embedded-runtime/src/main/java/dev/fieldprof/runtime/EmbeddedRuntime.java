@@ -9,9 +9,10 @@ import java.util.concurrent.ExecutionException;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The embedded default of DESIGN.md: a KRaft broker and a Flink MiniCluster in this JVM, with the
- * six fieldprof topics created (programs and edge models compacted, the report topics stamped with
- * the broker's append time). Used by {@code fieldprof demo} and by the integration tests.
+ * The embedded runtime (docs/architecture.md, "Runtimes"): a KRaft broker and a Flink MiniCluster
+ * in this JVM, with the six fieldprof topics created (programs and edge models compacted, the
+ * report topics stamped with the broker's append time). Used by {@code fieldprof demo} and by the
+ * integration tests.
  *
  * <pre>{@code
  * try (EmbeddedRuntime runtime =
@@ -23,7 +24,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class EmbeddedRuntime implements AutoCloseable {
 
-    /** Every topic of DESIGN.md, in the order they are created. */
+    /** Every fieldprof topic, in the order they are created. */
     public static final List<String> TOPICS = Topics.ALL;
 
     private final int partitions;

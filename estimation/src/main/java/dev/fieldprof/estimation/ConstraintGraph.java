@@ -12,8 +12,8 @@ import java.util.Map;
  * both ways mean equal frequencies), the condensed acyclic graph split into weakly connected
  * pieces, each classified as a single method, a chain (solved by pool-adjacent-violators) or a
  * general piece (solved by min-cut splits), and spanning trees inside every component for the
- * multipliers. Built once per constraint graph (DESIGN.md "The per-window QP, fast"); every
- * traversal is iterative. Immutable and thread-safe after construction.
+ * multipliers. Built once per constraint graph (docs/architecture.md, "The constraint projection,
+ * fast"); every traversal is iterative. Immutable and thread-safe after construction.
  */
 public final class ConstraintGraph {
     final int methods;

@@ -1,8 +1,8 @@
 package dev.fieldprof.estimation;
 
 /**
- * The unbiased estimate of one window (DESIGN.md "Privacy"): n, Ĝ, the normalized ĝ = Ĝ/(n·k) and
- * the standard error of every ĝ(v).
+ * The unbiased estimate of one window (docs/architecture.md, "The privacy contract"): n, Ĝ, the
+ * normalized ĝ = Ĝ/(n·k) and the standard error of every ĝ(v).
  *
  * @param reports n
  * @param unbiased Ĝ(v) = ((a + 1)·F̂(v) − n·k) / (a − 1); user-level: n·ĝ(v)

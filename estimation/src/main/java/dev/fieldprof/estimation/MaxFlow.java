@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * Dinic's maximum flow on real capacities, written without recursion so that 10,000-long paths do
  * not overflow the stack. Used by {@link ConstraintProjection} to find the best upper set of every
- * block of a round in one flow (DESIGN.md "The per-window QP, fast"). Not thread-safe.
+ * block of a round in one flow (docs/architecture.md, "The constraint projection, fast"). Not
+ * thread-safe.
  */
 final class MaxFlow {
     static final double INFINITE = Double.POSITIVE_INFINITY;

@@ -11,7 +11,7 @@ import org.ojalgo.optimisation.convex.ConvexSolver;
 /**
  * The same per-window QP handed to ojAlgo's general convex solver: the reference that {@link
  * ConstraintProjection} is validated against on small instances, and the side-by-side baseline of
- * {@code fieldprof project} (DESIGN.md "The per-window QP, fast").
+ * {@code fieldprof project} (docs/architecture.md, "The constraint projection, fast").
  */
 public final class OjAlgoProjection {
     /** Which of ojAlgo 57's convex algorithms to use. */

@@ -4,8 +4,9 @@ import java.util.Arrays;
 
 /**
  * A running sum of randomized reports: the report count n and {@code F̂(v) = Σ R(F_i)(v)} per
- * method (DESIGN.md "Privacy"). Sums of disjoint report sets merge exactly, which is what lets the
- * job sum one app version in parallel shards and merge them per window.
+ * method (docs/architecture.md, "The privacy contract"). Sums of disjoint report sets merge
+ * exactly, which is what lets the job sum one app version in parallel shards and merge them per
+ * window.
  *
  * <p>Not thread-safe. The getters and setters and the public no-argument constructor make it a
  * Flink POJO, so it serializes efficiently as window state.

@@ -1,10 +1,10 @@
 package dev.fieldprof.estimation;
 
 /**
- * The consistent estimate g* of one window and its KKT certificate (DESIGN.md "The per-window QP,
- * fast"). The certificate is for {@code min ½Σ(x − ĝ)²} with stationarity {@code x(v) − ĝ(v) + λ −
- * μ(v) + Σ_{p: left=v} π(p) − Σ_{p: right=v} π(p) = 0}, {@code μ, π >= 0}, and complementary
- * slackness.
+ * The consistent estimate g* of one window and its KKT certificate (docs/architecture.md, "The
+ * constraint projection, fast"). The certificate is for {@code min ½Σ(x − ĝ)²} with stationarity
+ * {@code x(v) − ĝ(v) + λ − μ(v) + Σ_{p: left=v} π(p) − Σ_{p: right=v} π(p) = 0}, {@code μ, π >= 0},
+ * and complementary slackness.
  *
  * @param solution g*: nonnegative, sums to 1, ordered by the pairs
  * @param isotonic iso(ĝ), the isotonic fit before the simplex projection

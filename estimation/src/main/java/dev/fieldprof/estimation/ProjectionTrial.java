@@ -6,13 +6,13 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * The experiment behind {@code fieldprof project} (issue 5 item 3): a heavy-tailed ground truth
- * that satisfies the pairs, noisy estimates ĝ as the randomizer would produce them, and the
- * projection timed over repetitions, with ojAlgo's ADMM on the first ĝ side by side.
+ * The experiment behind {@code fieldprof project}: a heavy-tailed ground truth that satisfies the
+ * pairs, noisy estimates ĝ as the randomizer would produce them, and the projection timed over
+ * repetitions, with ojAlgo's ADMM on the first ĝ side by side.
  *
  * <p>The noise of ĝ(v) is Gaussian with the estimator's exact variance {@code a/(n·k)/(a − 1)²}
- * (DESIGN.md "Privacy"): ĝ(v) sums n·k independent bounded draws, so its distribution is normal to
- * within the central limit theorem at the sizes used here.
+ * (docs/architecture.md, "The privacy contract"): ĝ(v) sums n·k independent bounded draws, so its
+ * distribution is normal to within the central limit theorem at the sizes used here.
  */
 public final class ProjectionTrial {
     /** Repetitions run before timing, so that the JIT has compiled the solver. */

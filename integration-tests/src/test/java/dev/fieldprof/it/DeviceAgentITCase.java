@@ -37,12 +37,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14 item 5: the device artifact as a {@code -javaagent} on a real program from Maven Central
- * (gson, driven by the workloads module's seeded driver) in its own JVM, beside a host class path
- * that carries another kafka-clients version (and its own SLF4J binding, which would print any log
- * line of a Kafka client that used it). The host sees its own Kafka client, the reports arrive
- * through the real broker and decode, and nothing of fieldprof, SLF4J or Kafka reaches the host's
- * streams: its output with the agent equals its output without.
+ * The device artifact as a {@code -javaagent} on a real program from Maven Central (gson, driven by
+ * the workloads module's seeded driver) in its own JVM, beside a host class path that carries
+ * another kafka-clients version (and its own SLF4J binding, which would print any log line of a
+ * Kafka client that used it). The host sees its own Kafka client, the reports arrive through the
+ * real broker and decode, and nothing of fieldprof, SLF4J or Kafka reaches the host's streams: its
+ * output with the agent equals its output without.
  */
 class DeviceAgentITCase {
     private static final String APP = "gson:agent-it";

@@ -56,11 +56,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The frequency estimation job as it runs in production (unbounded Kafka sources, exactly-once
  * Kafka sinks, checkpoints every second) is stopped mid-stream and restored from its last retained
- * checkpoint or from a stop-with-savepoint, on the shared broker and MiniCluster (issue 5 item 5).
- * A known set of randomized reports, fed half before and half after the stop, must be counted
- * exactly once: per-window and cumulative report counts and ĝ equal what the estimation core
- * computes in the test from the same randomized counts, in the windows of the broker's append times
- * (the report topic is stamped by the broker, as every report topic of fieldprof).
+ * checkpoint or from a stop-with-savepoint, on the shared broker and MiniCluster. A known set of
+ * randomized reports, fed half before and half after the stop, must be counted exactly once:
+ * per-window and cumulative report counts and ĝ equal what the estimation core computes in the test
+ * from the same randomized counts, in the windows of the broker's append times (the report topic is
+ * stamped by the broker, as every report topic of fieldprof).
  */
 class FrequencyJobRecoveryITCase {
     private static final long SEED = 20_261_122L;
@@ -126,9 +126,9 @@ class FrequencyJobRecoveryITCase {
     }
 
     /**
-     * Issue 9 item 3: restored with twice the shards and twice the parallelism. The program models
-     * are not read again (the programs source resumes past them), so every new shard must know them
-     * from the restored state, or its reports would wait and expire.
+     * Restored with twice the shards and twice the parallelism. The program models are not read
+     * again (the programs source resumes past them), so every new shard must know them from the
+     * restored state, or its reports would wait and expire.
      */
     @Test
     void countsEveryReportExactlyOnceAfterARestoreWithOtherShardsAndParallelism() throws Exception {

@@ -30,11 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The traffic that lost reports on a real cluster (issue 9 item 0): the production job at
- * parallelism 2 with 4 shards, reports in short bursts with quiet gaps longer than a window, over 4
- * partitions of which one never sees a report and the others fall quiet in turn. Every report must
- * end in exactly one window estimate or in the dead letters, the last window must close without
- * another report arriving, and no operator may drop a late record silently.
+ * The traffic that lost reports on a real cluster: the production job at parallelism 2 with 4
+ * shards, reports in short bursts with quiet gaps longer than a window, over 4 partitions of which
+ * one never sees a report and the others fall quiet in turn. Every report must end in exactly one
+ * window estimate or in the dead letters, the last window must close without another report
+ * arriving, and no operator may drop a late record silently.
  *
  * <p>The same run checks that devices cannot steer event time (item 1): a report whose device clock
  * is three hours slow and one whose clock is fifty minutes ahead count in the window of the
@@ -172,7 +172,7 @@ class FrequencyJobSparseTrafficITCase {
                     .as("late records dropped silently, per operator: %s", dropped)
                     .allMatch(count -> count == 0);
 
-            // What operators look at (issue 14 item 2): the job's own counters match what was
+            // What operators look at: the job's own counters match what was
             // sent. The REST API refreshes them every few seconds: poll until they settle.
             FlinkRestMetrics metrics = new FlinkRestMetrics(RUNTIME.flink().restAddress());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

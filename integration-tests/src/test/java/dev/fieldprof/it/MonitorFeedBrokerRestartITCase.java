@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The monitor rides out a broker restart (issue 15): its feed follows an estimates topic, the
- * embedded broker goes down while the feed keeps polling, comes back on the same port and logs, and
- * an estimate written after the restart reaches the page's state, after the one before it and
- * without counting that one twice.
+ * The monitor rides out a broker restart: its feed follows an estimates topic, the embedded broker
+ * goes down while the feed keeps polling, comes back on the same port and logs, and an estimate
+ * written after the restart reaches the page's state, after the one before it and without counting
+ * that one twice.
  */
 class MonitorFeedBrokerRestartITCase {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

@@ -57,7 +57,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The adaptive path profiling loop end to end (issue 6; DESIGN.md "Paths"): the sample notes
+ * The adaptive path profiling loop end to end (docs/architecture.md, "Paths"): the sample notes
  * program is analysed and its program model (with CFGs) published on the programs topic, gets path
  * probes, devices run it with path tracing on (debug mode) and send coded path reports through
  * Kafka, the PathModelJob derives the branch table from the model and learns an edge model from
@@ -186,9 +186,9 @@ class PathModelLoopITCase {
     }
 
     /**
-     * Issue 9 item 6: a window of several megabytes of real path reports (the notes program, all
-     * methods path-traced, four devices over four partitions) at parallelism 2 and 4 shards. While
-     * the window is open, the job's whole state (a savepoint) is a small fraction of the reports'
+     * A window of several megabytes of real path reports (the notes program, all methods
+     * path-traced, four devices over four partitions) at parallelism 2 and 4 shards. While the
+     * window is open, the job's whole state (a savepoint) is a small fraction of the reports'
      * bytes: it holds edge counts, not reports (before, every raw report of the window waited in
      * one key's list state, and the savepoint outgrew the reports). Draining the job then closes
      * the window: one model whose report count is every report sent, and no dead letter.
@@ -275,11 +275,11 @@ class PathModelLoopITCase {
     }
 
     /**
-     * Issue 10 item 2: a probe plan of two variants that split the notes program's methods in two.
-     * Two devices whose ids hash to different variants run the same sessions: each traces only its
-     * variant's methods (their decoded reports never share a method), the paths job learns models
-     * from both, and a report that claims one variant but holds a method of the other is an INVALID
-     * dead letter, so the job learns each method only from the devices whose variant traces it.
+     * A probe plan of two variants that split the notes program's methods in two. Two devices whose
+     * ids hash to different variants run the same sessions: each traces only its variant's methods
+     * (their decoded reports never share a method), the paths job learns models from both, and a
+     * report that claims one variant but holds a method of the other is an INVALID dead letter, so
+     * the job learns each method only from the devices whose variant traces it.
      */
     @Test
     void devicesOfTwoVariantsTraceDisjointMethodsAndTheJobLearnsEachFromItsOwn() throws Exception {

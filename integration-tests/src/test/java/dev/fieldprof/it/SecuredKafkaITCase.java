@@ -45,12 +45,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * fieldprof on a secured cluster (issue 14 item 1): the embedded broker gets a SASL_SSL listener
- * (SCRAM-SHA-512 over TLS, certificates made by keytool for the run), and devices, the frequency
- * job, the topic and publish commands and {@code watch} all go through it with one client
- * properties file. A wrong password and an untrusted certificate each end every command that talks
- * to Kafka with one line naming the problem, within a bound, and a device counts the failure
- * without anything reaching the host program.
+ * fieldprof on a secured cluster: the embedded broker gets a SASL_SSL listener (SCRAM-SHA-512 over
+ * TLS, certificates made by keytool for the run), and devices, the frequency job, the topic and
+ * publish commands and {@code watch} all go through it with one client properties file. A wrong
+ * password and an untrusted certificate each end every command that talks to Kafka with one line
+ * naming the problem, within a bound, and a device counts the failure without anything reaching the
+ * host program.
  */
 class SecuredKafkaITCase {
     private static final String APP = "secured-it:1.0";

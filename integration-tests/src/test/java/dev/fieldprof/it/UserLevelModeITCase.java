@@ -36,9 +36,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Both privacy modes end to end (issue 13 item 3): device runtimes in the user-level mode and in
- * the ε-t mode send through the real broker to the frequency job, whose estimates carry each
- * configuration's mode and standard error, with n equal to the reports the devices made.
+ * Both privacy modes end to end: device runtimes in the user-level mode and in the ε-t mode send
+ * through the real broker to the frequency job, whose estimates carry each configuration's mode and
+ * standard error, with n equal to the reports the devices made.
  */
 class UserLevelModeITCase {
     private static final long SEED = 20_261_124L;

@@ -9,7 +9,7 @@ import java.util.Arrays;
 /**
  * Cryptographically secure randomness from the ChaCha20 block function (RFC 8439 §2.3, 20 rounds)
  * run as a fast-key-erasure generator: keyed once from the JDK's {@code DRBG}, it then costs a
- * fraction of the DRBG per byte, which is most of a report's randomization budget (issue 3 item 8).
+ * fraction of the DRBG per byte, which is most of a report's randomization budget.
  */
 public final class ChaCha20RandomSource implements RandomSource {
     /** "expand 32-byte k" as four little-endian words (RFC 8439 §2.3). */

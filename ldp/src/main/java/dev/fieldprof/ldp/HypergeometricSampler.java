@@ -3,11 +3,12 @@ package dev.fieldprof.ldp;
 /**
  * Exact hypergeometric variates (how many marked items a uniform sample without replacement
  * contains) in O(1) expected time, and the multivariate version built from them: drawing k of an
- * epoch's events uniformly from its exact per-method counts (DESIGN.md, "Privacy": a uniform sample
- * of k of its events ... multivariate hypergeometric, exact, O(|V|)). Small means use inversion;
- * larger ones Stadlober's ratio-of-uniforms method with the table-mountain hat (HRUA, "Sampling
- * from Poisson, binomial and hypergeometric distributions: ratio of uniforms as a simple and fast
- * alternative", 1989), accepted by an exact pmf-ratio test over the whole support.
+ * epoch's events uniformly from its exact per-method counts (docs/architecture.md, "The privacy
+ * contract": a uniform sample of k of its events ... multivariate hypergeometric, exact, O(|V|)).
+ * Small means use inversion; larger ones Stadlober's ratio-of-uniforms method with the
+ * table-mountain hat (HRUA, "Sampling from Poisson, binomial and hypergeometric distributions:
+ * ratio of uniforms as a simple and fast alternative", 1989), accepted by an exact pmf-ratio test
+ * over the whole support.
  */
 public final class HypergeometricSampler {
     private static final double INVERSION_MEAN_LIMIT = 10;

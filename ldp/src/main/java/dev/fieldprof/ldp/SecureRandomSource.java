@@ -7,12 +7,12 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 
 /**
- * Cryptographically secure randomness for the randomizer (DESIGN.md, "Randomness comes from a
- * cryptographically secure generator"): a {@link SecureRandom} (the JDK's NIST SP 800-90A {@code
- * DRBG} when available) read in blocks, because one bulk {@code nextBytes} call costs far less than
- * thousands of small ones and a report needs tens of thousands of draws. Buffering does not weaken
- * the generator: every byte still comes from it, and each byte is used once. The SDK's default is
- * the faster {@link ChaCha20RandomSource}, keyed from this same DRBG.
+ * Cryptographically secure randomness for the randomizer (docs/architecture.md, "The privacy
+ * contract"): a {@link SecureRandom} (the JDK's NIST SP 800-90A {@code DRBG} when available) read
+ * in blocks, because one bulk {@code nextBytes} call costs far less than thousands of small ones
+ * and a report needs tens of thousands of draws. Buffering does not weaken the generator: every
+ * byte still comes from it, and each byte is used once. The SDK's default is the faster {@link
+ * ChaCha20RandomSource}, keyed from this same DRBG.
  */
 public final class SecureRandomSource implements RandomSource {
     private static final VarHandle LONGS =

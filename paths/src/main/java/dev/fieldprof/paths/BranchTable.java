@@ -3,8 +3,8 @@ package dev.fieldprof.paths;
 /**
  * What the path coder needs to know of each method's bytecode CFG: which blocks are branch nodes
  * (blocks with two or more out-edges) and how many out-edges each has. Device and server must use
- * the same table (built by ASM from the same bytes, DESIGN.md "Paths"); static analysis implements
- * it from its CFGs, {@link ArrayBranchTable} from plain arrays.
+ * the same table (built by ASM from the same bytes, docs/architecture.md, "Paths"); static analysis
+ * implements it from its CFGs, {@link ArrayBranchTable} from plain arrays.
  *
  * <p>Method ids are dense, {@code 0 .. methodCount() - 1}; block ids are the CFG's block numbers
  * (any non-negative ints); an edge index is the position of the out-edge in the CFG's order.

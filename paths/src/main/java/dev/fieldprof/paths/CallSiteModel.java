@@ -3,11 +3,11 @@ package dev.fieldprof.paths;
 import java.util.Arrays;
 
 /**
- * The per-call-site model of path format version 3 (issue 12): in a frame of method m, the next
- * coded event is predicted from the frame's position, the segment (the last branch edge taken, or
- * the method entry) and the number of calls made in it so far (capped at {@link #LEVELS} − 1). A
- * position is what the CFG fixes: a segment is straight-line code up to one branch node or exit, so
- * its k-th call is one call site and its end is that node's outcome.
+ * The per-call-site model of path format version 3: in a frame of method m, the next coded event is
+ * predicted from the frame's position, the segment (the last branch edge taken, or the method
+ * entry) and the number of calls made in it so far (capped at {@link #LEVELS} − 1). A position is
+ * what the CFG fixes: a segment is straight-line code up to one branch node or exit, so its k-th
+ * call is one call site and its end is that node's outcome.
  *
  * <p>Almost every event is its position's most probable outcome, so each position codes first one
  * binary decision, "is it the most probable symbol (MPS)?", with an adaptive probability and a

@@ -3,7 +3,7 @@ package dev.fieldprof.paths;
 import java.util.Arrays;
 
 /**
- * Encodes one thread's execution path into path reports of format version 3 (issue 12; DESIGN.md
+ * Encodes one thread's execution path into path reports of format version 3 (docs/architecture.md,
  * "Paths"; AdapTracer section 4.1). Only what the method's CFG cannot tell is coded, each event
  * once, at its position in the frame ({@link CallSiteModel}): at a branch node its outcome (which
  * also says that no further call came before it), at a call which method the call reached, at an

@@ -1,10 +1,10 @@
 package dev.fieldprof.paths;
 
 /**
- * Where a path coder's bits go, for benchmarks (issue 12 item 1): the ideal code length (-log2 of
- * each coded probability) split into branch-outcome bits and call-structure bits (callees, exits,
- * exceptional exits and, in format version 1, which event comes next). Attach it with the encoders'
- * {@code meter} setters; not used on devices. Not thread-safe.
+ * Where a path coder's bits go, for benchmarks: the ideal code length (-log2 of each coded
+ * probability) split into branch-outcome bits and call-structure bits (callees, exits, exceptional
+ * exits and, in format version 1, which event comes next). Attach it with the encoders' {@code
+ * meter} setters; not used on devices. Not thread-safe.
  */
 public final class CodeLengths {
     static final int BRANCH = 0;

@@ -3,11 +3,11 @@ package dev.fieldprof.paths;
 import java.util.Arrays;
 
 /**
- * A published edge-probability model (DESIGN.md "Paths"): per branch node, identified by method id
- * and block id, one positive integer frequency per out-edge, plus the model version that path
- * reports name and AdapTracer's adaptation parameters {@code inc} and {@code bound} (AdapTracer
- * section 4.1, Algorithm 1). Immutable and thread-safe; {@link AdaptiveEdgeModel} is the mutable
- * copy a coder adapts during one report.
+ * A published edge-probability model (docs/architecture.md, "Paths"): per branch node, identified
+ * by method id and block id, one positive integer frequency per out-edge, plus the model version
+ * that path reports name and AdapTracer's adaptation parameters {@code inc} and {@code bound}
+ * (AdapTracer section 4.1, Algorithm 1). Immutable and thread-safe; {@link AdaptiveEdgeModel} is
+ * the mutable copy a coder adapts during one report.
  *
  * <p>{@link #DEFAULT_INC} = 4 was chosen by measurement ({@code IncChoiceTest} prints bits per
  * decision for inc in {1, 2, 4, 8, 16, 32}, bound 8192, on skewed and on mixed synthetic branch

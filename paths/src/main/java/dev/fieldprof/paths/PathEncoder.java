@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * Encodes one thread's execution path into compact path reports with an adaptive integer range
- * coder (AdapTracer section 4.1; DESIGN.md "Paths"). Probes call {@link #enterMethod}, {@link
- * #branch} at every block with several out-edges, and {@link #exitMethod} / {@link
+ * coder (AdapTracer section 4.1; docs/architecture.md, "Paths"). Probes call {@link #enterMethod},
+ * {@link #branch} at every block with several out-edges, and {@link #exitMethod} / {@link
  * #exitExceptionally}; {@link #finishReport()} cuts a report, which decodes on its own with {@link
  * PathDecoder} and the model version it names. Loops need nothing special and recursion any depth;
  * a report may begin and end with frames open.

@@ -9,10 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The part of a probe plan a device and the paths job need (DESIGN.md "Probes spread over
- * variants"): the salt of the device-to-variant hash and, per variant, the methods it path-traces.
- * The instrumenter writes it into the instrumented jar as {@link #RESOURCE}; the paths job derives
- * it from the program model's plan. Text form, one variant a line:
+ * The part of a probe plan a device and the paths job need (docs/architecture.md, "Probe plans"):
+ * the salt of the device-to-variant hash and, per variant, the methods it path-traces. The
+ * instrumenter writes it into the instrumented jar as {@link #RESOURCE}; the paths job derives it
+ * from the program model's plan. Text form, one variant a line:
  *
  * <pre>
  * fieldprof-plan 1

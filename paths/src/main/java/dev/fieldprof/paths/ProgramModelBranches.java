@@ -11,13 +11,13 @@ import java.util.Set;
 /**
  * Builds the path coder's {@link BranchTable} from the CFGs a ProgramModel carries (schema v2,
  * field {@code cfgs}), so the PathModelJob can decode an app version's path reports from its
- * program model alone (DESIGN.md "Paths"). The table equals the one the path instrumenter writes
- * into the jar ({@link BranchTableText#RESOURCE}) when it traced every method of the model: the
- * branch nodes are the model's {@code branchBlocks} whose normal (non-exception) out-edges number 2
- * to {@link BranchTable#MAX_DEGREE}, the edges counted in the model's edge order, which is the
- * order the probes number them in. Exception edges are left out because no probe codes them: an
- * exceptional exit is its own event. Methods the instrumenter skipped or was told not to trace are
- * not known here; for such jars use the jar's own description instead.
+ * program model alone (docs/architecture.md, "Paths"). The table equals the one the path
+ * instrumenter writes into the jar ({@link BranchTableText#RESOURCE}) when it traced every method
+ * of the model: the branch nodes are the model's {@code branchBlocks} whose normal (non-exception)
+ * out-edges number 2 to {@link BranchTable#MAX_DEGREE}, the edges counted in the model's edge
+ * order, which is the order the probes number them in. Exception edges are left out because no
+ * probe codes them: an exceptional exit is its own event. Methods the instrumenter skipped or was
+ * told not to trace are not known here; for such jars use the jar's own description instead.
  */
 public final class ProgramModelBranches {
     private ProgramModelBranches() {}

@@ -8,7 +8,7 @@ import java.security.NoSuchAlgorithmException;
 /**
  * Which probe-plan variant a device traces: a stable, salted hash of its device id, so a device
  * keeps its variant across runs and releases of the SDK and a new plan (a new salt) deals the
- * variants again (DESIGN.md "Probes spread over variants").
+ * variants again (docs/architecture.md, "Probe plans").
  *
  * <p>The hash is fixed and must never change, because the server decides from it which devices
  * could have traced which methods: {@code SHA-256(salt as 8 big-endian bytes || deviceId as UTF-8

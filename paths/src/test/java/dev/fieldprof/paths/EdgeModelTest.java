@@ -192,9 +192,9 @@ class EdgeModelTest {
     }
 
     /**
-     * Issue 10 item 2: a device of a probe-plan variant adopts a published model for exactly the
-     * methods it traces; whatever was learned for other methods stays with the devices that trace
-     * them. Its reports still decode with the published model, which the job holds.
+     * A device of a probe-plan variant adopts a published model for exactly the methods it traces;
+     * whatever was learned for other methods stays with the devices that trace them. Its reports
+     * still decode with the published model, which the job holds.
      */
     @Test
     void aVariantAdoptsTheModelForItsMethodsOnlyAndItsReportsDecodeWithThePublishedOne()

@@ -23,11 +23,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Records the ground truth of the accuracy study (issue 5 item 4) on real programs: analyzes each
- * jar with the real analysis, instruments it with the real instrumenter, runs it as N simulated
- * devices (device i = one seeded random run) and writes, per program, the model file and a runs CSV
- * of exact per-method entry counts that {@code fieldprof evaluate --model M --runs R.csv} reads.
- * Usage in benchmarks/README.md.
+ * Records the ground truth of the accuracy study on real programs: analyzes each jar with the real
+ * analysis, instruments it with the real instrumenter, runs it as N simulated devices (device i =
+ * one seeded random run) and writes, per program, the model file and a runs CSV of exact per-method
+ * entry counts that {@code fieldprof evaluate --model M --runs R.csv} reads. Usage in
+ * benchmarks/README.md.
  */
 public final class AccuracyRuns {
 

@@ -1,15 +1,14 @@
 package dev.fieldprof.benchmarks.analysis;
 
-import dev.fieldprof.analysis.AnalysisBenchmark;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Issue 4 item 4: prints |V|, Jimple statements, pairs, Algorithm 1 seconds per 100K statements,
- * analyze wall time and instrumentation classes per second for real jars. Without arguments it
- * measures the commons-lang3, gson and guava jars on this module's classpath (Soot depends on
- * them); arguments {@code name=path.jar} measure other jars.
+ * Prints |V|, Jimple statements, pairs, Algorithm 1 seconds per 100K statements, analyze wall time
+ * and instrumentation classes per second for real jars. Without arguments it measures the
+ * commons-lang3, gson and guava jars on this module's classpath (Soot depends on them); arguments
+ * {@code name=path.jar} measure other jars.
  */
 public final class AnalysisBenchmarks {
 

@@ -13,10 +13,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * One command for the client-side figures of issue 3 item 8, printed side by side: randomizing one
- * report (exact vs naive per-event vs normal approximation), the exact worst-case privacy-loss
- * ratio of the normal approximation on a small case, and ns per counted event on one and two
- * threads against an uninstrumented loop.
+ * One command for the client-side figures, printed side by side: randomizing one report (exact vs
+ * naive per-event vs normal approximation), the exact worst-case privacy-loss ratio of the normal
+ * approximation on a small case, and ns per counted event on one and two threads against an
+ * uninstrumented loop.
  *
  * <pre>
  * mvn -B -q -o -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/cp.txt

@@ -26,9 +26,9 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Nanoseconds per counted event (issue 3 item 8): a loop of calls to a small method that, when
- * instrumented, starts with {@code Probes.enter(id)}, against the same loop uninstrumented, on one
- * and on two threads (each thread counts into its own stripe of the same runtime).
+ * Nanoseconds per counted event: a loop of calls to a small method that, when instrumented, starts
+ * with {@code Probes.enter(id)}, against the same loop uninstrumented, on one and on two threads
+ * (each thread counts into its own stripe of the same runtime).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Matching time of {@link EflaskMatcher} (issue 11 item 7): generated CCT pairs of 10k and 50k
- * nodes per side, α = 0..3, wall-clock and thread CPU time of one matching each (after one warm-up
- * matching at α = 0), with the candidate pairs Σ|Cα(v)| and the matching's size.
+ * Matching time of {@link EflaskMatcher}: generated CCT pairs of 10k and 50k nodes per side, α =
+ * 0..3, wall-clock and thread CPU time of one matching each (after one warm-up matching at α = 0),
+ * with the candidate pairs Σ|Cα(v)| and the matching's size.
  *
  * <pre>
  * java -Xmx4g -cp "$CP" dev.fieldprof.benchmarks.diff.DiffMatchingBenchmark [--sizes 10000,50000]

@@ -12,10 +12,10 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 
 /**
- * The checkpointed state of the frequency job's deduplication (issue 9 item 4) when D devices each
- * send R reports: numbered reports (one sequence window per device) against unnumbered ones (one
- * remembered report id per report, the only way before FrequencyReport v2), on the real operator
- * with Flink's heap state backend, measured as the size of a full checkpoint.
+ * The checkpointed state of the frequency job's deduplication when D devices each send R reports:
+ * numbered reports (one sequence window per device) against unnumbered ones (one remembered report
+ * id per report, the only way before FrequencyReport v2), on the real operator with Flink's heap
+ * state backend, measured as the size of a full checkpoint.
  *
  * <pre>
  * java -Xmx6g -cp benchmarks/target/classes:$(cat benchmarks/target/cp.txt) \

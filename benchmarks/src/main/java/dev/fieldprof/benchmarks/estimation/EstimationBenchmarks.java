@@ -12,10 +12,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * One command for the figures of issue 5 item 6, printed side by side: decode + validate +
- * aggregate per core at |V| = 2,000 and 10,000 (JMH, no Kafka), the job's sustained rate through
- * the embedded broker and MiniCluster at |V| = 2,000 with exactly-once, and the raw Kafka produce
- * and consume rates of the same bytes.
+ * One command for the estimation figures, printed side by side: decode + validate + aggregate per
+ * core at |V| = 2,000 and 10,000 (JMH, no Kafka), the job's sustained rate through the embedded
+ * broker and MiniCluster at |V| = 2,000 with exactly-once, and the raw Kafka produce and consume
+ * rates of the same bytes.
  *
  * <pre>
  * mvn -B -q -o -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/cp.txt

@@ -14,9 +14,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the estimation job does per report, without Kafka or Flink (issue 5 item 6): decode the Avro
- * bytes, validate against the program model, add to the window's partial sum. One thread, so the
- * score is reports per second per core.
+ * What the estimation job does per report, without Kafka or Flink: decode the Avro bytes, validate
+ * against the program model, add to the window's partial sum. One thread, so the score is reports
+ * per second per core.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

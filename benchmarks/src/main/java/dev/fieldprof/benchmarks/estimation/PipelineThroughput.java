@@ -32,8 +32,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Sustained end-to-end throughput of the frequency estimation job through the embedded broker and
- * MiniCluster with exactly-once output (issue 5 item 6), next to the raw Kafka produce and consume
- * rates of the same bytes, the ceiling any Kafka job on this machine has.
+ * MiniCluster with exactly-once output, next to the raw Kafka produce and consume rates of the same
+ * bytes, the ceiling any Kafka job on this machine has.
  *
  * <p>Method: a warm-up window of reports, then the measured window of {@code n} reports, then one
  * late report per partition that moves the watermark past it, all written before the job starts.

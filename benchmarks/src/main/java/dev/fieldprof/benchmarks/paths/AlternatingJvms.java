@@ -13,12 +13,11 @@ import java.util.Map;
 /**
  * Runs every (program, configuration) of the path timings in its own child JVM ({@link
  * PathTimingChild}), round after round, so that the machine's load over the whole run hits every
- * configuration alike and no configuration inherits another's JIT profile (issue 12 item 4: the
- * median of at least 5 alternating JVMs per configuration). Round r runs, program by program, the
- * configurations in their order rotated to start at configuration r. A child runs the same {@code
- * java} binary with the same class path and the parent's {@code -X} options (heap, JIT and GC
- * settings), one child at a time; its stdout is read for its {@link ChildTiming} lines and its
- * stderr goes to the parent's.
+ * configuration alike and no configuration inherits another's JIT profile (the median of at least 5
+ * alternating JVMs per configuration). Round r runs, program by program, the configurations in
+ * their order rotated to start at configuration r. A child runs the same {@code java} binary with
+ * the same class path and the parent's {@code -X} options (heap, JIT and GC settings), one child at
+ * a time; its stdout is read for its {@link ChildTiming} lines and its stderr goes to the parent's.
  */
 final class AlternatingJvms {
     /** One child JVM to run: which round, program and configuration. */

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * BLPP and PAP run on the same path probes as our encoder, to time them side by side (issue 6 item
- * 5). Each out-edge of a branch node (and each method entry) is followed ahead of time along single
+ * BLPP and PAP run on the same path probes as our encoder, to time them side by side . Each
+ * out-edge of a branch node (and each method entry) is followed ahead of time along single
  * successors to the next branch node or exit, and the baseline's edge operations on that chain are
  * precomputed: BLPP adds the Ball-Larus increments and at a back edge writes the path id and
  * restarts; PAP multiplies by the in-degree and adds the in-edge index at merge nodes and writes a

@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * Trace sizes of the baselines of AdapTracer section 2 on a recorded execution, each made decodable
- * and charged the same call information our format codes (issue 12 item 1):
+ * and charged the same call information our format codes:
  *
  * <ul>
  *   <li><b>BLPP</b>: Ball-Larus path ids (acyclic paths of the CFG without its back edges), a new

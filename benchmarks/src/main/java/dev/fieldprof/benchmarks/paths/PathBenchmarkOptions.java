@@ -31,7 +31,7 @@ record PathBenchmarkOptions(
 
     private static final Set<String> PROGRAMS = Set.of("commons-lang3", "gson", "guava");
 
-    /** True if the timings follow issue 12's protocol (>= 5 JVMs, >= 60 warm-up runs). */
+    /** True if the timings follow the timing protocol (>= 5 JVMs, >= 60 warm-up runs). */
     boolean issueProtocol() {
         return rounds >= DEFAULT_ROUNDS && warmup >= WARMUP;
     }

@@ -52,8 +52,8 @@ import java.util.function.Function;
  * alternating rounds; and the tracer's cost per branch decision and per enter/exit pair net of
  * probe dispatch, from the measured run's recorded events replayed through the probes into the
  * tracer and into a no-op handler in the same rounds ({@link PathTimings}). The last table prints
- * issue 12's targets, met or missed: the tracer's with M3, the model of the reports whose sizes it
- * gives.
+ * the path tracer's targets, met or missed: the tracer's with M3, the model of the reports whose
+ * sizes it gives.
  *
  * <p>Run: {@code java -Xmx3g -cp benchmarks.jar:deps dev.fieldprof.benchmarks.paths.PathBenchmarks
  * [scale [programs]] [--rounds N] [--quick]} ({@link PathBenchmarkOptions}: scale of the workload
@@ -378,8 +378,8 @@ public final class PathBenchmarks {
         printTimings(out, rows, timings, options);
         out.println();
         out.println(
-                "Targets of issue 12 (version 3 with M3 against the run's baselines; times as"
-                        + " above):");
+                "Targets of the path tracer (version 3 with M3 against the run's baselines; times"
+                        + " as above):");
         out.printf(
                 "%-14s %34s %18s %26s %24s %16s %18s   %s%n",
                 "program",
@@ -443,7 +443,7 @@ public final class PathBenchmarks {
     static final double CPU_VS_PAP_TARGET = 1.10;
     static final double BRANCH_NS_TARGET = 6.0;
 
-    /** Issue 12's 1.5 ns "per enter/exit", read as per event: an enter or an exit each. */
+    /** The target's 1.5 ns "per enter/exit", read as per event: an enter or an exit each. */
     static final double ENTER_EXIT_NS_TARGET = 1.5;
 
     private static void printTimings(
@@ -460,7 +460,7 @@ public final class PathBenchmarks {
                 options.warmup());
         if (!options.issueProtocol()) {
             out.println(
-                    "(fewer JVMs or warm-up runs than issue 12 asks: >= 5 JVMs per"
+                    "(fewer JVMs or warm-up runs than the protocol asks: >= 5 JVMs per"
                             + " configuration, >= 60 warm-up runs; for local use only)");
         }
         List<TimedConfiguration> workload =

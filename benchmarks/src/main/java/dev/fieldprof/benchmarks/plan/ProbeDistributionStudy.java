@@ -31,10 +31,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Issue 10 item 4: the probe-distribution paper's field study (Section 5, Figures 2 and 3) on real
- * programs. For each program (commons-lang3, gson, guava: the Maven Central jars the accuracy study
- * uses, {@link AccuracyRuns#program}) it analyzes the jar into a model, puts path probes into every
- * model method, and records the full trace of each simulated site (one seeded run of {@link
+ * The probe-distribution paper's field study (Section 5, Figures 2 and 3) on real programs. For
+ * each program (commons-lang3, gson, guava: the Maven Central jars the accuracy study uses, {@link
+ * AccuracyRuns#program}) it analyzes the jar into a model, puts path probes into every model
+ * method, and records the full trace of each simulated site (one seeded run of {@link
  * RandomApiDriver}) with {@link ChainTraceRecorder}. Then, for every strategy of the planner and
  * every h-bound (a share of the program's total probe cost), it plans n variants over the model,
  * deals the sites to the variants (a seeded permutation per repetition, site i gets variant perm(i)

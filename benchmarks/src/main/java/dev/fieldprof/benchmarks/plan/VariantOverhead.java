@@ -38,14 +38,14 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Issue 10 item 3: the CPU overhead a device pays per probe-plan variant, on commons-lang3, gson
- * and guava, at several {@code --h-bound}s, in one run. Per program: the program model as {@code
- * fieldprof analyze} builds it (a library), the jar with path probes as {@code PathBenchmarks}
- * instruments it, and for each h-bound (0.02% to 50% of all methods' cost in branch probes, the
- * planner's default unit) a plan of 8 variants. Then the workload's thread CPU time on the original
- * jar, on the probed jar with tracing off, with a mask that traces nothing (the cost of untraced
- * methods alone), with every method traced, and with each variant's mask ({@code
- * PathProbes.install(tracer, plan.traced(v))}).
+ * The CPU overhead a device pays per probe-plan variant, on commons-lang3, gson and guava, at
+ * several {@code --h-bound}s, in one run. Per program: the program model as {@code fieldprof
+ * analyze} builds it (a library), the jar with path probes as {@code PathBenchmarks} instruments
+ * it, and for each h-bound (0.02% to 50% of all methods' cost in branch probes, the planner's
+ * default unit) a plan of 8 variants. Then the workload's thread CPU time on the original jar, on
+ * the probed jar with tracing off, with a mask that traces nothing (the cost of untraced methods
+ * alone), with every method traced, and with each variant's mask ({@code PathProbes.install(tracer,
+ * plan.traced(v))}).
  *
  * <p>Beside those, the same h-bound shares of plans weighed by call rate ({@link
  * ProbePlanner#plan(ProgramModel, PlanOptions, CallRates)}: branch probes times each method's

@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The branch nodes of the path-traced methods as plain data (DESIGN.md "Paths"): per method id, the
- * ascending ids of its blocks with two or more normal out-edges and their out-degrees, the edges
- * numbered in the CFG's out-edge order. Device and server build their path coder's branch table
- * from it (client-sdk {@code paths.BranchTableText}), so this module needs no client-sdk
- * dependency. Immutable; {@link #toText()} / {@link #parse} give the versioned text form the
- * instrumenter writes into the jar as {@link #RESOURCE}.
+ * The branch nodes of the path-traced methods as plain data (docs/architecture.md, "Paths"): per
+ * method id, the ascending ids of its blocks with two or more normal out-edges and their
+ * out-degrees, the edges numbered in the CFG's out-edge order. Device and server build their path
+ * coder's branch table from it (client-sdk {@code paths.BranchTableText}), so this module needs no
+ * client-sdk dependency. Immutable; {@link #toText()} / {@link #parse} give the versioned text form
+ * the instrumenter writes into the jar as {@link #RESOURCE}.
  */
 public final class BranchDescription implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -26,8 +26,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fieldprof evaluate}: the accuracy study of issue 5 item 4 (profiling paper Sections
- * 5.3-5.4); the logic is {@link AccuracyStudy}.
+ * {@code fieldprof evaluate}: the accuracy study (benchmarks/README.md, "Accuracy"); the logic is
+ * {@link AccuracyStudy}.
  */
 @Command(
         name = "evaluate",

@@ -11,9 +11,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code fieldprof privacy audit}: prints Pr[R(F) = Z] exactly for every F of the domain, the
- * largest probability ratio within trace distance t and the bound e^ε (issue 3 item 3); with {@code
- * --mode user-level}, the subset-selection oracle's worst-case ratio over all outputs and input
- * pairs, computed exactly (issue 13 item 3). The logic is {@link ExactPrivacyAudit}.
+ * largest probability ratio within trace distance t and the bound e^ε; with {@code --mode
+ * user-level}, the subset-selection oracle's worst-case ratio over all outputs and input pairs,
+ * computed exactly. The logic is {@link ExactPrivacyAudit}.
  */
 @Command(
         name = "audit",

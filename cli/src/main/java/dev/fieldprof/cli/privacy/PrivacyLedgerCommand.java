@@ -14,9 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fieldprof privacy ledger}: prints a device's privacy ledger from its state directory
- * (issue 3 item 5): reports, events reported, ε per t changed events and the user-level bound, per
- * app version. The logic is {@link PrivacyLedger}.
+ * {@code fieldprof privacy ledger}: prints a device's privacy ledger from its state directory :
+ * reports, events reported, ε per t changed events and the user-level bound, per app version. The
+ * logic is {@link PrivacyLedger}.
  */
 @Command(
         name = "ledger",

@@ -27,11 +27,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fieldprof privacy plan}: which privacy parameters to pick for a program, before it ships
- * (issue 13 item 5). For both modes and a grid of ε, t, k and reports per device per day it
- * predicts the accuracy of the window estimates and what each device spends ({@link
- * PrivacyPlanner}), and recommends the configuration that meets a target interval at the smallest
- * user-level ε per day.
+ * {@code fieldprof privacy plan}: which privacy parameters to pick for a program, before it ships .
+ * For both modes and a grid of ε, t, k and reports per device per day it predicts the accuracy of
+ * the window estimates and what each device spends ({@link PrivacyPlanner}), and recommends the
+ * configuration that meets a target interval at the smallest user-level ε per day.
  */
 @Command(
         name = "plan",

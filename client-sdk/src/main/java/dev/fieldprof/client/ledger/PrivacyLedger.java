@@ -21,15 +21,16 @@ import java.util.Properties;
 
 /**
  * The privacy ledger of one device and app version: how much it has reported and what that costs.
- * By the guarantee of DESIGN.md (traces at distance d give output probabilities within e^(ε·d/t)),
- * one report of k events protects each t changed events at ε, and the report's whole content (d =
- * k) at ε·k/t. Across reports the losses add (sequential composition), so the <em>user-level
- * bound</em> for hiding everything the device ever reported is Σ over reports of ε_i·k_i/t_i =
- * ε·(events reported)/t for a fixed configuration. Sampling k of an epoch's events can only lower
- * the loss; the ledger ignores that gain and stays an upper bound. A report is entered before it is
- * handed to the transport, so a crash can only over-count. A per-day cap (UTC days of the device
- * clock; a clock set back to an earlier day stays on the latest day seen) stops reporting when
- * reached. Stored as a versioned properties file, written atomically.
+ * By the guarantee of the randomizer (docs/architecture.md, "The privacy contract": traces at
+ * distance d give output probabilities within e^(ε·d/t)), one report of k events protects each t
+ * changed events at ε, and the report's whole content (d = k) at ε·k/t. Across reports the losses
+ * add (sequential composition), so the <em>user-level bound</em> for hiding everything the device
+ * ever reported is Σ over reports of ε_i·k_i/t_i = ε·(events reported)/t for a fixed configuration.
+ * Sampling k of an epoch's events can only lower the loss; the ledger ignores that gain and stays
+ * an upper bound. A report is entered before it is handed to the transport, so a crash can only
+ * over-count. A per-day cap (UTC days of the device clock; a clock set back to an earlier day stays
+ * on the latest day seen) stops reporting when reached. Stored as a versioned properties file,
+ * written atomically.
  *
  * <p>The ledger also shows whether path tracing is on and how many path reports (and bytes of path
  * data) the device has handed over for sending. <b>Path reports are not randomized</b>: they carry

@@ -13,10 +13,10 @@ import java.util.zip.CRC32;
 
 /**
  * The counts of an epoch that has not reached k events yet, as kept on the device across restarts
- * (DESIGN.md: "an epoch with fewer than k events is kept on the device ... it is never sent").
- * Binary, versioned (magic {@code FPEP}, version 1), sparse, CRC-checked; written atomically. The
- * counts identify the app version, privacy configuration and |V| they belong to: state for another
- * configuration is never mixed in.
+ * (docs/architecture.md, "The flow": an epoch with fewer than k events waits on disk and is never
+ * sent on its own). Binary, versioned (magic {@code FPEP}, version 1), sparse, CRC-checked; written
+ * atomically. The counts identify the app version, privacy configuration and |V| they belong to:
+ * state for another configuration is never mixed in.
  */
 public final class EpochState {
     private static final int MAGIC = 0x46504550; // "FPEP"

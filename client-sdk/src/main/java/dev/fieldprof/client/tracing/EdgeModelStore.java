@@ -9,12 +9,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The newest edge model a device may code with (DESIGN.md "Paths"): starts from the uniform model,
- * version 0, and adopts a published model only if it is for this app version, for exactly this
- * code's branch nodes ({@code branchFingerprint}) and newer than the one held: a model of the held
- * version from another writer is refused as a conflict, since the reports coded with the held one
- * name its writer. Encoders read it when they cut a report, so a thread switches models only
- * between reports. Thread-safe.
+ * The newest edge model a device may code with (docs/architecture.md, "Paths"): starts from the
+ * uniform model, version 0, and adopts a published model only if it is for this app version, for
+ * exactly this code's branch nodes ({@code branchFingerprint}) and newer than the one held: a model
+ * of the held version from another writer is refused as a conflict, since the reports coded with
+ * the held one name its writer. Encoders read it when they cut a report, so a thread switches
+ * models only between reports. Thread-safe.
  */
 public final class EdgeModelStore {
     private final String appVersion;

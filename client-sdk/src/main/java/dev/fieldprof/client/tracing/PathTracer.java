@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The device side of adaptive path profiling (DESIGN.md "Paths"; AdapTracer section 4): one {@link
- * CallSitePathEncoder} (path format version 2) per traced thread, coding with the {@link
+ * The device side of adaptive path profiling (docs/architecture.md, "Paths"; AdapTracer section 4):
+ * one {@link CallSitePathEncoder} (path format version 2) per traced thread, coding with the {@link
  * EdgeModelStore}'s model, cut into {@link PathReport}s when a report reaches {@code
  * maxReportBytes} or an epoch ends, and handed to a {@link PathReportSink}. A thread adopts the
  * store's newer model at the cut, so every report is coded with one model version and names it.

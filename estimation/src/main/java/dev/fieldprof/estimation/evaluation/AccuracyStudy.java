@@ -16,11 +16,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The accuracy study of the profiling paper (Sections 5.3-5.4) on fieldprof's own parts (issue 5
- * item 4): simulated devices each report one epoch sampled down to exactly k events, randomized by
- * the client SDK's real randomizer, summed and estimated by the real estimation core, with and
- * without the constraint projection. Ground truth is the exact sum of the sampled traces, the
- * quantity the estimator is unbiased for.
+ * The accuracy study of the profiling paper (Sections 5.3-5.4) on fieldprof's own parts: simulated
+ * devices each report one epoch sampled down to exactly k events, randomized by the client SDK's
+ * real randomizer, summed and estimated by the real estimation core, with and without the
+ * constraint projection. Ground truth is the exact sum of the sampled traces, the quantity the
+ * estimator is unbiased for.
  *
  * <p>Within a repetition every configuration randomizes the same traces, so differences between
  * rows come from ε and t alone.

@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The comparison that decides fieldprof's defaults (issue 13 item 6): the two privacy modes at
- * equal per-report user-level ε, on the same simulated devices, through the real randomizers and
- * the real estimator and projection. In ε-t mode a report costs ε·k/t of user-level privacy and its
- * randomizer depends only on ε/t, so every (ε, t) with ε·k/t = E is the same randomizer: it is run
- * at t = k, ε = E, for k = 1 (one event, a randomized histogram of |V| cells) and for the accuracy
- * study's k = 5·|V|. In user-level mode a report costs ε = E and samples one event through the
- * subset-selection oracle.
+ * The comparison that decides fieldprof's defaults: the two privacy modes at equal per-report
+ * user-level ε, on the same simulated devices, through the real randomizers and the real estimator
+ * and projection. In ε-t mode a report costs ε·k/t of user-level privacy and its randomizer depends
+ * only on ε/t, so every (ε, t) with ε·k/t = E is the same randomizer: it is run at t = k, ε = E,
+ * for k = 1 (one event, a randomized histogram of |V| cells) and for the accuracy study's k =
+ * 5·|V|. In user-level mode a report costs ε = E and samples one event through the subset-selection
+ * oracle.
  *
  * <p>Both modes estimate the devices' mean share profile (an ε-t report's k events are a uniform
  * sample of its epoch), so both are measured against that same truth: the mean over devices of each

@@ -17,10 +17,10 @@ import java.util.SplittableRandom;
 
 /**
  * Predicts, before anything ships, how accurate the field estimates of a program will be under a
- * privacy configuration, and what each device pays for it (issue 13 item 5): the per-method 95%
- * interval, the smallest share distinguishable from zero, the expected relative error of ĝ and of
- * the consistent g*, and the user-level ε a device spends per day. Deterministic for a seed;
- * immutable and thread-safe.
+ * privacy configuration, and what each device pays for it: the per-method 95% interval, the
+ * smallest share distinguishable from zero, the expected relative error of ĝ and of the consistent
+ * g*, and the user-level ε a device spends per day. Deterministic for a seed; immutable and
+ * thread-safe.
  *
  * <p>The standard errors are the estimators' own (see {@code FrequencyEstimator}): in ε-t mode
  * √(a/(n·k))/(a − 1) for every method; in user-level mode √(μ(1 − μ)/n)/(p − q) with μ = q + (p −

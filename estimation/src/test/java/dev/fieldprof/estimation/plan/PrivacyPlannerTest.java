@@ -90,10 +90,10 @@ class PrivacyPlannerTest {
     }
 
     /**
-     * The planner against the real randomizer and estimator (issue 13 item 5: within 10%). The runs
-     * are seeded, so the figures below are fixed; with other seeds a simulated RE of 80 methods
-     * averaged over 4 runs has a relative standard deviation of about 0.755/√(80·4) ≈ 4%, so 10% is
-     * about 2.4 of them.
+     * The planner against the real randomizer and estimator (within 10%). The runs are seeded, so
+     * the figures below are fixed; with other seeds a simulated RE of 80 methods averaged over 4
+     * runs has a relative standard deviation of about 0.755/√(80·4) ≈ 4%, so 10% is about 2.4 of
+     * them.
      */
     @Test
     void predictedRelativeErrorsAreWithinTenPercentOfTheRealRandomizerAndEstimator() {

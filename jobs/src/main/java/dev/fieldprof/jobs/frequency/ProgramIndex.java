@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * What the job needs of one program model: |V|, the signatures, the privacy configurations and the
- * preprocessed constraint projection (built once per model, DESIGN.md "The per-window QP, fast").
- * Immutable and thread-safe.
+ * preprocessed constraint projection (built once per model, docs/architecture.md, "The constraint
+ * projection, fast"). Immutable and thread-safe.
  */
 public final class ProgramIndex {
     static final RecordCodec<ProgramModel> CODEC = RecordCodec.of(ProgramModel.class);

@@ -11,8 +11,9 @@ import dev.fieldprof.schemas.RecordCodec;
 import java.util.List;
 
 /**
- * Decoding and the checks a report must pass against its program model (issue 5, DESIGN.md
- * "Privacy"): Flink-free, so that the job's functions and the benchmarks share them. Thread-safe.
+ * Decoding and the checks a report must pass against its program model (docs/architecture.md, "The
+ * privacy contract"): Flink-free, so that the job's functions and the benchmarks share them.
+ * Thread-safe.
  */
 public final class ReportValidation {
     private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);

@@ -10,8 +10,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The Kafka sources and sinks of the jobs: sources of raw records read {@code read_committed}, and
- * sinks of encoded records that are exactly-once while checkpoints run (DESIGN.md "Runtime
- * choices": a transactional-id prefix unique per job and role, a transaction timeout below the
+ * sinks of encoded records that are exactly-once while checkpoints run (docs/architecture.md,
+ * "Runtimes": a transactional-id prefix unique per job and role, a transaction timeout below the
  * broker's maximum) and at-least-once without them.
  */
 public final class KafkaRecords {

@@ -4,7 +4,7 @@ import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
 
 /**
  * Event time is the Kafka record timestamp, set when the report is sent, never the device clock
- * (DESIGN.md "Topics and records").
+ * (docs/architecture.md, "Topics and records").
  */
 public final class RecordTimestamp implements SerializableTimestampAssigner<RawRecord> {
     private static final long serialVersionUID = 1L;

@@ -15,8 +15,8 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
  * of the broker's and the job's clocks, which the out-of-orderness bound covers). Its watermark may
  * then follow the wall clock, and that is why the partition is never declared idle: an idle channel
  * is left out of the downstream watermark, and an operator whose inputs all turned idle while it
- * still held a window emits that window's sum later, after the next stage has closed it (the silent
- * loss of issue 9 item 0). Advancing on the wall clock instead keeps every channel's watermark
+ * still held a window emits that window's sum later, after the next stage has closed it (reports
+ * were lost that way). Advancing on the wall clock instead keeps every channel's watermark
  * meaningful and closes a quiet app's last window within {@code window + outOfOrderness +
  * idleness}.
  *

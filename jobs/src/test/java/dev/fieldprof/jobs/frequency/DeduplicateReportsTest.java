@@ -46,8 +46,8 @@ class DeduplicateReportsTest {
     }
 
     /**
-     * Issue 9 item 4: after an outage longer than the TTL, a backlog of re-sent numbered reports
-     * still counts once; unnumbered ones (v1 devices) are only remembered for the TTL.
+     * After an outage longer than the TTL, a backlog of re-sent numbered reports still counts once;
+     * unnumbered ones (v1 devices) are only remembered for the TTL.
      */
     @Test
     void countsNumberedReportsOnceAfterAnOutageLongerThanTheTtl() throws Exception {

@@ -56,7 +56,7 @@ class FrequencyEstimationJobITCase {
 
     private long offset;
 
-    /** The same exact results with the state on the heap and in RocksDB (issue 9 item 8). */
+    /** The same exact results with the state on the heap and in RocksDB. */
     @ParameterizedTest
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void estimatesWindowsExactlyAndDeadLettersBadRecords(String stateBackend) throws Exception {
@@ -227,10 +227,10 @@ class FrequencyEstimationJobITCase {
     }
 
     /**
-     * Issue 9 item 2: the model of an app version republished with another |V| under the same
-     * config id. Before, window sums of both widths met in one aggregate and the job failed (and
-     * failed again after every restart); now each generation has its own windows and cumulative
-     * estimate, named in the EstimateWindow.
+     * The model of an app version republished with another |V| under the same config id. Before,
+     * window sums of both widths met in one aggregate and the job failed (and failed again after
+     * every restart); now each generation has its own windows and cumulative estimate, named in the
+     * EstimateWindow.
      */
     @Test
     void keepsTheGenerationsOfARepublishedModelApart() throws Exception {

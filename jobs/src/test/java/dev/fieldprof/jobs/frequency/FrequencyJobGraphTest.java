@@ -12,7 +12,7 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
 
-/** The shape of the job: how often a report crosses the network (issue 9 item 8). */
+/** The shape of the job: how often a report crosses the network. */
 class FrequencyJobGraphTest {
 
     @Test

@@ -102,7 +102,7 @@ class PathModelAggregatorTest {
         assertEquals(2, m2.version());
         agg.add(deviceReports(new PathEncoder(m2), 5, 1).get(0));
         assertEquals(3, agg.closeWindow().orElseThrow().version());
-        // Version 1 is evicted; the uniform version 0 never is (issue 9 item 6): a device that
+        // Version 1 is evicted; the uniform version 0 never is: a device that
         // has not fetched any model yet is still decoded.
         assertEquals(List.of(0L, 2L, 3L), agg.keptVersions());
         assertTrue(agg.add(fromV0.get(2)).accepted());

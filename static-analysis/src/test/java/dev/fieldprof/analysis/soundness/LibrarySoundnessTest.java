@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 4 item 3: the pairs hold in every seeded random run of three real Maven Central libraries.
- * The libraries are the commons-lang3, gson and commons-codec jars already on the test classpath
- * (Soot and Avro depend on them), so the test needs no download.
+ * The pairs hold in every seeded random run of three real Maven Central libraries. The libraries
+ * are the commons-lang3, gson and commons-codec jars already on the test classpath (Soot and Avro
+ * depend on them), so the test needs no download.
  */
 class LibrarySoundnessTest {
 

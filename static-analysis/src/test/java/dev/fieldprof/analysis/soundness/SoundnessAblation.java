@@ -14,10 +14,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Prints the soundness table of issue 4 item 3 with the ablation: the same driven runs checked
- * against the pairs of the paper's rules (closed world), the sound rules in a closed world, and the
- * sound rules as a library (the default). Run from the module directory with the test classpath:
- * {@code java -cp ... dev.fieldprof.analysis.soundness.SoundnessAblation [RUNS CALLS SEED]}.
+ * Prints the soundness table with the ablation: the same driven runs checked against the pairs of
+ * the paper's rules (closed world), the sound rules in a closed world, and the sound rules as a
+ * library (the default). Run from the module directory with the test classpath: {@code java -cp ...
+ * dev.fieldprof.analysis.soundness.SoundnessAblation [RUNS CALLS SEED]}.
  */
 public final class SoundnessAblation {
 

@@ -23,10 +23,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Soundness of the pairs on a real library (issue 4 item 3): analyse its jar, instrument it, drive
- * it with the seeded {@link RandomApiDriver} in a child JVM (the fixture main {@value
- * #DRIVER_MAIN}, which records the exact counts of every run), and check F(left) ≤ F(right) of
- * every pair against those counts.
+ * Soundness of the pairs on a real library: analyse its jar, instrument it, drive it with the
+ * seeded {@link RandomApiDriver} in a child JVM (the fixture main {@value #DRIVER_MAIN}, which
+ * records the exact counts of every run), and check F(left) ≤ F(right) of every pair against those
+ * counts.
  */
 public final class SoundnessCheck {
 

@@ -14,8 +14,8 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 9 item 7: what the frequency job drops for lateness is a dead letter with its own reason
- * and enough to find what it stands for, never only a log line or a Flink metric.
+ * What the frequency job drops for lateness is a dead letter with its own reason and enough to find
+ * what it stands for, never only a log line or a Flink metric.
  */
 class LateDeadLettersTest {
     private static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);

@@ -234,8 +234,8 @@ class ValidateReportsTest {
     }
 
     /**
-     * Issue 9 item 5: hundreds of app versions that are never published beside a real one. They
-     * hold event time back for at most the hold limit, and at most maxPending of them wait.
+     * Hundreds of app versions that are never published beside a real one. They hold event time
+     * back for at most the hold limit, and at most maxPending of them wait.
      */
     @Test
     void appVersionsThatAreNeverPublishedDelayOthersAtMostTheHoldLimitInBoundedState()
@@ -280,8 +280,8 @@ class ValidateReportsTest {
     }
 
     /**
-     * Issue 9 item 3: restored with twice the parallelism and four shards instead of one, every
-     * instance validates reports of every shard at once, without waiting for a republished model.
+     * Restored with twice the parallelism and four shards instead of one, every instance validates
+     * reports of every shard at once, without waiting for a republished model.
      */
     @Test
     void knowsEveryModelAfterARestoreWithAnotherParallelismAndShardCount() throws Exception {
@@ -326,8 +326,8 @@ class ValidateReportsTest {
     }
 
     /**
-     * Issue 9 item 2: the model republished with another |V|. Reports of either generation count
-     * under their own; one that fits neither is MODEL_CHANGED.
+     * The model republished with another |V|. Reports of either generation count under their own;
+     * one that fits neither is MODEL_CHANGED.
      */
     @Test
     void countsReportsUnderTheGenerationTheyFitAndDeadLettersOnesThatFitNone() throws Exception {
