@@ -3,7 +3,10 @@ package dev.fieldprof.schemas;
 import java.util.List;
 import java.util.Map;
 
-/** Names of the Kafka topics of docs/architecture.md, "Topics and records": the contract between parts. */
+/**
+ * Names of the Kafka topics of docs/architecture.md, "Topics and records": the contract between
+ * parts.
+ */
 public final class Topics {
     /** Compacted; ProgramModel keyed by app version. */
     public static final String PROGRAMS = "fieldprof.programs";
