@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,6 +31,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -108,16 +110,26 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /**
      * A SASL_SSL listener: SCRAM-SHA-512 logins over TLS with the broker's key and certificate from
-     * a PKCS12 key store, and one SCRAM user the broker knows once it started. The plaintext
+     * a PKCS12 key store, and the SCRAM users the broker knows once it started. The plaintext
      * listener stays for the broker itself (inter-broker, controller) and for tests' own admin.
+     * With {@link #withAcls()} the broker authorizes every request by ACLs (Kafka's {@code
+     * StandardAuthorizer}, nothing allowed without an ACL); the plaintext listener's anonymous
+     * principal (the broker itself, the runtime's own admin) and {@code user} are super users.
      *
      * @param keyStore PKCS12 key store holding the broker's key and certificate chain
      * @param keyStorePassword password of the key store and of the key in it
      * @param user SCRAM user created at start
      * @param password that user's password
+     * @param otherUsers more SCRAM users created at start, name to password
+     * @param acls whether requests are authorized by ACLs
      */
     public record SaslSslListener(
-            Path keyStore, String keyStorePassword, String user, String password) {
+            Path keyStore,
+            String keyStorePassword,
+            String user,
+            String password,
+            Map<String, String> otherUsers,
+            boolean acls) {
         /** The SASL mechanism of the listener. */
         public static final String MECHANISM = "SCRAM-SHA-512";
 
@@ -126,11 +138,38 @@ public final class EmbeddedKafka implements AutoCloseable {
                 throw new IllegalArgumentException(
                         "key store, its password, user and password are all required");
             }
+            otherUsers = Map.copyOf(otherUsers);
+        }
+
+        public SaslSslListener(
+                Path keyStore, String keyStorePassword, String user, String password) {
+            this(keyStore, keyStorePassword, user, password, Map.of(), false);
+        }
+
+        /** This listener with one more SCRAM user. */
+        public SaslSslListener withUser(String name, String userPassword) {
+            Map<String, String> users = new LinkedHashMap<>(otherUsers);
+            users.put(name, userPassword);
+            return new SaslSslListener(keyStore, keyStorePassword, user, password, users, acls);
+        }
+
+        /** This listener on a broker that authorizes every request by ACLs. */
+        public SaslSslListener withAcls() {
+            return new SaslSslListener(
+                    keyStore, keyStorePassword, user, password, otherUsers, true);
+        }
+
+        /** Every SCRAM user of the listener, name to password. */
+        Map<String, String> users() {
+            Map<String, String> users = new LinkedHashMap<>();
+            users.put(user, password);
+            users.putAll(otherUsers);
+            return users;
         }
 
         @Override
         public String toString() {
-            return "SaslSslListener(keyStore=" + keyStore + ", user=" + user + ")";
+            return "SaslSslListener(keyStore=" + keyStore + ", users=" + users().keySet() + ")";
         }
     }
 
@@ -416,21 +455,25 @@ public final class EmbeddedKafka implements AutoCloseable {
             return false;
         }
 
-        /** The listener's user, with the broker's default SCRAM iterations. */
+        /** The listener's users, with the broker's default SCRAM iterations. */
         private static void createScramUser(Admin admin, SaslSslListener listener) {
+            List<UserScramCredentialAlteration> users = new ArrayList<>();
+            listener.users()
+                    .forEach(
+                            (name, password) ->
+                                    users.add(
+                                            new UserScramCredentialUpsertion(
+                                                    name,
+                                                    new ScramCredentialInfo(
+                                                            ScramMechanism.SCRAM_SHA_512, 4096),
+                                                    password)));
             try {
-                admin.alterUserScramCredentials(
-                                List.of(
-                                        new UserScramCredentialUpsertion(
-                                                listener.user(),
-                                                new ScramCredentialInfo(
-                                                        ScramMechanism.SCRAM_SHA_512, 4096),
-                                                listener.password())))
+                admin.alterUserScramCredentials(users)
                         .all()
                         .get(READY_TIMEOUT.toMillis(), MILLISECONDS);
             } catch (Exception e) {
                 throw new IllegalStateException(
-                        "Could not create the SCRAM user " + listener.user(), e);
+                        "Could not create the SCRAM users " + listener.users().keySet(), e);
             }
         }
 
@@ -505,6 +548,14 @@ public final class EmbeddedKafka implements AutoCloseable {
             p.put(prefix + "ssl.keystore.location", saslSsl.keyStore().toString());
             p.put(prefix + "ssl.keystore.password", saslSsl.keyStorePassword());
             p.put(prefix + "ssl.key.password", saslSsl.keyStorePassword());
+            if (saslSsl.acls()) {
+                p.put(
+                        "authorizer.class.name",
+                        "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+                // The broker itself and the runtime's admin use the plaintext loopback listener;
+                // the listener's first user is the cluster's administrator.
+                p.put("super.users", "User:ANONYMOUS;User:" + saslSsl.user());
+            }
         }
 
         /** Writes meta.properties and the bootstrap metadata, as {@code kafka-storage format}. */

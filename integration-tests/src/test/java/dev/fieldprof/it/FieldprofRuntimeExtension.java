@@ -78,6 +78,7 @@ public final class FieldprofRuntimeExtension
     private final int taskSlots;
     private final boolean fieldprofTopics;
     private final boolean saslSsl;
+    private final List<String> aclUsers;
 
     private EmbeddedRuntime embedded;
     private java.nio.file.Path certificateDir;
@@ -94,6 +95,7 @@ public final class FieldprofRuntimeExtension
         this.taskSlots = builder.taskSlots;
         this.fieldprofTopics = builder.fieldprofTopics;
         this.saslSsl = builder.saslSsl;
+        this.aclUsers = List.copyOf(builder.aclUsers);
     }
 
     public static Builder builder() {
@@ -120,6 +122,13 @@ public final class FieldprofRuntimeExtension
                                 certificates.password(),
                                 SASL_USER,
                                 UUID.randomUUID().toString());
+                if (!aclUsers.isEmpty()) {
+                    for (String user : aclUsers) {
+                        saslSslListener =
+                                saslSslListener.withUser(user, UUID.randomUUID().toString());
+                    }
+                    saslSslListener = saslSslListener.withAcls();
+                }
             }
             embedded =
                     EmbeddedRuntime.builder()
@@ -279,6 +288,27 @@ public final class FieldprofRuntimeExtension
         client.put("ssl.truststore.type", "PKCS12");
         client.put("ssl.truststore.location", trustStore.toString());
         client.put("ssl.truststore.password", certificates.password());
+        return client;
+    }
+
+    /**
+     * Client properties of the SASL_SSL listener as {@code user} (one of {@link Builder#aclUsers}),
+     * with the CA's trust store.
+     */
+    public Properties saslSslClientPropertiesOf(String user) {
+        requireSaslSsl();
+        String password = saslSslListener.otherUsers().get(user);
+        if (password == null) {
+            throw new IllegalArgumentException("no SCRAM user " + user + " on this broker");
+        }
+        Properties client = saslSslClientProperties(password, certificates.trustStore());
+        client.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                        + user
+                        + "\" password=\""
+                        + password
+                        + "\";");
         return client;
     }
 
@@ -581,8 +611,20 @@ public final class FieldprofRuntimeExtension
         private int taskSlots = 4;
         private boolean fieldprofTopics = true;
         private boolean saslSsl;
+        private final List<String> aclUsers = new ArrayList<>();
 
         private Builder() {}
+
+        /**
+         * A SASL_SSL listener ({@link #saslSsl()}) on a broker that authorizes every request by
+         * ACLs, with these SCRAM users besides {@link #SASL_USER}; the plaintext listener (the
+         * extension's own admin) stays a super user.
+         */
+        public Builder aclUsers(String... users) {
+            this.saslSsl = true;
+            this.aclUsers.addAll(List.of(users));
+            return this;
+        }
 
         /**
          * Gives the embedded broker a SASL_SSL listener too: SCRAM-SHA-512 over TLS, with a CA, key

@@ -50,7 +50,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * publish commands and {@code watch} all go through it with one client properties file. A wrong
  * password and an untrusted certificate each end every command that talks to Kafka with one line
  * naming the problem, within a bound, and a device counts the failure without anything reaching the
- * host program.
+ * host program. The broker authorizes by ACLs: {@link #SASL_USER} is its administrator, and each
+ * other party gets only what {@code fieldprof topics acls} grants it.
  */
 class SecuredKafkaITCase {
     private static final String APP = "secured-it:1.0";
@@ -68,7 +69,7 @@ class SecuredKafkaITCase {
                     .partitions(1)
                     .taskSlots(1)
                     .fieldprofTopics(false)
-                    .saslSsl()
+                    .aclUsers("device", "jobs", "operator", "reader")
                     .build();
 
     @TempDir Path dir;
@@ -122,10 +123,10 @@ class SecuredKafkaITCase {
                 assertThat(counters.droppedTotal()).isZero();
             }
             int reports = DEVICES * EPOCHS;
-            EstimateWindow cumulative = awaitCumulative(reports);
+            EstimateWindow cumulative = awaitCumulative(APP, reports);
             assertThat(cumulative.getReports()).isEqualTo(reports);
 
-            String watched = watch(secure, client);
+            String watched = watch(secure, client, APP);
             assertThat(watched)
                     .as("watch through SASL_SSL")
                     .containsPattern(
@@ -159,6 +160,176 @@ class SecuredKafkaITCase {
         } finally {
             job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Least privilege: the administrator grants each party its ACLs with {@code topics acls}; the
+     * operator creates the topics and publishes the model, the jobs' principal runs the job,
+     * devices report and a reader watches, each with its own credential, and the estimates count
+     * every report. A device's credential is refused on every topic but its own three uses.
+     */
+    @Test
+    void eachPartyDoesItsPartWithOnlyItsOwnAcls() throws Exception {
+        String app = "least-privilege-it:1.0";
+        String secure = RUNTIME.saslSslBootstrapServers();
+        Path admin =
+                write(
+                        RUNTIME.saslSslClientProperties(
+                                RUNTIME.saslPassword(), RUNTIME.certificates().trustStore()),
+                        "admin.properties");
+        Path device = write(RUNTIME.saslSslClientPropertiesOf("device"), "device.properties");
+        Path jobs = write(RUNTIME.saslSslClientPropertiesOf("jobs"), "jobs.properties");
+        Path operator = write(RUNTIME.saslSslClientPropertiesOf("operator"), "operator.properties");
+        Path reader = write(RUNTIME.saslSslClientPropertiesOf("reader"), "reader.properties");
+        String[] roles = {
+            "--device", "User:device", "--jobs", "User:jobs",
+            "--operator", "User:operator", "--reader", "User:reader"
+        };
+
+        CliCapture missing = new CliCapture();
+        assertThat(missing.run(acls(secure, admin, "--check", "--device", "User:nobody")))
+                .as("check before granting: %s %s", missing.out(), missing.err())
+                .isEqualTo(1);
+        assertThat(missing.out().lines().toList())
+                .containsExactly(
+                        "missing: allow User:nobody WRITE on topic fieldprof.reports.frequency",
+                        "missing: allow User:nobody DESCRIBE on topic fieldprof.reports.frequency",
+                        "missing: allow User:nobody WRITE on topic fieldprof.reports.paths",
+                        "missing: allow User:nobody DESCRIBE on topic fieldprof.reports.paths",
+                        "missing: allow User:nobody READ on topic fieldprof.models.edges",
+                        "missing: allow User:nobody DESCRIBE on topic fieldprof.models.edges");
+        CliCapture grant = new CliCapture();
+        assertThat(grant.run(acls(secure, admin, roles)))
+                .as("topics acls: %s %s", grant.out(), grant.err())
+                .isZero();
+        assertThat(grant.out().lines().filter(line -> !line.startsWith("created: ")).toList())
+                .as("every binding is new")
+                .isEmpty();
+        CliCapture check = new CliCapture();
+        assertThat(check.run(acls(secure, admin, append(roles, "--check")))).isZero();
+        assertThat(check.out().lines().allMatch(line -> line.startsWith("ok: "))).isTrue();
+
+        CliCapture topics = new CliCapture();
+        assertThat(
+                        topics.run(
+                                "topics",
+                                "create",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                operator.toString(),
+                                "--partitions",
+                                "1"))
+                .as("topics create as the operator: %s %s", topics.out(), topics.err())
+                .isZero();
+        Path model = dir.resolve("least-privilege.model");
+        ProgramModels.write(KnownReports.model(app), model);
+        CliCapture publish = new CliCapture();
+        assertThat(
+                        publish.run(
+                                "publish",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                operator.toString(),
+                                "--model",
+                                model.toString()))
+                .as("publish as the operator: %s", publish.err())
+                .isZero();
+
+        JobClient job = startJob(secure, jobs);
+        try {
+            for (int n = 0; n < DEVICES; n++) {
+                TransportCounters counters;
+                try (DeviceRuntime runtime =
+                        DeviceRuntime.start(
+                                device("lp-device-" + n, app, secure, device).build())) {
+                    for (int epoch = 0; epoch < EPOCHS; epoch++) {
+                        for (int i = 0; i < EVENTS_PER_EPOCH; i++) {
+                            runtime.record((i * 7 + epoch) % KnownReports.METHODS);
+                        }
+                        assertThat(runtime.endEpoch().outcome())
+                                .isEqualTo(DeviceRuntime.Outcome.REPORTED);
+                    }
+                    assertThat(runtime.transport().flush(Duration.ofSeconds(60))).isTrue();
+                    counters = runtime.transportCounters();
+                }
+                assertThat(counters.sent()).as("reports acknowledged").isEqualTo(EPOCHS);
+            }
+            int reports = DEVICES * EPOCHS;
+            assertThat(awaitCumulative(app, reports).getReports()).isEqualTo(reports);
+            assertThat(watch(secure, reader, app))
+                    .as("watch as the reader")
+                    .contains(app + " [default]")
+                    .contains("reports " + reports);
+        } finally {
+            job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        Properties deviceCredential = RUNTIME.saslSslClientPropertiesOf("device");
+        List<String> refusedWrites = new ArrayList<>();
+        for (String topic :
+                List.of(
+                        Topics.PROGRAMS,
+                        Topics.ESTIMATES,
+                        Topics.EDGE_MODELS,
+                        Topics.DEAD_LETTERS)) {
+            if (KafkaRefusal.ofProduce(deviceCredential, topic)) {
+                refusedWrites.add(topic);
+            }
+        }
+        assertThat(refusedWrites)
+                .as("topics a device may not write")
+                .containsExactly(
+                        Topics.PROGRAMS, Topics.ESTIMATES, Topics.EDGE_MODELS, Topics.DEAD_LETTERS);
+        List<String> refusedReads = new ArrayList<>();
+        for (String topic :
+                List.of(
+                        Topics.FREQUENCY_REPORTS,
+                        Topics.PATH_REPORTS,
+                        Topics.PROGRAMS,
+                        Topics.ESTIMATES,
+                        Topics.DEAD_LETTERS)) {
+            if (KafkaRefusal.ofRead(deviceCredential, topic)) {
+                refusedReads.add(topic);
+            }
+        }
+        assertThat(refusedReads)
+                .as("topics a device may not read")
+                .containsExactly(
+                        Topics.FREQUENCY_REPORTS,
+                        Topics.PATH_REPORTS,
+                        Topics.PROGRAMS,
+                        Topics.ESTIMATES,
+                        Topics.DEAD_LETTERS);
+        assertThat(KafkaRefusal.ofRead(deviceCredential, Topics.EDGE_MODELS))
+                .as("a device reads edge models")
+                .isFalse();
+        assertThat(
+                        KafkaRefusal.ofProduce(
+                                RUNTIME.saslSslClientPropertiesOf("reader"), Topics.ESTIMATES))
+                .as("a reader may not write estimates")
+                .isTrue();
+        assertThat(
+                        KafkaRefusal.ofRead(
+                                RUNTIME.saslSslClientPropertiesOf("operator"),
+                                Topics.FREQUENCY_REPORTS))
+                .as("the operator may not read reports")
+                .isTrue();
+    }
+
+    private static String[] acls(String secure, Path client, String... options) {
+        return append(
+                new String[] {
+                    "topics", "acls", "--bootstrap", secure, "--kafka-properties", client.toString()
+                },
+                options);
+    }
+
+    private static String[] append(String[] first, String... more) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
     }
 
     /** Every command that talks to Kafka, as a user would run it against the secured listener. */
@@ -496,7 +667,7 @@ class SecuredKafkaITCase {
     }
 
     /** {@code fieldprof watch} through SASL_SSL for a few seconds; what it printed. */
-    private static String watch(String secure, Path client) {
+    private static String watch(String secure, Path client, String app) {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PrintStream original = System.out;
         CliCapture cli = new CliCapture();
@@ -512,7 +683,7 @@ class SecuredKafkaITCase {
                             "--kafka-properties",
                             client.toString(),
                             "--app",
-                            APP,
+                            app,
                             "--duration",
                             "6s");
         } finally {
@@ -523,15 +694,15 @@ class SecuredKafkaITCase {
         return output;
     }
 
-    /** Reads the estimates until a cumulative one of {@link #APP} counts {@code n} reports. */
-    private static EstimateWindow awaitCumulative(long n) {
+    /** Reads the estimates until a cumulative one of {@code app} counts {@code n} reports. */
+    private static EstimateWindow awaitCumulative(String app, long n) {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
             List<EstimateWindow> seen =
                     decode(RUNTIME.drain(Topics.ESTIMATES, new ByteArrayDeserializer()));
             for (EstimateWindow window : seen) {
                 if (window.getCumulative()
-                        && window.getAppVersion().equals(APP)
+                        && window.getAppVersion().equals(app)
                         && window.getReports() == n) {
                     return window;
                 }

@@ -6,6 +6,7 @@ import dev.fieldprof.jobs.io.TopicSettings;
 import dev.fieldprof.schemas.Topics;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -18,7 +19,10 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.SecurityDisabledException;
 
 /**
  * Creates the fieldprof topics that are missing with the settings they need ({@link
@@ -192,6 +196,39 @@ final class FieldprofTopics implements AutoCloseable {
             }
             Thread.sleep(100); // polling interval of a real condition
         }
+    }
+
+    /**
+     * Prints, for each binding, whether it exists; with {@code create} creates the missing ones.
+     * Returns how many are still missing.
+     */
+    int grant(List<AclBinding> bindings, boolean create)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Set<AclBinding> existing = new HashSet<>();
+        try {
+            existing.addAll(
+                    admin.describeAcls(AclBindingFilter.ANY)
+                            .values()
+                            .get(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SecurityDisabledException) {
+                throw new CliFailure(
+                        "the cluster has no authorizer (broker setting authorizer.class.name):"
+                                + " ACLs cannot be set",
+                        e.getCause());
+            }
+            throw e;
+        }
+        List<AclBinding> missing =
+                bindings.stream().filter(binding -> !existing.contains(binding)).toList();
+        if (create && !missing.isEmpty()) {
+            admin.createAcls(missing).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        }
+        for (AclBinding binding : bindings) {
+            String state = !missing.contains(binding) ? "ok" : create ? "created" : "missing";
+            out.printf("%s: %s%n", state, FieldprofAcls.describe(binding));
+        }
+        return create ? 0 : missing.size();
     }
 
     private static String describe(Map<String, String> settings) {

@@ -7,10 +7,14 @@ import picocli.CommandLine.Command;
         name = "topics",
         mixinStandardHelpOptions = true,
         description = {
-            "Create and check the six fieldprof topics on a Kafka cluster.",
+            "Create and check the six fieldprof topics on a Kafka cluster, and each party's ACLs.",
             "Report topics are stamped with the broker's append time (message.timestamp.type ="
                     + " LogAppendTime), so device clocks cannot steer the jobs' windows; programs"
                     + " and edge models are compacted."
         },
-        subcommands = {TopicsCreateCommand.class, TopicsCheckCommand.class})
+        subcommands = {
+            TopicsCreateCommand.class,
+            TopicsCheckCommand.class,
+            TopicsAclsCommand.class
+        })
 public final class TopicsCommand {}
