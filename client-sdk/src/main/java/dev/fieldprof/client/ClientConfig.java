@@ -43,9 +43,9 @@ public final class ClientConfig {
     public static final String KEY_K = "privacy.k";
 
     /**
-     * {@code epsilon-t} (default: the paper's ε-t randomizer with t and k) or {@code user-level}
-     * (one event per epoch through the subset-selection oracle at ε; t and k default to and must be
-     * 1).
+     * {@code epsilon-t} (default: the ε-t randomizer of frequency profiling, docs/references.md,
+     * with t and k) or {@code user-level} (one event per epoch through the subset-selection oracle
+     * at ε; t and k default to and must be 1).
      */
     public static final String KEY_MODE = "privacy.mode";
 

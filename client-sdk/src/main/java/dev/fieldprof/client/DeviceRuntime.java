@@ -40,12 +40,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * One device's profiling runtime: exact event counts by epoch, at most one report per epoch of
  * exactly k events (an exact uniform sample of the epoch's events, then the ε-t randomizer), the
- * privacy ledger, and the transport (docs/architecture.md, "The privacy contract"; paper section
- * 4.1). In the user-level mode ({@link dev.fieldprof.ldp.PrivacyParameters}) k = 1 and the one
- * sampled event is reported through the {@link SubsetSelection} oracle instead. An epoch that saw
- * fewer than k events carries its counts forward, persisted atomically in the state directory, and
- * is never sent early. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared
- * daemon scheduler thread. Instrumented code reaches it through {@link Probes}.
+ * privacy ledger, and the transport (docs/architecture.md, "The privacy contract"; section 4.1 of
+ * frequency profiling, docs/references.md). In the user-level mode ({@link
+ * dev.fieldprof.ldp.PrivacyParameters}) k = 1 and the one sampled event is reported through the
+ * {@link SubsetSelection} oracle instead. An epoch that saw fewer than k events carries its counts
+ * forward, persisted atomically in the state directory, and is never sent early. Epochs end on
+ * {@link #endEpoch()} or, with a configured span, on a shared daemon scheduler thread. Instrumented
+ * code reaches it through {@link Probes}.
  *
  * <p>Path tracing is opt-in ({@link ClientConfig#pathsEnabled()}, off by default): then a {@link
  * PathTracer} is installed into {@link PathProbes}, following the edge model topic when the

@@ -4,8 +4,9 @@ package dev.fieldprof.client;
  * One instrumented method's path probes, held in a {@code static final} field of its class and
  * chosen once, when the class is initialized ({@link PathProbes#site}). A method its device does
  * not path-trace gets {@link #UNTRACED}: the JIT treats the static final field as a constant, so
- * its probe calls inline to nothing and the method costs its entry counter alone (the paper's
- * program variants, without a jar per variant). Never throws into the host.
+ * its probe calls inline to nothing and the method costs its entry counter alone (the program
+ * variants of probe distribution, docs/references.md, without a jar per variant). Never throws into
+ * the host.
  */
 public abstract class PathProbeSite {
     /** The site of a method the device does not trace: every probe does nothing. */

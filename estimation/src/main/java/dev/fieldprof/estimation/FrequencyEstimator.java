@@ -8,9 +8,9 @@ import dev.fieldprof.schemas.PrivacyMode;
  * Turns a sum of randomized reports into unbiased estimates of the share profile, for either
  * privacy mode. Immutable and thread-safe.
  *
- * <p><b>ε-t mode</b>: the profiling paper's estimator (Section 4.2, equation 2) as
- * docs/architecture.md, "The estimator", states it: Ĝ(v) = ((a + 1)·F̂(v) − n·k)/(a − 1), ĝ =
- * Ĝ/(n·k), standard error √(a/(n·k))/(a − 1) for every v.
+ * <p><b>ε-t mode</b>: the estimator of frequency profiling (docs/references.md; its Section 4.2,
+ * equation 2) as docs/architecture.md, "The estimator", states it: Ĝ(v) = ((a + 1)·F̂(v) − n·k)/(a
+ * − 1), ĝ = Ĝ/(n·k), standard error √(a/(n·k))/(a − 1) for every v.
  *
  * <p><b>User-level mode</b> ({@link SubsetSelection}): the window's sum holds S(v) = Σ_i 1[v ∈ Z_i]
  * over its n reports, and with the oracle's p = Pr[v ∈ Z | x = v] and q = Pr[v ∈ Z | x ≠ v]

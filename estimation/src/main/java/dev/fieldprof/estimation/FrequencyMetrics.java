@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
- * The hot set and the accuracy metrics of the profiling paper (Sections 5.3-5.4,
- * docs/architecture.md, "The privacy contract"): {@code hot(F, ℓ) = {v | F(v) >= ℓ·max F}},
- * relative error and hot-method coverage.
+ * The hot set and the accuracy metrics of frequency profiling (docs/references.md, Sections
+ * 5.3-5.4; docs/architecture.md, "The privacy contract"): {@code hot(F, ℓ) = {v | F(v) >= ℓ·max
+ * F}}, relative error and hot-method coverage.
  */
 public final class FrequencyMetrics {
     private FrequencyMetrics() {}

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Order pairs between method signatures as released with the profiling paper (one {@code
- * left<TAB>right} line per pair, meaning F(left) <= F(right)); methods get ids in order of first
- * appearance.
+ * Order pairs between method signatures as released with frequency profiling (docs/references.md;
+ * one {@code left<TAB>right} line per pair, meaning F(left) <= F(right)); methods get ids in order
+ * of first appearance.
  *
  * @param signatures the distinct methods named, by id
  * @param left the left method id of every pair

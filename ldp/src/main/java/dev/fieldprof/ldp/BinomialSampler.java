@@ -6,8 +6,9 @@ package dev.fieldprof.ldp;
  * the mean plus one; larger means use Hörmann's transformed rejection with decomposition (BTRD,
  * "The generation of binomial random variates", J. Stat. Comput. Simul. 46, 1993), whose expected
  * number of uniforms per variate is below 1.5. Every accepted value passes an exact test against
- * the binomial pmf ratio, so no approximation enters (the paper's normal approximation, section
- * 4.1, breaks the ε bound in the tails).
+ * the binomial pmf ratio, so no approximation enters (the normal approximation offered by the
+ * published ε-t design, section 4.1 of frequency profiling in docs/references.md, breaks the ε
+ * bound in the tails).
  */
 public final class BinomialSampler {
     /** Below this mean inversion is cheaper than setting up the rejection hat. */

@@ -8,10 +8,10 @@ import java.util.Locale;
 /**
  * Exact audit of the ε-t guarantee on a small domain, with no sampling: for one output Z it
  * computes Pr[R(F) = Z] for every frequency vector F of d events summing to k, and the largest
- * probability ratio over pairs of vectors at trace distance at most t (Definition 3.1 of the paper;
- * its section 3.3 works the case d = 2, k = 5, ε = ln 9 by hand). Trace distance between F and F'
- * is the least number of positions in which traces with these histograms differ: Σ_v max(F(v) −
- * F'(v), 0).
+ * probability ratio over pairs of vectors at trace distance at most t (Definition 3.1 of frequency
+ * profiling, docs/references.md; its section 3.3 works the case d = 2, k = 5, ε = ln 9 by hand).
+ * Trace distance between F and F' is the least number of positions in which traces with these
+ * histograms differ: Σ_v max(F(v) − F'(v), 0).
  */
 public final class ExactPrivacyAudit {
     /** Largest domain audited: the pair scan is quadratic in it. */

@@ -1,9 +1,10 @@
 package dev.fieldprof.ldp;
 
 /**
- * The device's ε-t randomizer in its O(|V|) form (paper section 4.1, "Efficient Randomization"):
- * R(F)(v) = Binomial(F(v), p) + Binomial(k − F(v), 1 − p), independently for every v, with both
- * binomials sampled exactly. Equivalent in distribution to the paper's per-event randomizer.
+ * The device's ε-t randomizer in its O(|V|) form (section 4.1, "Efficient Randomization", of
+ * frequency profiling in docs/references.md): R(F)(v) = Binomial(F(v), p) + Binomial(k − F(v), 1 −
+ * p), independently for every v, with both binomials sampled exactly. Equivalent in distribution to
+ * the per-event randomizer, which randomizes each of the k events on its own.
  */
 public final class LocalRandomizer {
     private final PrivacyParameters parameters;

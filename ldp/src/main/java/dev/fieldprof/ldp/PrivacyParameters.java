@@ -10,17 +10,17 @@ import java.util.regex.Pattern;
 
 /**
  * The parameters of a privacy configuration. In {@link PrivacyMode#EPSILON_T} mode those of the ε-t
- * randomizer (paper section 4.1, docs/architecture.md, "The privacy contract"): privacy loss ε per
- * t changed events, distance threshold t and trace length k, with the derived a = e^(ε/(2t)) and p
- * = a/(1+a). In {@link PrivacyMode#USER_LEVEL} mode one report protects the device's whole epoch at
- * ε: it carries k = 1 event sampled uniformly from the epoch through the {@link SubsetSelection}
- * oracle at ε (t = 1). One event at ε rather than s events at ε/s each (sequential composition):
- * the expected squared error summed over V ({@link OracleVariance#eventsPerReport} over all
- * methods) is smallest at s = 1 at every |V| (200 .. 5000) and ε (ln 3 .. 8) of fieldprof's range,
- * by a factor of 2 or more against s = 2 ({@code OracleVarianceTest}), so the mode fixes k = 1.
- * Only a hot method's own variance (share >= 0.1 at ε >= 4) would be lower with s = 2 to 4.
- * Immutable and thread-safe. The one definition devices randomize with and the jobs estimate with:
- * the formulas are the contract between them.
+ * randomizer (frequency profiling section 4.1, see docs/references.md; docs/architecture.md, "The
+ * privacy contract"): privacy loss ε per t changed events, distance threshold t and trace length k,
+ * with the derived a = e^(ε/(2t)) and p = a/(1+a). In {@link PrivacyMode#USER_LEVEL} mode one
+ * report protects the device's whole epoch at ε: it carries k = 1 event sampled uniformly from the
+ * epoch through the {@link SubsetSelection} oracle at ε (t = 1). One event at ε rather than s
+ * events at ε/s each (sequential composition): the expected squared error summed over V ({@link
+ * OracleVariance#eventsPerReport} over all methods) is smallest at s = 1 at every |V| (200 .. 5000)
+ * and ε (ln 3 .. 8) of fieldprof's range, by a factor of 2 or more against s = 2 ({@code
+ * OracleVarianceTest}), so the mode fixes k = 1. Only a hot method's own variance (share >= 0.1 at
+ * ε >= 4) would be lower with s = 2 to 4. Immutable and thread-safe. The one definition devices
+ * randomize with and the jobs estimate with: the formulas are the contract between them.
  */
 public final class PrivacyParameters implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -193,7 +193,10 @@ public final class PrivacyParameters implements Serializable {
         return a;
     }
 
-    /** p = a/(1+a): the probability that an observed event is kept (paper eq. 1). */
+    /**
+     * p = a/(1+a): the probability that an observed event is kept (equation 1 of frequency
+     * profiling, docs/references.md).
+     */
     public double p() {
         return p;
     }

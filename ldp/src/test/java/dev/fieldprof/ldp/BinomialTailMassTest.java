@@ -8,7 +8,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Exact tail-mass checks of the binomial sampler at large n: the tails are where an approximate
- * sampler (the paper's normal approximation, section 4.1) is wrong and where the ε bound breaks.
+ * sampler (the normal approximation of frequency profiling's section 4.1, docs/references.md) is
+ * wrong and where the ε bound breaks.
  *
  * <p>For each (n, p) the cut points L and U are the largest x with Pr[X <= x] <= 1e-3 and the
  * smallest x with Pr[X >= x] <= 1e-3, and their exact masses q_L, q_U come from {@link
@@ -144,9 +145,9 @@ class BinomialTailMassTest {
     }
 
     /**
-     * The paper's fast randomizer's binomial (end of section 4.1): a normal draw with the same mean
-     * and variance, rounded to the nearest integer in [0, n]. Test-only, the wrong implementation
-     * the check must catch.
+     * The binomial of the fast randomizer of frequency profiling (end of its section 4.1): a normal
+     * draw with the same mean and variance, rounded to the nearest integer in [0, n]. Test-only,
+     * the wrong implementation the check must catch.
      */
     static int normalApproximation(RandomSource random, int n, double p) {
         double z;

@@ -14,7 +14,8 @@ class ExactPrivacyAuditTest {
         ExactPrivacyAudit.Result result =
                 new ExactPrivacyAudit(new PrivacyParameters(Math.log(9), 1, 5))
                         .audit(new int[] {4, 2});
-        // The paper's table, rounded to 4 decimals there.
+        // The table of frequency profiling's section 3.3 (docs/references.md), rounded to 4
+        // decimals there.
         double[] paper = {0.1043, 0.1265, 0.0746, 0.0247, 0.0061, 0.0013};
         assertThat(result.lines()).hasSize(6);
         for (int i = 0; i < 6; i++) {

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * each, by the central limit theorem at 200,000 samples); the whole distribution by a chi-square
  * test with cells pooled to at least 5 expected draws against the exact chi-square(cells − 1)
  * quantile at 1e-6 ({@link GoodnessOfFit}). Per case 1e-6 + 2·2e-9; the 6 cases per build: below
- * 6.1e-6 by the union bound. Detecting an inexact binomial sampler (the paper's normal
- * approximation) by sampling is BinomialTailMassTest's job.
+ * 6.1e-6 by the union bound. Detecting an inexact binomial sampler (the normal approximation of
+ * frequency profiling, docs/references.md) by sampling is BinomialTailMassTest's job.
  */
 class LocalRandomizerTest {
 
@@ -105,7 +105,8 @@ class LocalRandomizerTest {
 
     @Test
     void keepsProbabilityOfWorkedExample() {
-        // Paper section 3.3: epsilon = ln 9, t = 1 gives a = 3 and p = 0.75.
+        // Frequency profiling (docs/references.md) section 3.3: epsilon = ln 9, t = 1 gives a = 3
+        // and p = 0.75.
         PrivacyParameters params = new PrivacyParameters(Math.log(9), 1, 5);
         assertThat(params.a()).isCloseTo(3, within(1e-12));
         assertThat(params.p()).isCloseTo(0.75, within(1e-12));

@@ -1,11 +1,11 @@
 package dev.fieldprof.paths;
 
 /**
- * The mutable copy of an {@link EdgeModel} that one coder adapts during one report, with
- * AdapTracer's update rule (section 4.1, Algorithm 1): after coding an edge, add {@code inc} to its
- * count; when the node's total exceeds {@code bound}, halve every count of the node, rounding up so
- * that none reaches 0. Encoder and decoder call the same code, so they stay in step. Methods are
- * copied from the model lazily, on first use after {@link #reset()}. Not thread-safe.
+ * The mutable copy of an {@link EdgeModel} that one coder adapts during one report, with The
+ * adaptive update rule of AdapTracer (docs/references.md): after coding an edge, add {@code inc} to
+ * its count; when the node's total exceeds {@code bound}, halve every count of the node, rounding
+ * up so that none reaches 0. Encoder and decoder call the same code, so they stay in step. Methods
+ * are copied from the model lazily, on first use after {@link #reset()}. Not thread-safe.
  *
  * <pre>{@code
  * AdaptiveEdgeModel counts = new AdaptiveEdgeModel(model);
@@ -161,7 +161,10 @@ public final class AdaptiveEdgeModel {
         total[m][ord] = t > bound ? shrink(f, from, layout.edgeStart[m][ord + 1]) : t;
     }
 
-    /** AdapTracer's ShrinkCounter: halves the node's counts; (c + 1) / 2 keeps each >= 1. */
+    /**
+     * AdapTracer's counter shrinking (ShrinkCounter there): halves the node's counts; (c + 1) / 2
+     * keeps each >= 1.
+     */
     private static int shrink(int[] f, int from, int to) {
         int t = 0;
         for (int e = from; e < to; e++) {

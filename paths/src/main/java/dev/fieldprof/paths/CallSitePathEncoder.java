@@ -4,13 +4,13 @@ import java.util.Arrays;
 
 /**
  * Encodes one thread's execution path into path reports of format version 3 (docs/architecture.md,
- * "Paths"; AdapTracer section 4.1). Only what the method's CFG cannot tell is coded, each event
- * once, at its position in the frame ({@link CallSiteModel}): at a branch node its outcome (which
- * also says that no further call came before it), at a call which method the call reached, at an
- * exit whether it was a return or an exception. Positions are the last branch edge taken and the
- * calls made since, so the decoder ({@link PathDecoder}) follows the method's CFG from one branch
- * node to the next with the device. Loops need nothing special and recursion any depth; a report
- * may begin and end with frames open.
+ * "Paths"; the range coding of AdapTracer, docs/references.md). Only what the method's CFG cannot
+ * tell is coded, each event once, at its position in the frame ({@link CallSiteModel}): at a branch
+ * node its outcome (which also says that no further call came before it), at a call which method
+ * the call reached, at an exit whether it was a return or an exception. Positions are the last
+ * branch edge taken and the calls made since, so the decoder ({@link PathDecoder}) follows the
+ * method's CFG from one branch node to the next with the device. Loops need nothing special and
+ * recursion any depth; a report may begin and end with frames open.
  *
  * <p>Per thread, not thread-safe. The probe methods never throw and do not allocate once each
  * position has been used (the position tables are kept across reports and restarted by an epoch

@@ -3,9 +3,10 @@ package dev.fieldprof.paths;
 /**
  * Counts taken out-edges of every branch node, method entries, and which event follows which in
  * each frame context (for the next model's successor hints), from decoded paths: the edge counting
- * step of AdapTracer's TraceParser (section 6.3). {@link ModelUpdater} turns the counts into the
- * next model. It follows the frame stack through the events, restarting at each decoded report's
- * {@link #begin}. Not thread-safe; merge counters with {@link #addAll}.
+ * step of AdapTracer's trace parser (docs/references.md): the server's edge counting. {@link
+ * ModelUpdater} turns the counts into the next model. It follows the frame stack through the
+ * events, restarting at each decoded report's {@link #begin}. Not thread-safe; merge counters with
+ * {@link #addAll}.
  *
  * <pre>{@code
  * EdgeCounter window = new EdgeCounter(table);

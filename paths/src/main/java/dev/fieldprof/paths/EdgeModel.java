@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * A published edge-probability model (docs/architecture.md, "Paths"): per branch node, identified
  * by method id and block id, one positive integer frequency per out-edge, plus the model version
- * that path reports name and AdapTracer's adaptation parameters {@code inc} and {@code bound}
- * (AdapTracer section 4.1, Algorithm 1). Immutable and thread-safe; {@link AdaptiveEdgeModel} is
- * the mutable copy a coder adapts during one report.
+ * that path reports name and AdapTracer's adaptation parameters {@code inc} and {@code bound} (its
+ * adaptive update rule; AdapTracer in docs/references.md). Immutable and thread-safe; {@link
+ * AdaptiveEdgeModel} is the mutable copy a coder adapts during one report.
  *
  * <p>{@link #DEFAULT_INC} = 4 was chosen by measurement ({@code IncChoiceTest} prints bits per
  * decision for inc in {1, 2, 4, 8, 16, 32}, bound 8192, on skewed and on mixed synthetic branch
@@ -17,7 +17,7 @@ import java.util.Arrays;
  * 32: 0.7310. Among the incs within 0.5% of the best mean, 4 codes the skewed streams (most real
  * branches) best from a cold start: 0.4187 and 0.3005 bits against 0.4480 and 0.3026 for inc 2.
  * Larger incs learn skewed nodes faster but overreact on balanced ones. AdapTracer's own
- * measurement (section 7.1) settled on 3.
+ * measurement (docs/references.md) settled on 3.
  *
  * <pre>{@code
  * EdgeModel m0 = EdgeModel.uniform(table);                      // version 0, all ones

@@ -1,15 +1,15 @@
 package dev.fieldprof.paths;
 
 /**
- * Produces edge model version M+1 from version M and the edge counts decoded in a window
- * (AdapTracer section 6.3). A branch node seen in the window starts where a device's adaptive
- * counts would be after seeing the window's decisions: (count + 1/2) x inc per edge (the add-half
- * smoothing of the Krichevsky-Trofimov estimator, so no edge gets probability 0), scaled down to
- * {@code targetTotal} when larger. So a node seen twice keeps a small total that a report quickly
- * overrides, and a node seen a million times a confident one. Nodes not seen keep model M's
- * frequencies. Successor hints are derived the same way, per frame context, from the up to four
- * most frequent next events (at most {@code targetTotal} in all; hints of contexts not seen are
- * kept). Integer arithmetic only, so the server's result is reproducible. Immutable and
+ * Produces edge model version M+1 from version M and the edge counts decoded in a window (the
+ * server side of AdapTracer, docs/references.md). A branch node seen in the window starts where a
+ * device's adaptive counts would be after seeing the window's decisions: (count + 1/2) x inc per
+ * edge (the add-half smoothing of the Krichevsky-Trofimov estimator, so no edge gets probability
+ * 0), scaled down to {@code targetTotal} when larger. So a node seen twice keeps a small total that
+ * a report quickly overrides, and a node seen a million times a confident one. Nodes not seen keep
+ * model M's frequencies. Successor hints are derived the same way, per frame context, from the up
+ * to four most frequent next events (at most {@code targetTotal} in all; hints of contexts not seen
+ * are kept). Integer arithmetic only, so the server's result is reproducible. Immutable and
  * thread-safe.
  *
  * <pre>{@code

@@ -4,11 +4,11 @@ import java.util.Arrays;
 
 /**
  * Encodes one thread's execution path into compact path reports with an adaptive integer range
- * coder (AdapTracer section 4.1; docs/architecture.md, "Paths"). Probes call {@link #enterMethod},
- * {@link #branch} at every block with several out-edges, and {@link #exitMethod} / {@link
- * #exitExceptionally}; {@link #finishReport()} cuts a report, which decodes on its own with {@link
- * PathDecoder} and the model version it names. Loops need nothing special and recursion any depth;
- * a report may begin and end with frames open.
+ * coder (AdapTracer, docs/references.md; docs/architecture.md, "Paths"). Probes call {@link
+ * #enterMethod}, {@link #branch} at every block with several out-edges, and {@link #exitMethod} /
+ * {@link #exitExceptionally}; {@link #finishReport()} cuts a report, which decodes on its own with
+ * {@link PathDecoder} and the model version it names. Loops need nothing special and recursion any
+ * depth; a report may begin and end with frames open.
  *
  * <p>Per thread, not thread-safe. The probe methods never throw and do not allocate (except to grow
  * the stack or output buffer, and once per method per report for its adaptive tables): calls that

@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * Integer range coder, encoding side: the low/range scheme with byte-wise carry propagation
  * described by Said (2004, "Introduction to arithmetic coding", section 3), the integer arithmetic
- * coder that AdapTracer cites for its path IDs (AdapTracer section 4.1). Exact and deterministic:
- * only {@code long} integer arithmetic, no floating point. Not thread-safe.
+ * coder that AdapTracer (docs/references.md) uses for its path IDs. Exact and deterministic: only
+ * {@code long} integer arithmetic, no floating point. Not thread-safe.
  *
  * <p>The coded number lies in [0, 1); {@code low} holds its next 32 fraction bits plus one carry
  * bit, {@code range} stays in [2^24, 2^32) after each symbol. A byte that could still receive a

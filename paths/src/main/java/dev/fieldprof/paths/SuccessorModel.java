@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * Predicts, per method frame, which event follows the previous one, so that the decoder needs no
  * CFG walk: it knows only the branch nodes and their fan-outs ({@link BranchTable}), not which
- * branch node, call or return comes next. AdapTracer's decoder walks the CFG instead (section 4.2,
- * Algorithm 2); here the device and server only have to agree on branch nodes.
+ * branch node, call or return comes next. AdapTracer's decoder (docs/references.md) walks the CFG
+ * instead; here the device and server only have to agree on branch nodes.
  *
  * <p>The context is the frame's last coded edge (or method entry) and the number of calls returned
  * since (capped at {@link #CALL_LEVELS} − 1). Each context holds up to {@link #CANDIDATES} recently

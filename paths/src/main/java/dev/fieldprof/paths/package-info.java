@@ -1,9 +1,9 @@
 /**
- * Adaptive path profiling with an integer arithmetic coder (AdapTracer; docs/architecture.md,
- * "Paths"): the device side ({@link dev.fieldprof.paths.CallSitePathEncoder}) and everything the
- * server needs to decode and to learn the next model ({@link dev.fieldprof.paths.PathDecoder},
- * {@link dev.fieldprof.paths.EdgeCounter}, {@link dev.fieldprof.paths.ModelUpdater}). No dependency
- * beyond the JDK, so the jobs reuse it as it is.
+ * Adaptive path profiling with an integer arithmetic coder (after AdapTracer, docs/references.md;
+ * docs/architecture.md, "Paths"): the device side ({@link dev.fieldprof.paths.CallSitePathEncoder})
+ * and everything the server needs to decode and to learn the next model ({@link
+ * dev.fieldprof.paths.PathDecoder}, {@link dev.fieldprof.paths.EdgeCounter}, {@link
+ * dev.fieldprof.paths.ModelUpdater}). No dependency beyond the JDK, so the jobs reuse it as it is.
  *
  * <p>The loop: a device codes each thread's events (method entries, the out-edge taken at each
  * block with several out-edges, normal and exceptional exits) with {@link

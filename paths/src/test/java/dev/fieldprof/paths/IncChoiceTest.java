@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The measurement behind {@link EdgeModel#DEFAULT_INC}: bits per branch decision for AdapTracer's
- * increment inc in {1, 2, 4, 8, 16, 32} (AdapTracer section 7.1 measured 1..4 on JGFMath) on
- * synthetic branch streams, coding only the edges with the adaptive model (bound 8192), starting
+ * increment inc in {1, 2, 4, 8, 16, 32} (AdapTracer, docs/references.md, measured 1..4 on JGFMath)
+ * on synthetic branch streams, coding only the edges with the adaptive model (bound 8192), starting
  * from the uniform model ("cold") and from a model trained on earlier reports ("trained").
  */
 class IncChoiceTest {

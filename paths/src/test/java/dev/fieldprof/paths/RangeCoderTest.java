@@ -96,7 +96,8 @@ class RangeCoderTest {
 
     @Test
     void writesExactBytesForAFixedMessage() {
-        // AdapTracer section 2.2's example: alphabet {a, b, c, d} with p = {0.4, 0.2, 0.1, 0.3},
+        // The worked example of AdapTracer's arithmetic-coding background (docs/references.md):
+        // alphabet {a, b, c, d} with p = {0.4, 0.2, 0.1, 0.3},
         // message "daca". With cumulative order a, b, c, d the final interval is
         // [0.772, 0.7768); one byte 0xC6 = 0.7734 lies in it, the rest are stripped zeros.
         int[] f = {4, 2, 1, 3};

@@ -10,10 +10,10 @@ import java.util.List;
  * Everything {@link ProgramAnalyzer} needs: the jar, its dependencies, which classes are the
  * application, the app version and the privacy configuration written into the model.
  *
- * @param k trace length, or null for the paper's 5·|V|
+ * @param k trace length, or null for the 5·|V| of frequency profiling (docs/references.md)
  * @param maxChainDepth longest call chain kept, in methods (≥ 1)
  * @param maxChains most call chains kept in all (≥ 0)
- * @param rules the version of Algorithm 1's conditions (SOUND unless measuring the paper's)
+ * @param rules the version of the order-pair rules (SOUND unless measuring the published ones)
  */
 public record AnalysisRequest(
         Path jar,

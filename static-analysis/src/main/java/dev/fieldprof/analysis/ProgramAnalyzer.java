@@ -41,9 +41,9 @@ import java.util.stream.Stream;
 
 /**
  * From a jar to a program model: V (the application methods with bytecode, by signature), the order
- * pairs of Algorithm 1, the call graph and chains, bytecode CFGs and the figures of the run.
- * Unreadable classes, bodies Soot cannot build and missing dependencies are skipped with a reason;
- * the rest is analysed.
+ * order pairs (frequency profiling, docs/references.md), the call graph and chains, bytecode CFGs
+ * and the figures of the run. Unreadable classes, bodies Soot cannot build and missing dependencies
+ * are skipped with a reason; the rest is analysed.
  */
 public final class ProgramAnalyzer {
 

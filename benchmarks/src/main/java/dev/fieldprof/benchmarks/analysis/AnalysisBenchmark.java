@@ -13,9 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The analysis figures, measured on one real jar: |V|, Jimple statements, pairs, Algorithm 1
- * seconds per 100K statements (the paper reports 3.93 s per 100K for its whole Soot analysis,
- * Section 5.2), the whole analysis wall time, and instrumented classes per second.
+ * The analysis figures, measured on one real jar: |V|, Jimple statements, pairs, the order-pair
+ * analysis' seconds per 100K statements (frequency profiling, docs/references.md, reports 3.93 s
+ * per 100K for its whole Soot analysis in Section 5.2), the whole analysis wall time, and
+ * instrumented classes per second.
  */
 public final class AnalysisBenchmark {
 

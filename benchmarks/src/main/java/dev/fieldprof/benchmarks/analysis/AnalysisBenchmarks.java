@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints |V|, Jimple statements, pairs, Algorithm 1 seconds per 100K statements, analyze wall time
- * and instrumentation classes per second for real jars. Without arguments it measures the
- * commons-lang3, gson and guava jars on this module's classpath (Soot depends on them); arguments
- * {@code name=path.jar} measure other jars.
+ * Prints |V|, Jimple statements, pairs, the order-pair analysis' seconds per 100K statements,
+ * analyze wall time and instrumentation classes per second for real jars. Without arguments it
+ * measures the commons-lang3, gson and guava jars on this module's classpath (Soot depends on
+ * them); arguments {@code name=path.jar} measure other jars.
  */
 public final class AnalysisBenchmarks {
 

@@ -4,10 +4,10 @@ import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.ldp.RandomSource;
 
 /**
- * The paper's first randomizer (section 4.1), kept only as a baseline: for each of the k events of
- * the trace, every v ∈ V is incremented independently, with probability p if it is the observed
- * event and 1 − p otherwise. O(k·|V|) Bernoulli trials per report; same distribution as the exact
- * O(|V|) randomizer.
+ * The first randomizer of frequency profiling (docs/references.md, section 4.1), kept only as a
+ * baseline: for each of the k events of the trace, every v ∈ V is incremented independently, with
+ * probability p if it is the observed event and 1 − p otherwise. O(k·|V|) Bernoulli trials per
+ * report; same distribution as the exact O(|V|) randomizer.
  */
 public final class NaivePerEventRandomizer {
     private final PrivacyParameters parameters;

@@ -4,10 +4,10 @@ import dev.fieldprof.ldp.PrivacyParameters;
 import java.util.SplittableRandom;
 
 /**
- * The paper's fast randomizer (end of section 4.1), kept only as a baseline and never offered by
- * the SDK: each binomial is replaced by a normal draw with the same mean and variance, rounded to
- * the nearest integer in [0, n]. Its tails are too thin, which breaks the e^ε bound (see {@link
- * NormalApproximationAudit}).
+ * The fast randomizer of frequency profiling (docs/references.md, end of section 4.1), kept only as
+ * a baseline and never offered by the SDK: each binomial is replaced by a normal draw with the same
+ * mean and variance, rounded to the nearest integer in [0, n]. Its tails are too thin, which breaks
+ * the e^ε bound (see {@link NormalApproximationAudit}).
  */
 public final class NormalApproximationRandomizer {
     private final PrivacyParameters parameters;

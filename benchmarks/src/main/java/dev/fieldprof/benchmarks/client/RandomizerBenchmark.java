@@ -21,9 +21,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Randomizing one report with |V| = 10,000 and k = 50,000: the exact O(|V|) randomizer with the two
- * secure generators (ChaCha20, the JDK's DRBG) and with a seeded one, the paper's normal
- * approximation, and the naive per-event randomizer (O(k·|V|)); plus drawing the exact k-sample
- * from an epoch's counts.
+ * secure generators (ChaCha20, the JDK's DRBG) and with a seeded one, the normal approximation of
+ * frequency profiling (docs/references.md), and the naive per-event randomizer (O(k·|V|)); plus
+ * drawing the exact k-sample from an epoch's counts.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

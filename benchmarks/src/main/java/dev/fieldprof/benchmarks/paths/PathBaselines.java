@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Trace sizes of the baselines of AdapTracer section 2 on a recorded execution, each made decodable
- * and charged the same call information our format codes:
+ * Trace sizes of the path-profiling baselines (BLPP and PAP; docs/references.md) on a recorded
+ * execution, each made decodable and charged the same call information our format codes:
  *
  * <ul>
  *   <li><b>BLPP</b>: Ball-Larus path ids (acyclic paths of the CFG without its back edges), a new
@@ -24,7 +24,7 @@ import java.util.Set;
  *       each exit. A method without loops writes it in the width of its largest possible value,
  *       computed on the CFG; a method with loops (or a wider largest value) writes an Elias-gamma
  *       count of breakpoints and the value in Elias-delta, and each overflow of 64 bits a
- *       breakpoint of the 64-bit value and the node (paper section 3, Fig. 1).
+ *       breakpoint of the 64-bit value and the node (as PAP does; docs/references.md).
  *   <li><b>Fixed code</b>: the strongest fixed code of the three: Ball-Larus ids of ceil(log2
  *       paths) bits for methods without loops (one id per invocation), PAP as above for methods
  *       with loops.
@@ -278,7 +278,7 @@ final class PathBaselines implements PathEventSink {
 
     /**
      * Ball-Larus paths from the entry to a virtual exit in the CFG without back edges, where each
-     * back edge u→v adds entry→v and u→exit (section 2 of the paper; Ball and Larus 1996).
+     * back edge u→v adds entry→v and u→exit (Ball and Larus 1996, docs/references.md).
      */
     private static BigInteger acyclicPaths(Graph g, int n) {
         int exit = n;

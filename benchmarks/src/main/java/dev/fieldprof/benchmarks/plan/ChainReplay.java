@@ -4,13 +4,13 @@ package dev.fieldprof.benchmarks.plan;
  * Which call chains a site reports from its trace when only some methods carry probes: the trace
  * masked to the probed methods, read the way a deployed variant reads its own events.
  *
- * <p>A call chain is, as in Section 5.1 of the probe-distribution paper, a walk of the call graph
- * from a root to a leaf without back edges, and bounded here as the planner's events are ({@code
- * dev.fieldprof.analysis.plan.CallChainEvents}): the reader keeps the chain of open probed frames;
- * a call of a method already on the chain (a back edge: recursion) or beyond {@code maxLength}
- * methods is not added, and neither is anything it calls in turn. When a frame on the chain exits
- * without having added a callee, the chain up to it is reported, at the position of that exit in
- * the trace (its location, which Section 5.3 compares with the full trace's).
+ * <p>A call chain is, as in Section 5.1 of probe distribution (docs/references.md), a walk of the
+ * call graph from a root to a leaf without back edges, and bounded here as the planner's events are
+ * ({@code dev.fieldprof.analysis.plan.CallChainEvents}): the reader keeps the chain of open probed
+ * frames; a call of a method already on the chain (a back edge: recursion) or beyond {@code
+ * maxLength} methods is not added, and neither is anything it calls in turn. When a frame on the
+ * chain exits without having added a callee, the chain up to it is reported, at the position of
+ * that exit in the trace (its location, which Section 5.3 compares with the full trace's).
  *
  * <p>With all methods probed this yields the site's exercised chains. With some unprobed, an
  * unprobed caller makes its callee look called by the caller's caller, and an unprobed callee makes

@@ -5,9 +5,10 @@ import java.util.TreeSet;
 
 /**
  * The field data of the probe-distribution study: each site's full trace, the call chains it
- * exercised (its trace read with every method probed, the paper's Full technique), and where in the
- * trace Full reports each of them. Immutable after construction, apart from the shared {@link
- * ChainTrie} that later replays extend with the chains variants report.
+ * exercised (its trace read with every method probed, the Full technique of probe distribution,
+ * docs/references.md), and where in the trace Full reports each of them. Immutable after
+ * construction, apart from the shared {@link ChainTrie} that later replays extend with the chains
+ * variants report.
  */
 public final class FieldChains {
     private final int methodCount;

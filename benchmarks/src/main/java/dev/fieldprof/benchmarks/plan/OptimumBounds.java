@@ -5,8 +5,8 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * The a-posteriori optimum of Section 5.3 of the probe-distribution paper: the most distinct
- * exercised chains any distribution of at most {@code h} cost units per variant could have
+ * The a-posteriori optimum of Section 5.3 of probe distribution (docs/references.md): the most
+ * distinct exercised chains any distribution of at most {@code h} cost units per variant could have
  * identified, for the recorded traces and the given deal of sites to variants. Finding it is a
  * budgeted maximum coverage problem per variant (NP-hard), coupled across variants by counting each
  * chain once, so the study brackets it:
@@ -14,8 +14,8 @@ import java.util.List;
  * <ul>
  *   <li>{@link #greedy} is a feasible distribution, hence a lower bound: for each variant in turn,
  *       add the uncovered chain (exercised at one of its sites) whose methods not yet probed cost
- *       least while it fits, until none fits; every chain the variant's probes complete counts. The
- *       paper approximates its Opt greedily as well (from the full probe set down).
+ *       least while it fits, until none fits; every chain the variant's probes complete counts.
+ *       Probe distribution approximates its Opt greedily as well (from the full probe set down).
  *   <li>{@link #upperBound}: the exercised chains whose own cost fits h; each could be identified
  *       by a variant probing only it, no distribution identifies any other.
  * </ul>

@@ -18,11 +18,11 @@ import java.util.function.Function;
 import javax.imageio.ImageIO;
 
 /**
- * Draws the probe-distribution study like the paper's Figures 2 and 3: per program, the share of
- * the a-posteriori optimum identified and the falsely reported over the correctly identified chains
- * (log scale), one bar per strategy in each h-bound's group, the bar at the mean and a whisker from
- * the smallest to the largest repetition. Plain Java2D, headless, as the accuracy chart of the jobs
- * module.
+ * Draws the probe-distribution study like Figures 2 and 3 of probe distribution
+ * (docs/references.md): per program, the share of the a-posteriori optimum identified and the
+ * falsely reported over the correctly identified chains (log scale), one bar per strategy in each
+ * h-bound's group, the bar at the mean and a whisker from the smallest to the largest repetition.
+ * Plain Java2D, headless, as the accuracy chart of the jobs module.
  */
 public final class PlanStudyChart {
     private static final int PANEL_WIDTH = 640;

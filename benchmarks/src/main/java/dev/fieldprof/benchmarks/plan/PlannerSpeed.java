@@ -14,11 +14,12 @@ import java.util.SplittableRandom;
 
 /**
  * The probe planner's time at 1k, 10k and 50k events (call chains) on one thread, for the
- * hill-climbing strategies over events and clusters and for Algorithm 1, with the paper's FROZEN =
- * 500,000 consecutive bad moves. The program is a synthetic, seeded call graph sized so that the
- * chain enumeration reaches the event count (a method per 5 events, each calling 1-4 later methods,
- * costs of 1-8 branch probes); 36 variants as in the paper's study, h-bound = 1/8 of all methods'
- * cost. Arguments: event counts (default 1000 10000 50000).
+ * hill-climbing strategies over events and clusters and for balanced-probes, with the published
+ * FROZEN = 500,000 consecutive bad moves (probe distribution, docs/references.md). The program is a
+ * synthetic, seeded call graph sized so that the chain enumeration reaches the event count (a
+ * method per 5 events, each calling 1-4 later methods, costs of 1-8 branch probes); 36 variants as
+ * in the published study, h-bound = 1/8 of all methods' cost. Arguments: event counts (default 1000
+ * 10000 50000).
  */
 public final class PlannerSpeed {
 

@@ -31,10 +31,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The probe-distribution paper's field study (Section 5, Figures 2 and 3) on real programs. For
- * each program (commons-lang3, gson, guava: the Maven Central jars the accuracy study uses, {@link
- * AccuracyRuns#program}) it analyzes the jar into a model, puts path probes into every model
- * method, and records the full trace of each simulated site (one seeded run of {@link
+ * The field study of probe distribution (docs/references.md, Section 5, Figures 2 and 3) on real
+ * programs. For each program (commons-lang3, gson, guava: the Maven Central jars the accuracy study
+ * uses, {@link AccuracyRuns#program}) it analyzes the jar into a model, puts path probes into every
+ * model method, and records the full trace of each simulated site (one seeded run of {@link
  * RandomApiDriver}) with {@link ChainTraceRecorder}. Then, for every strategy of the planner and
  * every h-bound (a share of the program's total probe cost), it plans n variants over the model,
  * deals the sites to the variants (a seeded permutation per repetition, site i gets variant perm(i)
@@ -43,12 +43,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * reported chains.
  *
  * <p>Options (all optional): {@code --programs lang3,gson,guava}, {@code --sites 36}, {@code
- * --variants 36} (the paper's n = sites), {@code --bounds 5,10,20,40} (percent of the total probe
- * cost), {@code --repetitions 2}, {@code --seed 20261124}, {@code --entries 4000} (method entries a
- * site aims for), {@code --max-calls 300} (driver calls per site at most), {@code --max-trace
- * 200000} (events kept per site), {@code --max-chain 6}, {@code --max-events 3000}, {@code
- * --max-cluster 64}, {@code --max-bad-moves 2000}, {@code --max-moves 40000} (hill-climb bounds,
- * far below the paper's FROZEN = 500,000 to keep the study to minutes), {@code --out
+ * --variants 36} (the published study's n = sites), {@code --bounds 5,10,20,40} (percent of the
+ * total probe cost), {@code --repetitions 2}, {@code --seed 20261124}, {@code --entries 4000}
+ * (method entries a site aims for), {@code --max-calls 300} (driver calls per site at most), {@code
+ * --max-trace 200000} (events kept per site), {@code --max-chain 6}, {@code --max-events 3000},
+ * {@code --max-cluster 64}, {@code --max-bad-moves 2000}, {@code --max-moves 40000} (hill-climb
+ * bounds, far below the published FROZEN = 500,000 to keep the study to minutes), {@code --out
  * benchmarks/target/plan-study} (models, instrumented jars, study.csv), {@code --png
  * benchmarks/plan-study.png}. Usage in benchmarks/README.md.
  */
@@ -84,7 +84,10 @@ public final class ProbeDistributionStudy {
             return share;
         }
 
-        /** Falsely reported over correctly identified chains, per repetition (Figure 3). */
+        /**
+         * Falsely reported over correctly identified chains, per repetition (the published Figure
+         * 3).
+         */
         public double[] falseRatio() {
             double[] ratio = new double[identified.length];
             for (int r = 0; r < ratio.length; r++) {

@@ -62,11 +62,12 @@ import java.util.Set;
  * that load on this shared machine hits them alike. Medians of the measured runs after the warm-up
  * runs.
  *
- * <p>The default strategy is balanced-probes (the paper's Algorithm 1, weighed by branch probes):
- * it fills every variant up to the h-bound with the methods fewest variants hold so far, so each
- * variant's planned cost is close to the bound, and what separates the worst variant from the
- * median is only how far run-time cost departs from the static unit. Cluster strategies leave
- * variants below the bound when whole clusters do not fit, which would flatter the bound.
+ * <p>The default strategy is balanced-probes (the published balanced-probes algorithm of probe
+ * distribution, docs/references.md, weighed by branch probes): it fills every variant up to the
+ * h-bound with the methods fewest variants hold so far, so each variant's planned cost is close to
+ * the bound, and what separates the worst variant from the median is only how far run-time cost
+ * departs from the static unit. Cluster strategies leave variants below the bound when whole
+ * clusters do not fit, which would flatter the bound.
  *
  * <p>Run: {@code java -XX:ReservedCodeCacheSize=512m -cp CP
  * dev.fieldprof.benchmarks.plan.VariantOverhead [scale [programs [strategy [warm-up [measured

@@ -4,7 +4,7 @@ import java.util.BitSet;
 
 /**
  * What a probe distribution would have reported from the recorded field data, by the two measures
- * of Section 5.3 of the probe-distribution paper.
+ * of Section 5.3 of probe distribution (docs/references.md).
  *
  * <p>Identified: the distinct exercised chains some site reports at a location where Full reports
  * the same chain; equivalently, a chain is identified by a site when it occurred there and its
@@ -23,7 +23,10 @@ import java.util.BitSet;
  */
 public record VariantScore(int identified, int falseChains, long falseReports) {
 
-    /** Figure 3's measure: falsely reported chains over correctly identified ones. */
+    /**
+     * The measure of the published Figure 3: falsely reported chains over correctly identified
+     * ones.
+     */
     public double falseRatio() {
         return identified == 0
                 ? (falseChains == 0 ? 0 : Double.POSITIVE_INFINITY)

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Identification and false reports (paper Section 5.3) on four hand-made sites, with the exact
- * expected counts worked out in the comments.
+ * Identification and false reports (Section 5.3 of probe distribution, docs/references.md) on four
+ * hand-made sites, with the exact expected counts worked out in the comments.
  */
 class VariantScoreTest {
 

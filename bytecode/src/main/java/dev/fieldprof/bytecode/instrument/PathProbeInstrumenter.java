@@ -42,9 +42,9 @@ import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Inserts path probes (AdapTracer section 3; docs/architecture.md, "Paths") into the selected
- * methods, each a call on the method's probe site {@code s} (a {@code PathProbeSite} in a static
- * final field of its class, set first thing in the static initializer by {@code
+ * Inserts path probes (after AdapTracer, docs/references.md; docs/architecture.md, "Paths") into
+ * the selected methods, each a call on the method's probe site {@code s} (a {@code PathProbeSite}
+ * in a static final field of its class, set first thing in the static initializer by {@code
  * PathProbes.site(m)}): {@code h = s.enter()} at entry, {@code s.branch(h, block, edge, localEdge)}
  * on every out-edge of every branch node of the method's {@link CfgBuilder} CFG (edge numbers in
  * CFG out-edge order; the local edge numbers the method's out-edges over its branch nodes, {@link

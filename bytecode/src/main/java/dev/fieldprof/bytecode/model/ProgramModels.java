@@ -23,7 +23,10 @@ public final class ProgramModels {
 
     private ProgramModels() {}
 
-    /** The privacy configuration with defaults filled in: k defaults to 5·|V| as in the paper. */
+    /**
+     * The privacy configuration with defaults filled in: k defaults to 5·|V| as in frequency
+     * profiling (docs/references.md).
+     */
     public static PrivacyConfig privacyConfig(
             String configId, double epsilon, int t, Integer k, int methodCount) {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {

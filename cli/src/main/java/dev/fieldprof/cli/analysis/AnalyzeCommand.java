@@ -21,8 +21,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fieldprof analyze}: builds the program model of a jar (V, the order pairs of Algorithm 1,
- * the privacy configuration) with {@link ProgramAnalyzer} and writes it as a model file.
+ * {@code fieldprof analyze}: builds the program model of a jar (V, the order pairs F(m) <= F(m')
+ * that hold in every run, static-analysis/README.md; the privacy configuration) with {@link
+ * ProgramAnalyzer} and writes it as a model file.
  */
 @Command(
         name = "analyze",

@@ -32,10 +32,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code fieldprof plan}: spreads path tracing over program variants with {@link ProbePlanner} (the
- * probe-distribution paper's strategies) and writes the model again with its {@code probePlan}. The
- * help lists every strategy in one sentence, generated from {@link Strategy}. With {@code
- * --call-rates} each method's cost is weighed by its call rate as the frequency job estimated it
- * ({@link EstimatedCallRates}), from a saved estimate file or the estimates topic.
+ * strategies of probe distribution, docs/references.md) and writes the model again with its {@code
+ * probePlan}. The help lists every strategy in one sentence, generated from {@link Strategy}. With
+ * {@code --call-rates} each method's cost is weighed by its call rate as the frequency job
+ * estimated it ({@link EstimatedCallRates}), from a saved estimate file or the estimates topic.
  */
 @Command(
         name = "plan",

@@ -32,7 +32,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code fieldprof diff A B}: differential profiling of two profiles (a JFR file or async-profiler
  * collapsed stacks each, told apart by extension and content) at the level of tasks, matched
- * approximately as in the DiffProf paper; prints a table and optionally writes an HTML report.
+ * approximately as in DiffProf (docs/references.md; docs/diff.md); prints a table and optionally
+ * writes an HTML report.
  *
  * <p>{@code fieldprof diff --estimates V1 V2}: the release diff of field estimates. Each operand is
  * an app version ({@code app:version}, read as its newest cumulative estimate from the estimates

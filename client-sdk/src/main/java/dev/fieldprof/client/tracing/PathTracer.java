@@ -16,12 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The device side of adaptive path profiling (docs/architecture.md, "Paths"; AdapTracer section 4):
- * one {@link CallSitePathEncoder} (path format version 2) per traced thread, coding with the {@link
- * EdgeModelStore}'s model, cut into {@link PathReport}s when a report reaches {@code
- * maxReportBytes} or an epoch ends, and handed to a {@link PathReportSink}. A thread adopts the
- * store's newer model at the cut, so every report is coded with one model version and names it.
- * {@link dev.fieldprof.client.PathProbes} calls it.
+ * The device side of adaptive path profiling (docs/architecture.md, "Paths"; after AdapTracer,
+ * docs/references.md): one {@link CallSitePathEncoder} (path format version 2) per traced thread,
+ * coding with the {@link EdgeModelStore}'s model, cut into {@link PathReport}s when a report
+ * reaches {@code maxReportBytes} or an epoch ends, and handed to a {@link PathReportSink}. A thread
+ * adopts the store's newer model at the cut, so every report is coded with one model version and
+ * names it. {@link dev.fieldprof.client.PathProbes} calls it.
  *
  * <p>An epoch end ({@link #endEpoch()}) cuts the calling thread's report and those of threads that
  * have ended at once; any other live thread cuts its report at its own next method exit, because

@@ -20,13 +20,14 @@ import java.util.Set;
 /**
  * Pairs the methods of two releases: first by equal signature; then, when both call graphs are
  * given, the remaining methods of V1 with the remaining ones of V2 that the EFLASK matching
- * (DiffProf §3.4.3, {@link EflaskMatcher}) of the unfolded call graphs ({@link CallGraph#unfold()})
- * pairs. Two choices adapt the matching to renames and moves: labels are equivalent when they name
- * the same method and parameters in any class (a moved class keeps its methods' names), and below
- * two paired callers the one unpaired callee left on each side is paired too (a renamed method sits
- * at the same call site, but the matcher pairs differently named nodes only when something below
- * them matched). A method of V1 whose nodes were aligned with several methods of V2 goes to the one
- * aligned most often (ties by signature), each method at most once. Stateless.
+ * (DiffProf §3.4.3, docs/references.md; {@link EflaskMatcher}) of the unfolded call graphs ({@link
+ * CallGraph#unfold()}) pairs. Two choices adapt the matching to renames and moves: labels are
+ * equivalent when they name the same method and parameters in any class (a moved class keeps its
+ * methods' names), and below two paired callers the one unpaired callee left on each side is paired
+ * too (a renamed method sits at the same call site, but the matcher pairs differently named nodes
+ * only when something below them matched). A method of V1 whose nodes were aligned with several
+ * methods of V2 goes to the one aligned most often (ties by signature), each method at most once.
+ * Stateless.
  */
 public final class MethodAlignment {
     /** How a pair was found. */

@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The EFLASK matching algorithm of the DiffProf paper (§3.4.3): a maximal one-to-one matching of
- * two calling-context trees under the ancestor and structure respecting conditions and the relaxed
- * path condition — a node v of T1 may only match a node w of T2 whose root path s(w) is within path
- * edit distance α of s(v) (unit costs, γ from a {@link LabelEquivalence}).
+ * The EFLASK matching algorithm of DiffProf (docs/references.md, §3.4.3; docs/diff.md): a maximal
+ * one-to-one matching of two calling-context trees under the ancestor and structure respecting
+ * conditions and the relaxed path condition — a node v of T1 may only match a node w of T2 whose
+ * root path s(w) is within path edit distance α of s(v) (unit costs, γ from a {@link
+ * LabelEquivalence}).
  *
- * <p>Three passes, as in the paper:
+ * <p>Three passes, as in DiffProf:
  *
  * <ol>
  *   <li>top-down, the candidate sets Cα(v) = {w : ρ(s(v), s(w)) ≤ α}, each derived from the

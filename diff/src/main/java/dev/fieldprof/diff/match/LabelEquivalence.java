@@ -4,9 +4,9 @@ import dev.fieldprof.diff.normalize.ClassHierarchy;
 import dev.fieldprof.diff.normalize.FrameNames;
 
 /**
- * The relabeling cost γ of the DiffProf paper (§3.4.3) with unit costs: γ(a, b) = 0 when the labels
- * are equivalent, else 1. Equivalent labels must share a {@link #bucket}, so that the matcher finds
- * them without comparing every pair of labels.
+ * The relabeling cost γ of DiffProf (docs/references.md, §3.4.3) with unit costs: γ(a, b) = 0 when
+ * the labels are equivalent, else 1. Equivalent labels must share a {@link #bucket}, so that the
+ * matcher finds them without comparing every pair of labels.
  */
 public interface LabelEquivalence {
 
@@ -16,7 +16,7 @@ public interface LabelEquivalence {
     /** A key that equivalent labels share. */
     String bucket(String label);
 
-    /** Equal names only: the paper's unit cost distance. */
+    /** Equal names only: DiffProf's unit cost distance. */
     static LabelEquivalence exactNames() {
         return new LabelEquivalence() {
             @Override

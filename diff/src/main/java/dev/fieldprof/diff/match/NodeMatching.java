@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The result of {@link EflaskMatcher}: node pairs of the maximal matching, each either exact
  * (equivalent labels, counted in the matching's size) or an alignment of differently named nodes
- * whose subtrees matched (a relabeling in the paper's edit operations, §3.4.3). Immutable.
+ * whose subtrees matched (a relabeling in DiffProf's edit operations, §3.4.3; docs/references.md).
+ * Immutable.
  */
 public final class NodeMatching {
     /** One matched pair. */

@@ -4,9 +4,9 @@ import dev.fieldprof.diff.cct.CallingContextTree;
 import java.util.List;
 
 /**
- * The task-level difference of two profiles A and B (DiffProf §4): matched tasks sorted by the
- * absolute difference of their inclusive costs, and the tasks of each side that found no match,
- * sorted by cost. Immutable.
+ * The task-level difference of two profiles A and B (DiffProf §4, docs/references.md): matched
+ * tasks sorted by the absolute difference of their inclusive costs, and the tasks of each side that
+ * found no match, sorted by cost. Immutable.
  *
  * @param alpha the relaxed path condition's bound used
  * @param a the preprocessed tree of A

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Differential profiling of two calling-context trees (DiffProf §3–§4): preprocess both, match them
- * with {@link EflaskMatcher}, extract the EFLASK tasks of each and pair the tasks whose F-method
- * nodes were matched. Stateless; thread-safe.
+ * Differential profiling of two calling-context trees (DiffProf §3–§4, docs/references.md;
+ * docs/diff.md): preprocess both, match them with {@link EflaskMatcher}, extract the EFLASK tasks
+ * of each and pair the tasks whose F-method nodes were matched. Stateless; thread-safe.
  *
  * <pre>{@code
  * ProfileDiff diff = new ProfileDiffer(new Preprocessor(PreprocessingOptions.defaults()), 2)

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The best restricted matching RM(v, w) of the DiffProf paper (§3.4.3): each child subtree of v
- * goes to at most one child subtree of w and vice versa, so it is a maximum-weight bipartite
- * matching between the children with weights µα(T1(vi), T2(wj)). Edges of weight zero are left out
- * by the caller. Solved exactly (Hungarian method per connected component) up to {@link
+ * The best restricted matching RM(v, w) of DiffProf (docs/references.md, §3.4.3): each child
+ * subtree of v goes to at most one child subtree of w and vice versa, so it is a maximum-weight
+ * bipartite matching between the children with weights µα(T1(vi), T2(wj)). Edges of weight zero are
+ * left out by the caller. Solved exactly (Hungarian method per connected component) up to {@link
  * #EXACT_LIMIT} nodes on the smaller side of a component; larger components, which only very wide
  * call sites with a large α produce, are matched greedily by weight. Not thread-safe (reuses
  * buffers).

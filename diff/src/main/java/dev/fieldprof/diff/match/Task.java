@@ -3,9 +3,9 @@ package dev.fieldprof.diff.match;
 import dev.fieldprof.diff.cct.CctNode;
 
 /**
- * An EFLASK (DiffProf §3.2): the call path to a framework method (F-method) that an application
- * callback invoked, that F-method, and its subtree. Its cost is the F-method's inclusive cost, as
- * DiffProf assigns a task's energy (§4).
+ * An EFLASK (DiffProf §3.2, docs/references.md): the call path to a framework method (F-method)
+ * that an application callback invoked, that F-method, and its subtree. Its cost is the F-method's
+ * inclusive cost, as DiffProf assigns a task's energy (§4).
  *
  * @param entry the F-method's node; its path from the root is the task's call path
  */

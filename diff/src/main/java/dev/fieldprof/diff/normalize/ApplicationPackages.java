@@ -3,10 +3,10 @@ package dev.fieldprof.diff.normalize;
 import java.util.List;
 
 /**
- * Which frames are application methods (A-methods in the DiffProf paper, §3.2); every other frame
- * is a framework or library method (F-method). Either a list of package prefixes, or, by default,
- * everything outside the JDK, as DiffProf by default marks everything outside the Android framework
- * as application code (§4). Immutable.
+ * Which frames are application methods (A-methods in DiffProf, §3.2; docs/references.md); every
+ * other frame is a framework or library method (F-method). Either a list of package prefixes, or,
+ * by default, everything outside the JDK, as DiffProf by default marks everything outside the
+ * Android framework as application code (§4). Immutable.
  */
 public final class ApplicationPackages {
     private static final List<String> JDK =

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A given class-to-superclass mapping, for the DiffProf paper's class hierarchy problem (§3.5):
- * {@code S.m} calling its overridden {@code T.m} is merged into one frame, and {@code S.m} matches
- * {@code T.m} at no cost. Immutable.
+ * A given class-to-superclass mapping, for DiffProf's class hierarchy problem (§3.5;
+ * docs/references.md): {@code S.m} calling its overridden {@code T.m} is merged into one frame, and
+ * {@code S.m} matches {@code T.m} at no cost. Immutable.
  */
 public final class ClassHierarchy {
     private static final ClassHierarchy NONE = new ClassHierarchy(Map.of());

@@ -3,8 +3,8 @@ package dev.fieldprof.diff.normalize;
 import java.util.Objects;
 
 /**
- * What {@link Preprocessor} does to a tree before matching (DiffProf §3.3, §3.5). Immutable; start
- * from {@link #defaults()} and change one setting at a time.
+ * What {@link Preprocessor} does to a tree before matching (DiffProf §3.3, §3.5;
+ * docs/references.md). Immutable; start from {@link #defaults()} and change one setting at a time.
  *
  * @param applicationPackages which frames are application methods
  * @param hierarchy known superclasses, for merging overriding calls; may be empty

@@ -12,7 +12,7 @@ import java.util.List;
  * <ol>
  *   <li>generated names normalized ({@link FrameNames});
  *   <li>class hierarchy: a frame {@code T.m} called directly by {@code S.m}, S a subclass of T, is
- *       merged into its caller (DiffProf §3.5, "class hierarchy problem");
+ *       merged into its caller (DiffProf §3.5, "class hierarchy problem"; docs/references.md);
  *   <li>application namespace: an application method called by another application method is merged
  *       into the outermost one, its callback, which is renamed {@code [app].method} (§3.5, "app
  *       namespace problem") — framework methods it calls become the callback's children;

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * The reference for {@link EflaskMatcher} on tiny trees: enumerates every set of node pairs with
  * equal labels and returns the size of the largest that is one-to-one and satisfies, literally as
- * the DiffProf paper states them, the ancestor condition (2), the structure respecting condition
- * (3) and the relaxed path condition (4).
+ * DiffProf (docs/references.md) states them, the ancestor condition (2), the structure respecting
+ * condition (3) and the relaxed path condition (4).
  */
 final class BruteForceMatcher {
     private final int alpha;

@@ -14,8 +14,9 @@ import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 
 /**
- * Draws the accuracy study as a PNG like the paper's Figures 1 and 3: per (ε, t), ĝ next to g* for
- * RE over all methods, RE over hot methods (both on a log scale) and HMC. Plain Java2D, headless.
+ * Draws the accuracy study as a PNG like Figures 1 and 3 of frequency profiling
+ * (docs/references.md): per (ε, t), ĝ next to g* for RE over all methods, RE over hot methods (both
+ * on a log scale) and HMC. Plain Java2D, headless.
  */
 public final class AccuracyChart {
     private static final int PANEL_WIDTH = 420;

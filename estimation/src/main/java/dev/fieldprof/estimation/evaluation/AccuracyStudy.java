@@ -16,11 +16,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The accuracy study of the profiling paper (Sections 5.3-5.4) on fieldprof's own parts: simulated
- * devices each report one epoch sampled down to exactly k events, randomized by the client SDK's
- * real randomizer, summed and estimated by the real estimation core, with and without the
- * constraint projection. Ground truth is the exact sum of the sampled traces, the quantity the
- * estimator is unbiased for.
+ * The accuracy study of frequency profiling (docs/references.md, Sections 5.3-5.4) on fieldprof's
+ * own parts: simulated devices each report one epoch sampled down to exactly k events, randomized
+ * by the client SDK's real randomizer, summed and estimated by the real estimation core, with and
+ * without the constraint projection. Ground truth is the exact sum of the sampled traces, the
+ * quantity the estimator is unbiased for.
  *
  * <p>Within a repetition every configuration randomizes the same traces, so differences between
  * rows come from ε and t alone.
@@ -59,7 +59,10 @@ public final class AccuracyStudy {
             }
         }
 
-        /** The paper's grid: ε ∈ {ln 9, ln 49}, t ∈ {1, 10, 100, k}, ℓ = 0.25. */
+        /**
+         * The grid of frequency profiling's accuracy study: ε ∈ {ln 9, ln 49}, t ∈ {1, 10, 100, k},
+         * ℓ = 0.25.
+         */
         public static Options paperGrid(
                 DeviceWorkload workload, int devices, int repetitions, long seed) {
             return new Options(

@@ -5,9 +5,10 @@ import dev.fieldprof.ldp.RandomSource;
 
 /**
  * Heavy-tailed epochs that satisfy every pair in every run, for programs known only by their pairs
- * (the profiling paper's released data): a shared Pareto popularity per method times a per-device
- * log-normal usage factor, raised along the pairs (components are numbered sinks first, so walking
- * them from the highest number visits every predecessor first) and rounded, which keeps the order.
+ * (the data released with frequency profiling, docs/references.md): a shared Pareto popularity per
+ * method times a per-device log-normal usage factor, raised along the pairs (components are
+ * numbered sinks first, so walking them from the highest number visits every predecessor first) and
+ * rounded, which keeps the order.
  */
 public final class SyntheticWorkload implements DeviceWorkload {
     private final String name;

@@ -60,6 +60,7 @@ class AccuracyStudyTest {
     }
 
     /**
+     * The trends of frequency profiling's accuracy study (docs/references.md) on its grid.
      * Deterministic for the fixed seed. The orderings asserted hold by wide margins in expectation
      * (RE grows like √(a)/(a − 1), which at t = k is over 100 times its value at t = 1), so a
      * changed seed would fail them with negligible probability.

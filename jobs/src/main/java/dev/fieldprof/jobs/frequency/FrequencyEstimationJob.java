@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns randomized frequency reports into windowed, unbiased, constraint-consistent estimates
- * (docs/architecture.md, "The privacy contract", "The per-window QP, fast", "Topics and records").
+ * (docs/architecture.md, "The privacy contract", "The constraint projection, fast", "Topics and
+ * records").
  *
  * <p>Pipeline: raw report records → decode → deduplicate (by device sequence number, or by report
  * id for unnumbered reports) → validate against the program model of their app version, read from

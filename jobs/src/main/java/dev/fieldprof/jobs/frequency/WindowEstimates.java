@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * Builds the EstimateWindow of one window sum: ĝ and its standard error, one constraint projection
  * for g*, the hot set and the top methods (docs/architecture.md, "The privacy contract" and "The
- * per-window QP, fast"). Flink-free; thread-safe.
+ * constraint projection, fast"). Flink-free; thread-safe.
  */
 public final class WindowEstimates {
     private final double hotThreshold;

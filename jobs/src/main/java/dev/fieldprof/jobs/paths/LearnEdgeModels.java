@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Per app version: merges the shards' edge counts of each window ({@link CountPathEdges}) and, when
  * the window closes, derives model version M+1 from the newest model M and publishes it keyed by
- * app version (AdapTracer section 6.3). The model's createdAt is the window end, so a replay emits
- * the same bytes.
+ * app version (the server side of AdapTracer, docs/references.md). The model's createdAt is the
+ * window end, so a replay emits the same bytes.
  *
  * <p>M is the newest of what this job published and what the model topic holds for the current
  * branch table (broadcast, {@link PathReferenceData}), so a job that finds another writer's model

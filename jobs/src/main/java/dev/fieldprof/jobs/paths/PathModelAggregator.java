@@ -14,12 +14,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The Flink-free core of the PathModelJob for one app version (docs/architecture.md, "Paths";
- * AdapTracer section 6): decodes each path report with the edge model version it names, keeping the
- * last N published versions, counts edges over a window, and at the window's end produces model
- * version M+1 from the newest model M. Reports naming a version it no longer (or not yet) holds,
- * and reports that fail to decode, are rejected with the reason a dead letter carries. Not
- * thread-safe: one instance per app version per task.
+ * The Flink-free core of the PathModelJob for one app version (docs/architecture.md, "Paths"; the
+ * server side of AdapTracer, docs/references.md): decodes each path report with the edge model
+ * version it names, keeping the last N published versions, counts edges over a window, and at the
+ * window's end produces model version M+1 from the newest model M. Reports naming a version it no
+ * longer (or not yet) holds, and reports that fail to decode, are rejected with the reason a dead
+ * letter carries. Not thread-safe: one instance per app version per task.
  *
  * <pre>{@code
  * PathModelAggregator agg = new PathModelAggregator(EdgeModel.uniform(table), 4,

@@ -27,12 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Learns edge-probability models from devices' path reports (docs/architecture.md, "Paths";
- * AdapTracer section 6): raw records of {@code fieldprof.reports.paths} → decode and check each
- * PathReport → per app version tumbling windows (event time by default, 1 min) → decode every
- * report with the model version it names and count edges → EdgeModel version M+1 on the compacted
- * {@code fieldprof.models.edges}, keyed by app version, exactly once. Every record it cannot use
- * becomes a DeadLetter with the reason.
+ * Learns edge-probability models from devices' path reports (docs/architecture.md, "Paths"; the
+ * server side of AdapTracer, docs/references.md): raw records of {@code fieldprof.reports.paths} →
+ * decode and check each PathReport → per app version tumbling windows (event time by default, 1
+ * min) → decode every report with the model version it names and count edges → EdgeModel version
+ * M+1 on the compacted {@code fieldprof.models.edges}, keyed by app version, exactly once. Every
+ * record it cannot use becomes a DeadLetter with the reason.
  *
  * <p>The branch nodes of each app version come from the CFGs of its program model, broadcast from
  * the compacted {@code fieldprof.programs} ({@link DecodeProgramBranches}); {@code --branches

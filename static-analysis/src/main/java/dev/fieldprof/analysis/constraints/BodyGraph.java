@@ -3,10 +3,11 @@ package dev.fieldprof.analysis.constraints;
 import java.util.Arrays;
 
 /**
- * A method body as a plain control-flow graph over its Jimple statements, for Algorithm 1: node 0
- * is the entry, {@code successors} hold normal and exceptional edges (to every handler that may
- * catch), and {@code exits} marks statements after which control may leave the method (returns,
- * throws, and statements that may raise an exception no handler of the method is sure to catch).
+ * A method body as a plain control-flow graph over its Jimple statements, for the order-pair
+ * analysis: node 0 is the entry, {@code successors} hold normal and exceptional edges (to every
+ * handler that may catch), and {@code exits} marks statements after which control may leave the
+ * method (returns, throws, and statements that may raise an exception no handler of the method is
+ * sure to catch).
  */
 public final class BodyGraph {
 
@@ -22,8 +23,9 @@ public final class BodyGraph {
     /**
      * @param exits statements after which control may leave the method, implicit exceptions
      *     included
-     * @param explicitExits only the returns and uncaught throw statements, as the paper counts
-     *     exits (used to measure what the implicit exits fix)
+     * @param explicitExits only the returns and uncaught throw statements, as the published
+     *     order-pair analysis counts (frequency profiling, docs/references.md) exits (used to
+     *     measure what the implicit exits fix)
      */
     public BodyGraph(int[][] successors, boolean[] exits, boolean[] explicitExits) {
         if (successors.length != exits.length || exits.length != explicitExits.length) {
@@ -57,7 +59,10 @@ public final class BodyGraph {
         return dominates(node, exits);
     }
 
-    /** As {@link #dominatesExits} with only returns and throw statements as exits (the paper's). */
+    /**
+     * As {@link #dominatesExits} with only returns and throw statements as exits (the published
+     * analysis').
+     */
     public boolean dominatesExplicitExits(int node) {
         return dominates(node, explicitExits);
     }

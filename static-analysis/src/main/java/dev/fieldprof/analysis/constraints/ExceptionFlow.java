@@ -14,9 +14,9 @@ import java.util.Set;
  * call may throw unless its target set is closed, its receiver is never null and every target
  * cannot throw; a method cannot throw when none of its statements may raise an exception that no
  * catch-all handler catches. This is the greatest fixpoint (recursion alone does not make a method
- * throw; stack overflow is assumed away with the other VM errors). It lets rule 1 of Algorithm 1
- * look past calls that cannot throw (Section 4.3: the call site must dominate every exit, and a
- * throwing call before it is an exit).
+ * throw; stack overflow is assumed away with the other VM errors). It lets rule 1 of the order-pair
+ * analysis look past calls that cannot throw (Section 4.3: the call site must dominate every exit,
+ * and a throwing call before it is an exit).
  */
 public final class ExceptionFlow {
 

@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Algorithm 1 of the profiling paper (Section 4.3): the pairs F(left) ≤ F(right) that hold in every
- * run. Rule 1 (lines 4-5): a call site whose only target is m' and that every path from m's entry
- * passes before m can return or throw gives F(m) ≤ F(m'). Rule 2 (lines 6-7): the only call site of
- * m' in the program, outside every cycle of m's body, with no unknown caller of m', gives F(m') ≤
- * F(m).
+ * The order-pair analysis of frequency profiling (docs/references.md: Algorithm 1, Section 4.3):
+ * the pairs F(left) ≤ F(right) that hold in every run. Rule 1 (lines 4-5): a call site whose only
+ * target is m' and that every path from m's entry passes before m can return or throw gives F(m) ≤
+ * F(m'). Rule 2 (lines 6-7): the only call site of m' in the program, outside every cycle of m's
+ * body, with no unknown caller of m', gives F(m') ≤ F(m).
  */
 public final class OrderPairs {
 

@@ -1,10 +1,11 @@
 package dev.fieldprof.analysis.constraints;
 
 /**
- * Which version of Algorithm 1's conditions to apply. {@link #SOUND} is the default and what every
- * model uses; {@link #PAPER} is Section 4.3 as written (exits are returns and throw statements, any
- * single CHA target counts, only overrides of platform methods make callers unknown) and exists to
- * measure, on real runs, what each refinement of SOUND fixes.
+ * Which version of the order-pair rules (frequency profiling, docs/references.md) to apply. {@link
+ * #SOUND} is the default and what every model uses; {@link #PAPER} is that design's Section 4.3 as
+ * written (exits are returns and throw statements, any single CHA target counts, only overrides of
+ * platform methods make callers unknown) and exists to measure, on real runs, what each refinement
+ * of SOUND fixes.
  */
 public enum PairRules {
     /**
@@ -12,6 +13,6 @@ public enum PairRules {
      * and every unknown-caller rule of {@link UnknownCallers} applies.
      */
     SOUND,
-    /** The paper's conditions only; unsound on Java programs (see the soundness report). */
+    /** The published conditions only; unsound on Java programs (see the soundness report). */
     PAPER
 }

@@ -19,11 +19,11 @@ import java.util.TreeMap;
 
 /**
  * The application methods that code outside the application's call sites may invoke, each with the
- * first reason found. Rule 2 of Algorithm 1 (lines 6-7; Section 4.3 of the profiling paper) needs
- * every caller of m' to be a known call site; the paper names overrides of platform methods, and a
- * Java program adds static initializers, lambdas and method handles, reflection, serialization,
- * service loading, main methods, calls from the jar's other classes and, for a library, every
- * method its users can reach.
+ * first reason found. Rule 2 of the order-pair analysis (frequency profiling, docs/references.md:
+ * Algorithm 1 lines 6-7, Section 4.3) needs every caller of m' to be a known call site; that
+ * analysis names overrides of platform methods, and a Java program adds static initializers,
+ * lambdas and method handles, reflection, serialization, service loading, main methods, calls from
+ * the jar's other classes and, for a library, every method its users can reach.
  */
 public final class UnknownCallers {
 
@@ -49,7 +49,10 @@ public final class UnknownCallers {
         return compute(facts, scan, library, PairRules.SOUND);
     }
 
-    /** Under {@link PairRules#PAPER} only overrides of library methods count, as in the paper. */
+    /**
+     * Under {@link PairRules#PAPER} only overrides of library methods count, as in the published
+     * analysis.
+     */
     public static UnknownCallers compute(
             ProgramFacts facts, BytecodeScan scan, boolean library, PairRules rules) {
         if (rules == PairRules.PAPER) {

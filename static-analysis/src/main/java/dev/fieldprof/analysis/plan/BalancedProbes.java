@@ -5,17 +5,17 @@ import java.util.Comparator;
 import java.util.SplittableRandom;
 
 /**
- * Balanced-Probes: Algorithm 1 of the probe-distribution paper (Section 4.3). Variant after
- * variant, probes go to random locations among those with the fewest probes so far across variants;
- * when every such location got one, the next count level becomes available. With unit costs this is
- * the paper's algorithm exactly (the counts per location differ by at most one). With weighed
- * methods a location that no longer fits the variant's remaining budget is skipped and the next one
- * is tried, so a variant is filled as far as its h-bound allows; and within one count level the
- * costlier locations come first (random among equal costs), as in first-fit-decreasing packing.
- * Taken in random order alone, a variant would mostly fill up with cheap methods before it drew an
- * expensive one, which then fit nowhere: with costs weighed by call rates, the hot methods would be
- * the ones no variant traces. With unit costs the order, and so the plan, is the paper's.
- * O(n·|V|·log|V|).
+ * Balanced-Probes: Algorithm 1 of probe distribution (docs/references.md, Section 4.3). Variant
+ * after variant, probes go to random locations among those with the fewest probes so far across
+ * variants; when every such location got one, the next count level becomes available. With unit
+ * costs this is the published algorithm exactly (the counts per location differ by at most one).
+ * With weighed methods a location that no longer fits the variant's remaining budget is skipped and
+ * the next one is tried, so a variant is filled as far as its h-bound allows; and within one count
+ * level the costlier locations come first (random among equal costs), as in first-fit-decreasing
+ * packing. Taken in random order alone, a variant would mostly fill up with cheap methods before it
+ * drew an expensive one, which then fit nowhere: with costs weighed by call rates, the hot methods
+ * would be the ones no variant traces. With unit costs the order, and so the plan, is the published
+ * one. O(n·|V|·log|V|).
  */
 final class BalancedProbes {
 

@@ -5,11 +5,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The events of the event-based strategies: call chains, as in Section 5.1 of the
- * probe-distribution paper a traversal of the call graph from a root towards a leaf without back
- * edges (a chain never repeats a method), here bounded in length and in number. A chain ends at a
- * method with no callee left off the chain, or at {@code maxLength} methods. Its probes are its
- * methods (probes trace methods, so chains that differ only in the call site are one event).
+ * The events of the event-based strategies: call chains, as in Section 5.1 of probe distribution
+ * (docs/references.md) a traversal of the call graph from a root towards a leaf without back edges
+ * (a chain never repeats a method), here bounded in length and in number. A chain ends at a method
+ * with no callee left off the chain, or at {@code maxLength} methods. Its probes are its methods
+ * (probes trace methods, so chains that differ only in the call site are one event).
  *
  * <p>When the bound on the number cuts the enumeration short, the roots take turns (one chain of
  * each root in root order, then the next of each), so that no root's subtree crowds the others out;

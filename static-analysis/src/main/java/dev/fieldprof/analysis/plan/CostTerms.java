@@ -1,8 +1,8 @@
 package dev.fieldprof.analysis.plan;
 
 /**
- * The three terms of the hill climb's cost (Section 4.3 of the probe-distribution paper) for one
- * distribution: BALANCE, PACKING and ALLUSED, in cost units.
+ * The three terms of the hill climb's cost (Section 4.3 of probe distribution (docs/references.md))
+ * for one distribution: BALANCE, PACKING and ALLUSED, in cost units.
  */
 public record CostTerms(double balance, double packing, long allUsed) {
 
@@ -24,7 +24,7 @@ public record CostTerms(double balance, double packing, long allUsed) {
     /**
      * PACKING: with {@code ov_i} the overlap of variant {@code i} and {@code max} the largest,
      * {@code pack_i = 0} when {@code ov_i = max}, else {@code 1 / (max − ov_i)}; PACKING is their
-     * sum (the paper writes Max(OV) for the largest ov_i).
+     * sum (the published formula writes Max(OV) for the largest ov_i).
      */
     static double packing(long[] overlaps) {
         long max = Long.MIN_VALUE;

@@ -3,18 +3,18 @@ package dev.fieldprof.analysis.plan;
 import java.util.Locale;
 
 /**
- * α, β, γ of {@code cost(D) = α·BALANCE + β·PACKING + γ·ALLUSED} (Section 4.3 of the
- * probe-distribution paper), each a real number in [0, 1].
+ * α, β, γ of {@code cost(D) = α·BALANCE + β·PACKING + γ·ALLUSED} (Section 4.3 of probe
+ * distribution, docs/references.md), each a real number in [0, 1].
  */
 public record CostWeights(double alpha, double beta, double gamma) {
 
-    /** Table 1 of the paper: Balanced. */
+    /** Table 1 of probe distribution: Balanced. */
     public static final CostWeights BALANCED = new CostWeights(0.5, 0, 0.5);
 
-    /** Table 1 of the paper: Packed. */
+    /** Table 1 of probe distribution: Packed. */
     public static final CostWeights PACKED = new CostWeights(0, 0.5, 0.5);
 
-    /** Table 1 of the paper: Balanced-Packed. */
+    /** Table 1 of probe distribution: Balanced-Packed. */
     public static final CostWeights BALANCED_PACKED = new CostWeights(0.4, 0.2, 0.4);
 
     public CostWeights {

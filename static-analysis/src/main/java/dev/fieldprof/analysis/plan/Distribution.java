@@ -4,18 +4,18 @@ import java.util.Arrays;
 
 /**
  * A distribution of probe sets over {@code n} variants of at most {@code h_bound} cost units each,
- * with the cost terms of Section 4.3 of the probe-distribution paper kept up to date as sets are
- * placed and removed.
+ * with the cost terms of Section 4.3 of probe distribution (docs/references.md) kept up to date as
+ * sets are placed and removed.
  *
- * <p>The paper recomputes BALANCE in O(|E|) after each move (and reports runs of days). Here a move
- * costs O(size of the move) plus O(n) to read the cost: per variant and method it keeps how many
- * placed sets use the method (so a variant's used cost and its overlap change only where a count
- * crosses 0↔1 or 1↔2); per set its TimesUsed; per TimesUsed value {@code t} the summed length of
- * the sets used {@code t} times, and {@code S = Σ TimesUsed}. Since {@code 0 ≤ TimesUsed ≤ n},
+ * <p>The published planner recomputes BALANCE in O(|E|) after each move (and reports runs of days).
+ * Here a move costs O(size of the move) plus O(n) to read the cost: per variant and method it keeps
+ * how many placed sets use the method (so a variant's used cost and its overlap change only where a
+ * count crosses 0↔1 or 1↔2); per set its TimesUsed; per TimesUsed value {@code t} the summed length
+ * of the sets used {@code t} times, and {@code S = Σ TimesUsed}. Since {@code 0 ≤ TimesUsed ≤ n},
  * {@code BALANCE = Σ_t W[t]·|t·|E| − S| / |E|} takes O(n), PACKING O(n), ALLUSED O(1).
  *
  * <p>Terms, in cost units (each probe weighs its method's cost; with unit costs these are the
- * paper's counts): length(e) is the summed cost of the set's probes; TimesUsed(e) the number of
+ * published counts): length(e) is the summed cost of the set's probes; TimesUsed(e) the number of
  * variants the set was placed in; {@code ov_i} the summed cost of the probes that two or more sets
  * placed in variant {@code i} share; ALLUSED the summed length of the sets placed nowhere.
  *

@@ -1,9 +1,9 @@
 package dev.fieldprof.analysis.plan;
 
 /**
- * The cost terms of Section 4.3 of the probe-distribution paper computed from scratch, straight
- * from their definitions, in O(n·|V| + Σ placed set sizes). The reference the incremental {@link
- * Distribution} is tested against, and what reports use for a finished plan.
+ * The cost terms of Section 4.3 of probe distribution (docs/references.md) computed from scratch,
+ * straight from their definitions, in O(n·|V| + Σ placed set sizes). The reference the incremental
+ * {@link Distribution} is tested against, and what reports use for a finished plan.
  */
 public final class DistributionCost {
 

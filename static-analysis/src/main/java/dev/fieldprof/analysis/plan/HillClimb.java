@@ -3,14 +3,14 @@ package dev.fieldprof.analysis.plan;
 import java.util.SplittableRandom;
 
 /**
- * Algorithm 2 of the probe-distribution paper (Section 4.3): from a distribution, repeatedly pick a
- * random variant, remove a random number of its sets (1 to {@link #MAX_REMOVED}, chosen at random),
- * and add random sets back while they fit its h-bound; keep the move if {@code α·BALANCE +
- * β·PACKING + γ·ALLUSED} fell, else undo it and count a bad move. Two additions to the paper's
- * loop: a move that leaves the cost unchanged is kept (still counted as bad), so plateaus can be
- * crossed; and after the random refill every set that fits by its whole length is added shortest
- * first, so variants stay full as Section 4.1 requires. Stops at cost 0, after {@code maxBadMoves}
- * consecutive bad moves ("frozen"), or after {@code maxMoves} moves in all.
+ * Algorithm 2 of probe distribution (docs/references.md, Section 4.3): from a distribution,
+ * repeatedly pick a random variant, remove a random number of its sets (1 to {@link #MAX_REMOVED},
+ * chosen at random), and add random sets back while they fit its h-bound; keep the move if {@code
+ * α·BALANCE + β·PACKING + γ·ALLUSED} fell, else undo it and count a bad move. Two additions to the
+ * published loop: a move that leaves the cost unchanged is kept (still counted as bad), so plateaus
+ * can be crossed; and after the random refill every set that fits by its whole length is added
+ * shortest first, so variants stay full as Section 4.1 requires. Stops at cost 0, after {@code
+ * maxBadMoves} consecutive bad moves ("frozen"), or after {@code maxMoves} moves in all.
  *
  * <p>Refilling draws sets uniformly from all |E| and gives up after {@code 8 + 2·removed}
  * consecutive draws that do not fit, and the completion looks only at the variant's own sets and
@@ -19,12 +19,13 @@ import java.util.SplittableRandom;
  */
 final class HillClimb {
 
-    /** Table 1 of the paper: FROZEN = 500,000 consecutive bad moves. */
+    /** Table 1 of probe distribution: FROZEN = 500,000 consecutive bad moves. */
     static final long PAPER_FROZEN = 500_000;
 
     /**
-     * Most sets one move removes. The paper leaves the number open; small moves keep a move cheap
-     * on variants holding hundreds of sets and are the ones that still gain late in a climb.
+     * Most sets one move removes. The published planner leaves the number open; small moves keep a
+     * move cheap on variants holding hundreds of sets and are the ones that still gain late in a
+     * climb.
      */
     static final int MAX_REMOVED = 8;
 
@@ -87,7 +88,8 @@ final class HillClimb {
                     misses++;
                 }
             }
-            // The paper's variants are full (Section 4.1: h_bound probes each); random draws
+            // The published planner's variants are full (Section 4.1: h_bound probes each); random
+            // draws
             // alone may leave room, and an emptier variant can look cheaper (BALANCE is 0 when
             // nothing is used), so whatever still fits by its length goes in.
             distribution.completeShortestFirst(variant, added::add);

@@ -6,14 +6,15 @@ import java.util.Arrays;
 
 /**
  * What tracing each method costs a device, in one named unit; {@code h_bound} is counted in the
- * same unit. The paper gives every probe cost 1 ({@link #unit}); a method's path tracing rather
- * costs about one coded choice per branch block it runs, so {@link #branchProbes} weighs it by
- * {@code 1 + its branch blocks} (the entry plus one probe per block with several out-edges), and
- * {@link #timesCallRates} multiplies in how often each method runs where that is known.
+ * same unit. The published planner (probe distribution, docs/references.md) gives every probe cost
+ * 1 ({@link #unit}); a method's path tracing rather costs about one coded choice per branch block
+ * it runs, so {@link #branchProbes} weighs it by {@code 1 + its branch blocks} (the entry plus one
+ * probe per block with several out-edges), and {@link #timesCallRates} multiplies in how often each
+ * method runs where that is known.
  */
 public final class MethodCosts {
 
-    /** The paper's unit: every method's tracing costs 1. */
+    /** The published unit: every method's tracing costs 1. */
     public static final String METHODS = "methods";
 
     /** 1 + the method's branch blocks in its bytecode CFG. */

@@ -9,13 +9,13 @@ package dev.fieldprof.analysis.plan;
  * @param weights α, β, γ of the hill climb's cost; null for the strategy's {@link
  *     Strategy#defaultWeights}
  * @param seed seed of every random choice; the same inputs and seed give the same plan
- * @param costUnit {@link MethodCosts#METHODS} (the paper's unit cost per probe) or {@link
- *     MethodCosts#BRANCH_PROBES} (1 + the method's branch blocks)
+ * @param costUnit {@link MethodCosts#METHODS} (the unit cost per probe of probe distribution,
+ *     docs/references.md) or {@link MethodCosts#BRANCH_PROBES} (1 + the method's branch blocks)
  * @param maxChainLength most methods in one call chain (event), {@code >= 1}
  * @param maxEvents most call chains (events), {@code >= 0}
  * @param maxClusterMethods most methods in one cluster, {@code >= 1}
  * @param maxBadMoves consecutive rejected moves after which the hill climb is frozen ({@code >= 1};
- *     the paper's Table 1: 500,000)
+ *     Table 1 of probe distribution: 500,000)
  * @param maxMoves most hill-climb moves in all ({@code >= 0}), a time limit independent of the
  *     machine
  */
@@ -65,7 +65,7 @@ public record PlanOptions(
         }
     }
 
-    /** Branch-probe costs, the paper's bounds on the climb, and this package's event bounds. */
+    /** Branch-probe costs, the published bounds on the climb, and this package's event bounds. */
     public static PlanOptions of(Strategy strategy, int variants, long hBound, long seed) {
         return new PlanOptions(
                 strategy,

@@ -4,9 +4,10 @@ import dev.fieldprof.schemas.ProgramModel;
 import java.util.SplittableRandom;
 
 /**
- * Plans which methods each program variant path-traces (the probe-distribution paper, Sections
- * 4.2-4.3): builds the model's events (bounded call chains from the roots) and clusters (a root and
- * what it reaches), weighs methods by cost, and distributes the strategy's sets over the variants.
+ * Plans which methods each program variant path-traces (probe distribution, docs/references.md,
+ * Sections 4.2-4.3): builds the model's events (bounded call chains from the roots) and clusters (a
+ * root and what it reaches), weighs methods by cost, and distributes the strategy's sets over the
+ * variants.
  *
  * <pre>{@code
  * PlanOptions options = PlanOptions.of(Strategy.BALANCED_CLUSTERS, 36, 200, 7L);

@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * The units the planner places whole into a variant, each a set of probes (method ids): single
- * probes, events (call chains) or clusters (a root and what it reaches). Section 4.1 of the
- * probe-distribution paper: an event needs all of its probes in one variant to be observed.
+ * probes, events (call chains) or clusters (a root and what it reaches). Section 4.1 of probe
+ * distribution (docs/references.md): an event needs all of its probes in one variant to be
+ * observed.
  */
 public final class ProbeSets {
 

@@ -3,10 +3,10 @@ package dev.fieldprof.analysis.plan;
 import java.util.SplittableRandom;
 
 /**
- * Random-Probes, Random-Events and Random-Clusters (Section 4.2 of the probe-distribution paper),
- * and the initial distribution of the hill climb (Algorithm 2): each variant in turn takes the sets
- * in a fresh random order and places every one that still fits its h-bound, until none is left.
- * O(n·Σ|e|).
+ * Random-Probes, Random-Events and Random-Clusters (Section 4.2 of probe distribution
+ * (docs/references.md)), and the initial distribution of the hill climb (Algorithm 2): each variant
+ * in turn takes the sets in a fresh random order and places every one that still fits its h-bound,
+ * until none is left. O(n·Σ|e|).
  */
 final class RandomFill {
 

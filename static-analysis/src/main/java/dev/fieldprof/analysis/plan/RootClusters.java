@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The clusters of the cluster-based strategies: as in Section 5.1 of the probe-distribution paper,
- * one cluster per root holding the root and the methods reachable from it, an over-approximation of
- * the call chains that start there. Bounded: the first {@code maxMethods} methods in breadth-first
- * order (callees in id order), so the methods nearest the root stay in.
+ * The clusters of the cluster-based strategies: as in Section 5.1 of probe distribution
+ * (docs/references.md), one cluster per root holding the root and the methods reachable from it, an
+ * over-approximation of the call chains that start there. Bounded: the first {@code maxMethods}
+ * methods in breadth-first order (callees in id order), so the methods nearest the root stay in.
  */
 public final class RootClusters {
 

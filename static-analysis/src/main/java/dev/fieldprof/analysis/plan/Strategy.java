@@ -5,11 +5,11 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The distribution strategies of Section 4.2 of the probe-distribution paper: random, balanced,
- * packed and balanced-packed, each over probes (single methods), events (call chains) or clusters
- * (a root and what it reaches). Random ones fill variants at random; balanced-probes is Algorithm
- * 1; the rest hill-climb (Algorithm 2) with the weights of the paper's Table 1, which {@code
- * --weights} may override.
+ * The distribution strategies of Section 4.2 of probe distribution (docs/references.md): random,
+ * balanced, packed and balanced-packed, each over probes (single methods), events (call chains) or
+ * clusters (a root and what it reaches). Random ones fill variants at random; balanced-probes is
+ * Algorithm 1; the rest hill-climb (Algorithm 2) with the weights of Table 1 of probe distribution,
+ * which {@code --weights} may override.
  */
 public enum Strategy {
     RANDOM_PROBES(
@@ -113,7 +113,7 @@ public enum Strategy {
     }
 
     /**
-     * The weights the hill climb minimizes (Table 1 of the paper); random strategies and
+     * The weights the hill climb minimizes (Table 1 of probe distribution); random strategies and
      * balanced-probes do not climb and report their cost with balanced-packed's 0.4,0.2,0.4.
      */
     public CostWeights defaultWeights() {

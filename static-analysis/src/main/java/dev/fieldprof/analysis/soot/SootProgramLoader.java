@@ -154,7 +154,8 @@ public final class SootProgramLoader {
         options.setPhaseOption("jb", "use-original-names:false");
         // Jimple as the analysis needs it: local splitting, aggregation and copy propagation
         // stay; type assignment and the clean-up phases are off, which halves body building
-        // and changes nothing Algorithm 1 reads (casts and divisions are judged conservatively).
+        // and changes nothing the order-pair analysis reads (casts and divisions are judged
+        // conservatively).
         for (String phase : SKIPPED_JB_PHASES) {
             options.setPhaseOption(phase, "enabled:false");
         }

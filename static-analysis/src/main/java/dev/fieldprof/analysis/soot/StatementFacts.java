@@ -1,8 +1,9 @@
 package dev.fieldprof.analysis.soot;
 
 /**
- * A method's Jimple statements as plain arrays, for the exception flow and Algorithm 1: normal
- * successors, the handlers covering each statement, and what each statement can do on its own.
+ * A method's Jimple statements as plain arrays, for the exception flow and the order-pair analysis:
+ * normal successors, the handlers covering each statement, and what each statement can do on its
+ * own.
  *
  * @param normalSuccessors successors without exceptions, per statement
  * @param handlers first statements of the handlers whose range covers the statement
@@ -11,8 +12,8 @@ package dev.fieldprof.analysis.soot;
  *     throw statements, monitors, array access, reference casts, integer division, field access on
  *     another object (VM and class-initialization errors are assumed away)
  * @param returns a return statement
- * @param explicitExits a return, a throw statement no handler covers, or no successor: the paper's
- *     exits
+ * @param explicitExits a return, a throw statement no handler covers, or no successor: the exits of
+ *     the published order-pair analysis (frequency profiling, docs/references.md)
  * @param callSite index into the method's call sites of the call the statement makes, or -1
  */
 public record StatementFacts(

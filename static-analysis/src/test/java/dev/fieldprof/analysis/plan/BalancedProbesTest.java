@@ -24,7 +24,7 @@ class BalancedProbesTest {
             }
             int min = java.util.Arrays.stream(timesUsed).min().getAsInt();
             int max = java.util.Arrays.stream(timesUsed).max().getAsInt();
-            // 7 * 11 = 77 probes over 13 locations: 5 or 6 each (Algorithm 1's range of one).
+            // 7 * 11 = 77 probes over 13 locations: 5 or 6 each (balanced-probes' range of one).
             assertThat(max - min).as("seed %d", seed).isLessThanOrEqualTo(1);
             assertThat(min).as("seed %d", seed).isEqualTo(5);
         }

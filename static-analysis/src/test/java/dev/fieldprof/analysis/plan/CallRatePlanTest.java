@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Plans weighed by call rates on six methods without calls (each its own root): a, b, c, d run
- * rarely, e and f are hot. In the paper's unit all six cost the same and a variant may draw both
- * hot methods; weighed by call rate a hot method costs what three rare ones do.
+ * rarely, e and f are hot. In the published unit (probe distribution, docs/references.md) all six
+ * cost the same and a variant may draw both hot methods; weighed by call rate a hot method costs
+ * what three rare ones do.
  */
 class CallRatePlanTest {
 

@@ -10,9 +10,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * On inputs small enough to enumerate every distribution, the hill climb reaches the optimal cost.
- * The search space is the paper's (Section 4.1: every variant holds h_bound probes): each variant
- * holds probe sets within its h-bound and is full: at h_bound, or no further set fits. Without that
- * constraint the cost of Section 4.3 can prefer empty variants (BALANCE is 0 when nothing is used).
+ * The search space is the published planner's (probe distribution, docs/references.md, Section 4.1:
+ * every variant holds h_bound probes): each variant holds probe sets within its h-bound and is
+ * full: at h_bound, or no further set fits. Without that constraint the cost of Section 4.3 can
+ * prefer empty variants (BALANCE is 0 when nothing is used).
  */
 class HillClimbBruteForceTest {
 
@@ -63,7 +64,7 @@ class HillClimbBruteForceTest {
 
     /**
      * Whether the variant is not full: it has budget left and some set not in the mask still fits
-     * (a variant at exactly h_bound counts as full, as in the paper).
+     * (a variant at exactly h_bound counts as full, as in the published planner).
      */
     static boolean roomForAnother(
             ProbeSets sets, MethodCosts costs, boolean[] traced, long used, long hBound, int mask) {

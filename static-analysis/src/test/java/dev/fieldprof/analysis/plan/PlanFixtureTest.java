@@ -8,10 +8,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Exact plans for the example of Section 4.2 of the probe-distribution paper (|U| = 8, h_bound = 5,
- * n = 3, events e1..e7 and clusters c1..c6 as printed there; u1..u8 are methods 0..7), for every
- * strategy with its own weights and with each of Table 1's weight settings. Seed 2026; the climbs
- * freeze after 20,000 bad moves.
+ * Exact plans for the example of Section 4.2 of probe distribution (docs/references.md) (|U| = 8,
+ * h_bound = 5, n = 3, events e1..e7 and clusters c1..c6 as printed there; u1..u8 are methods 0..7),
+ * for every strategy with its own weights and with each of the weight settings of Table 1 of probe
+ * distribution. Seed 2026; the climbs freeze after 20,000 bad moves.
  */
 class PlanFixtureTest {
 

@@ -15,9 +15,10 @@ import java.util.stream.Collectors;
 
 /**
  * Prints the soundness table with the ablation: the same driven runs checked against the pairs of
- * the paper's rules (closed world), the sound rules in a closed world, and the sound rules as a
- * library (the default). Run from the module directory with the test classpath: {@code java -cp ...
- * dev.fieldprof.analysis.soundness.SoundnessAblation [RUNS CALLS SEED]}.
+ * the published rules (frequency profiling, docs/references.md; closed world), the sound rules in a
+ * closed world, and the sound rules as a library (the default). Run from the module directory with
+ * the test classpath: {@code java -cp ... dev.fieldprof.analysis.soundness.SoundnessAblation [RUNS
+ * CALLS SEED]}.
  */
 public final class SoundnessAblation {
 
