@@ -2,7 +2,8 @@
 # The accuracy study on instrumented real programs, end to end: record exact
 # per-device counts (AccuracyRuns), then 'fieldprof evaluate --model M --runs R.csv' per program,
 # once with the analysed pairs and once with none (the simplex-only projection, same seed).
-# Run from the repository root after building the class path (benchmarks/README.md).
+# Run from the repository root after building the benchmarks class path (benchmarks/README.md);
+# the evaluate steps run through the ./fieldprof launcher (3 GB heap by default).
 # Environment: DEVICES (1000), REPETITIONS (3), SEED (20261122), OUT (benchmarks/target/accuracy),
 # PROGRAMS (lang3,gson,codec,demo), RECORD (1; 0 reuses the recorded runs in OUT), MODES (1: also
 # compare the two privacy modes at equal per-report user-level epsilon).
@@ -30,7 +31,7 @@ for p in ${programs//,/ }; do
     model="$out/$s.model"
     [ "$variant" = none ] && model="$out/$s-nopairs.model"
     echo "== $s, constraints: $variant"
-    java -Xmx3g -cp "$cp" dev.fieldprof.cli.FieldprofCommand evaluate \
+    ./fieldprof evaluate \
       --model "$model" --runs "$out/$s-runs.csv" --devices "$devices" \
       --repetitions "$repetitions" --seed 1 \
       --csv "$out/$s-$variant.csv" --png "$out/$s-$variant.png"
@@ -47,14 +48,14 @@ echo "wrote $combined and $out/*-pairs.png, $out/*-none.png"
 if [ "${MODES:-1}" = 1 ]; then
   for p in ${programs//,/ }; do
     s=${stem[$p]}
-    java -Xmx3g -cp "$cp" dev.fieldprof.cli.FieldprofCommand evaluate \
+    ./fieldprof evaluate \
       --model "$out/$s.model" --runs "$out/$s-runs.csv" --devices "$devices" \
       --repetitions "$repetitions" --seed 1 --compare-modes
   done | tee "$out/modes.txt"
   # The privacy planner's predictions against the real randomizer and estimator.
   for p in ${programs//,/ }; do
     s=${stem[$p]}
-    java -Xmx3g -cp "$cp" dev.fieldprof.cli.FieldprofCommand evaluate \
+    ./fieldprof evaluate \
       --model "$out/$s.model" --runs "$out/$s-runs.csv" --devices "$devices" \
       --repetitions "$repetitions" --seed 1 --check-plan
   done | tee "$out/plan-check.txt"
