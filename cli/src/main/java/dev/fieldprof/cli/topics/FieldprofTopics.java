@@ -2,6 +2,7 @@ package dev.fieldprof.cli.topics;
 
 import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.jobs.io.FieldprofAcls;
 import dev.fieldprof.jobs.io.TopicSettings;
 import dev.fieldprof.schemas.Topics;
 import java.io.PrintWriter;

@@ -2,7 +2,8 @@ package dev.fieldprof.cli.topics;
 
 import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.cli.options.KafkaClientProperties;
-import dev.fieldprof.cli.topics.FieldprofAcls.Role;
+import dev.fieldprof.jobs.io.FieldprofAcls;
+import dev.fieldprof.jobs.io.FieldprofAcls.Role;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -21,7 +21,11 @@ import java.util.stream.Collectors;
 final class CoreResources {
     /** The core kinds deploy/k8s may hold, by {@code apiVersion kind}. */
     private static final Map<String, Class<?>> MODELS =
-            Map.of("v1 PersistentVolumeClaim", PersistentVolumeClaim.class);
+            Map.of(
+                    "v1 PersistentVolumeClaim",
+                    PersistentVolumeClaim.class,
+                    "v1 ConfigMap",
+                    io.fabric8.kubernetes.api.model.ConfigMap.class);
 
     private static final ObjectMapper STRICT =
             new ObjectMapper()

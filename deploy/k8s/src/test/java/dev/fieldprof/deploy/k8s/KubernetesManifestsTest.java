@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.jobs.io.FieldprofAcls;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.paths.PathJobOptions;
 import dev.fieldprof.jobs.paths.PathModelJob;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
+import java.io.StringReader;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
@@ -19,14 +21,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The manifests of deploy/k8s: every custom resource valid under the published CRD schema of its
@@ -46,6 +57,7 @@ class KubernetesManifestsTest {
     private static final String FREQUENCY = "fieldprof-frequency-estimation";
     private static final String PATHS = "fieldprof-path-models";
     private static final String METRICS_PORT = "9249";
+    private static final String JOBS_KAFKA_CLIENT = "fieldprof-jobs-kafka";
 
     private static CustomResourceSchemas schemas;
     private static List<JsonNode> manifests;
@@ -82,10 +94,14 @@ class KubernetesManifestsTest {
                 .containsExactly(
                         "v1 PersistentVolumeClaim fieldprof-flink-data",
                         "flink.apache.org/v1beta1 FlinkDeployment " + FREQUENCY,
+                        "v1 ConfigMap " + JOBS_KAFKA_CLIENT,
                         "kafka.strimzi.io/v1 KafkaNodePool controllers",
                         "kafka.strimzi.io/v1 KafkaNodePool brokers",
                         "kafka.strimzi.io/v1 Kafka " + KAFKA_CLUSTER,
-                        "kafka.strimzi.io/v1 KafkaUser fieldprof-client",
+                        "kafka.strimzi.io/v1 KafkaUser fieldprof-device",
+                        "kafka.strimzi.io/v1 KafkaUser fieldprof-jobs",
+                        "kafka.strimzi.io/v1 KafkaUser fieldprof-operator",
+                        "kafka.strimzi.io/v1 KafkaUser fieldprof-reader",
                         "flink.apache.org/v1beta1 FlinkDeployment " + PATHS,
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.programs",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.frequency",
@@ -108,7 +124,7 @@ class KubernetesManifestsTest {
             }
         }
         assertThat(problems).isEmpty();
-        assertThat(customResources).isEqualTo(12);
+        assertThat(customResources).isEqualTo(15);
     }
 
     @Test
@@ -216,7 +232,7 @@ class KubernetesManifestsTest {
                 .isEqualTo(30);
         assertThat(schemas.validate(user))
                 .containsExactly(
-                        "KafkaUser fieldprof-client: /spec/authentication: 'validityDays' and"
+                        "KafkaUser fieldprof-device: /spec/authentication: 'validityDays' and"
                                 + " 'renewalDays' can be configured only with 'type: tls'");
     }
 
@@ -337,6 +353,131 @@ class KubernetesManifestsTest {
         }
     }
 
+    /**
+     * The brokers authorize by ACLs, and each KafkaUser holds exactly the ACLs {@code fieldprof
+     * topics acls} grants its role (principal {@code User:<name>}, as Strimzi names SCRAM users).
+     */
+    @Test
+    void eachKafkaUserHasExactlyTheAclsOfItsRole() {
+        assertThat(kafka().path("spec").path("kafka").path("authorization").path("type").asText())
+                .isEqualTo("simple");
+        Map<String, FieldprofAcls.Role> roles = new LinkedHashMap<>();
+        for (FieldprofAcls.Role role : FieldprofAcls.Role.values()) {
+            roles.put("fieldprof-" + role.option(), role);
+        }
+        assertThat(ofKind("KafkaUser").stream().map(u -> u.path("metadata").path("name").asText()))
+                .containsExactlyElementsOf(roles.keySet());
+        for (JsonNode user : ofKind("KafkaUser")) {
+            String name = user.path("metadata").path("name").asText();
+            assertThat(user.path("spec").path("authentication").path("type").asText())
+                    .isEqualTo("scram-sha-512");
+            Set<String> manifest = new TreeSet<>();
+            for (JsonNode acl : user.path("spec").path("authorization").path("acls")) {
+                JsonNode resource = acl.path("resource");
+                for (JsonNode operation : acl.path("operations")) {
+                    manifest.add(
+                            resource.path("type").asText().toLowerCase(Locale.ROOT)
+                                    + " "
+                                    + resource.path("name").asText()
+                                    + (resource.path("patternType").asText().equals("prefix")
+                                            ? "*"
+                                            : "")
+                                    + " "
+                                    + operation.asText().toLowerCase(Locale.ROOT));
+                }
+            }
+            Set<String> granted = new TreeSet<>();
+            for (AclBinding binding :
+                    FieldprofAcls.bindings(
+                            roles.get(name), "User:" + name, "fieldprof-", "fieldprof-")) {
+                granted.add(
+                        binding.pattern()
+                                        .resourceType()
+                                        .name()
+                                        .toLowerCase(Locale.ROOT)
+                                        .replace("_", "")
+                                + " "
+                                + binding.pattern().name()
+                                + (binding.pattern().patternType() == PatternType.PREFIXED
+                                        ? "*"
+                                        : "")
+                                + " "
+                                + binding.entry()
+                                        .operation()
+                                        .name()
+                                        .toLowerCase(Locale.ROOT)
+                                        .replace("_", ""));
+            }
+            assertThat(manifest).as(name).isEqualTo(granted);
+        }
+    }
+
+    /**
+     * The jobs log in as fieldprof-jobs: both FlinkDeployments pass the ConfigMap's properties
+     * file, mount it and the user's Secret where the file says, and Kafka's client reads the login
+     * from the Secret's file through the DirectoryConfigProvider the file names.
+     */
+    @Test
+    void theJobsLogInWithTheirUsersSecretThroughAConfigProvider(@TempDir Path secret)
+            throws IOException {
+        JsonNode configMap =
+                manifests.stream()
+                        .filter(m -> m.path("kind").asText().equals("ConfigMap"))
+                        .filter(
+                                m ->
+                                        m.path("metadata")
+                                                .path("name")
+                                                .asText()
+                                                .equals(JOBS_KAFKA_CLIENT))
+                        .findFirst()
+                        .orElseThrow();
+        Properties client = new Properties();
+        client.load(new StringReader(configMap.path("data").path("client.properties").asText()));
+        String jaasPlaceholder = client.getProperty("sasl.jaas.config");
+        Matcher placeholder =
+                Pattern.compile("\\$\\{dir:(.+):sasl\\.jaas\\.config}").matcher(jaasPlaceholder);
+        assertThat(placeholder.matches()).as(jaasPlaceholder).isTrue();
+        String secretDir = placeholder.group(1);
+        for (String name : List.of(FREQUENCY, PATHS)) {
+            JsonNode spec = deployment(name).path("spec");
+            String[] args = args(spec.path("job"));
+            String propertiesFile =
+                    name.equals(FREQUENCY)
+                            ? FrequencyJobOptions.parse(args).kafkaProperties()
+                            : PathJobOptions.parse(args).kafkaProperties();
+            Map<String, String> mounts = new LinkedHashMap<>();
+            JsonNode pod = spec.path("podTemplate").path("spec");
+            for (JsonNode mount : pod.path("containers").get(0).path("volumeMounts")) {
+                mounts.put(mount.path("name").asText(), mount.path("mountPath").asText());
+            }
+            for (JsonNode volume : pod.path("volumes")) {
+                String mountPath = mounts.get(volume.path("name").asText());
+                if (volume.has("configMap")) {
+                    assertThat(volume.path("configMap").path("name").asText())
+                            .isEqualTo(JOBS_KAFKA_CLIENT);
+                    assertThat(mountPath + "/client.properties").isEqualTo(propertiesFile);
+                } else if (volume.has("secret")) {
+                    assertThat(volume.path("secret").path("secretName").asText())
+                            .isEqualTo("fieldprof-jobs");
+                    assertThat(mountPath).isEqualTo(secretDir);
+                }
+            }
+        }
+        // Strimzi's Secret holds the login as a key; mounted, that is a file of that name.
+        String login =
+                "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                        + " username=\"fieldprof-jobs\" password=\"s3cret\";";
+        Files.writeString(secret.resolve("sasl.jaas.config"), login);
+        Properties resolvable = new Properties();
+        resolvable.putAll(client);
+        resolvable.put("sasl.jaas.config", "${dir:" + secret + ":sasl.jaas.config}");
+        resolvable.put("bootstrap.servers", "127.0.0.1:1");
+        resolvable.put("key.serializer", ByteArraySerializer.class.getName());
+        resolvable.put("value.serializer", ByteArraySerializer.class.getName());
+        ProducerConfig config = new ProducerConfig(resolvable);
+        assertThat(config.getPassword("sasl.jaas.config").value()).isEqualTo(login);
+    }
+
     @Test
     void strimziResourcesBelongToTheOneCluster() {
         for (String kind : List.of("KafkaNodePool", "KafkaUser", "KafkaTopic")) {
@@ -395,13 +536,13 @@ class KubernetesManifestsTest {
             JsonNode pod = spec.path("podTemplate");
             JsonNode container = pod.path("spec").path("containers").get(0);
             assertThat(container.path("name").asText()).isEqualTo("flink-main-container");
-            assertThat(container.path("volumeMounts").toString())
-                    .isEqualTo("[{\"name\":\"flink-data\",\"mountPath\":\"/flink-data\"}]");
-            assertThat(pod.path("spec").path("volumes").toString())
+            assertThat(container.path("volumeMounts").get(0).toString())
+                    .isEqualTo("{\"name\":\"flink-data\",\"mountPath\":\"/flink-data\"}");
+            assertThat(pod.path("spec").path("volumes").get(0).toString())
                     .isEqualTo(
-                            "[{\"name\":\"flink-data\",\"persistentVolumeClaim\":{\"claimName\":\""
+                            "{\"name\":\"flink-data\",\"persistentVolumeClaim\":{\"claimName\":\""
                                     + claim.path("metadata").path("name").asText()
-                                    + "\"}}]");
+                                    + "\"}}");
 
             // The reporter's port is the container's metrics port and the one Prometheus scrapes.
             assertThat(conf.path("metrics.reporter.prom.port").asText()).isEqualTo(METRICS_PORT);
@@ -446,11 +587,16 @@ class KubernetesManifestsTest {
                 .startsWith(clients[0] + "." + clients[1] + "-");
     }
 
-    /** The plain listener's address inside the namespace: Strimzi's bootstrap service. */
+    /**
+     * The in-cluster listener's address inside the namespace (Strimzi's bootstrap service): no TLS,
+     * but SCRAM logins, as the jobs' client settings say.
+     */
     private static String plainBootstrap() {
         for (JsonNode listener : kafka().path("spec").path("kafka").path("listeners")) {
-            if (!listener.path("tls").asBoolean()
-                    && listener.path("authentication").isMissingNode()) {
+            if (!listener.path("tls").asBoolean()) {
+                assertThat(listener.path("authentication").path("type").asText())
+                        .as("the in-cluster listener authenticates")
+                        .isEqualTo("scram-sha-512");
                 return KAFKA_CLUSTER + "-kafka-bootstrap:" + listener.path("port").asInt();
             }
         }

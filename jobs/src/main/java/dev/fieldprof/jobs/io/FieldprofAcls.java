@@ -1,4 +1,4 @@
-package dev.fieldprof.cli.topics;
+package dev.fieldprof.jobs.io;
 
 import dev.fieldprof.schemas.Topics;
 import java.util.ArrayList;
