@@ -9,7 +9,10 @@
 # KAFKA_PARTITIONS (4), KAFKA_HEAP (512m), FIELDPROF_TOPICS (1: create the topics; 0: don't),
 # FIELDPROF_RUN_DIR (deploy/run), READY_TIMEOUT_SECONDS (90), FIELDPROF_MVN_ARGS (e.g. -o),
 # FIELDPROF_KAFKA_PROPERTIES (a Kafka client properties file for a broker whose listener you
-# secured in conf/server.properties: used by the readiness probe and `topics create`).
+# secured in conf/server.properties: used by the readiness probe and `topics create`),
+# FIELDPROF_ACLS (for a broker with an authorizer: the principals of `fieldprof topics acls`, e.g.
+# "--device User:device --jobs User:jobs --operator User:operator --reader User:reader"; the ACLs
+# are created after the topics, with FIELDPROF_KAFKA_PROPERTIES as an administrator's login).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -74,5 +77,12 @@ if [[ "${FIELDPROF_TOPICS:-1}" != 0 ]]; then
   "$JAVA" -Xmx256m -jar "$CLI_JAR" topics create --bootstrap "$BOOTSTRAP" --partitions "$KAFKA_PARTITIONS" \
     ${KAFKA_CLIENT_ARGS[@]+"${KAFKA_CLIENT_ARGS[@]}"} >&2 \
     || die "could not create the fieldprof topics"
+  if [[ -n "${FIELDPROF_ACLS:-}" ]]; then
+    # Each party's least privileges (docs/security.md), by the command users run elsewhere.
+    # shellcheck disable=SC2086 # FIELDPROF_ACLS is a list of options
+    "$JAVA" -Xmx256m -jar "$CLI_JAR" topics acls --bootstrap "$BOOTSTRAP" $FIELDPROF_ACLS \
+      ${KAFKA_CLIENT_ARGS[@]+"${KAFKA_CLIENT_ARGS[@]}"} >&2 \
+      || die "could not create the fieldprof ACLs"
+  fi
 fi
 echo "$BOOTSTRAP"
