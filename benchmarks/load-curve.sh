@@ -109,6 +109,8 @@ for runtime in $RUNTIMES; do
 done
 
 step "table and chart ($OUT/load-curve.png)"
-java "$BENCH_DIR/src/main/java/dev/fieldprof/benchmarks/load/LoadCurveChart.java" "$RESULTS" "$OUT/load-curve.png" \
+# the CLI jar (its manifest names lib/) brings the estimation module, whose chart package draws it
+java -cp "$CLI_JAR" "$BENCH_DIR/src/main/java/dev/fieldprof/benchmarks/load/LoadCurveChart.java" \
+  "$RESULTS" "$OUT/load-curve.png" \
   | tee "$OUT/load-curve.md"
 step "done"

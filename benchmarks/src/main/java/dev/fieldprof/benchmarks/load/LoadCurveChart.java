@@ -1,11 +1,13 @@
 package dev.fieldprof.benchmarks.load;
 
+import dev.fieldprof.estimation.chart.ChartImage;
+import dev.fieldprof.estimation.chart.Legend;
+import dev.fieldprof.estimation.chart.Palette;
+import dev.fieldprof.estimation.chart.PlotArea;
+import dev.fieldprof.estimation.chart.Scale;
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,46 +19,24 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.imageio.ImageIO;
 
 /**
  * The load curve of benchmarks/load-curve.sh: reads its results (one line per run: the runtime, a
  * tab, and the JSON that {@code fieldprof load --json} wrote), prints the Markdown table and draws
  * the PNG: throughput (sent and counted reports/s) and latency (report → committed estimate p50 and
- * p99, window end → committed) against the target rate, one colour per runtime. Plain Java2D,
- * headless, no dependency: it runs with Java's source launcher.
+ * p99, window end → committed) against the target rate, one colour per runtime. Plain Java2D (the
+ * charts of {@code dev.fieldprof.estimation.chart}), headless; it runs with Java's source launcher
+ * with the CLI jar, which brings the estimation module, on the class path.
  *
  * <pre>
- * java benchmarks/src/main/java/dev/fieldprof/benchmarks/load/LoadCurveChart.java RESULTS PNG
+ * java -cp cli/target/fieldprof-cli.jar \
+ *     benchmarks/src/main/java/dev/fieldprof/benchmarks/load/LoadCurveChart.java RESULTS PNG
  * </pre>
  */
 public final class LoadCurveChart {
     private static final int PANEL_WIDTH = 560;
     private static final int PANEL_HEIGHT = 380;
     private static final int MARGIN = 62;
-
-    /** Okabe–Ito colours, as the other charts of the repository. */
-    private static final Color[] COLORS = {
-        new Color(0x00, 0x72, 0xB2), new Color(0xD5, 0x5E, 0x00), new Color(0x00, 0x9E, 0x73)
-    };
-
-    private static final BasicStroke SOLID = new BasicStroke(2f);
-    private static final BasicStroke DASHED =
-            new BasicStroke(
-                    2f,
-                    BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_MITER,
-                    10f,
-                    new float[] {7f, 4f},
-                    0f);
-    private static final BasicStroke DOTTED =
-            new BasicStroke(
-                    2f,
-                    BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_MITER,
-                    10f,
-                    new float[] {2f, 4f},
-                    0f);
 
     /** One load run: the figures of {@code fieldprof load --json} that the curve uses. */
     record Run(
@@ -196,70 +176,85 @@ public final class LoadCurveChart {
     }
 
     static void write(List<Run> runs, Path file) throws IOException {
-        System.setProperty("java.awt.headless", "true");
         Map<String, List<Run>> byRuntime = new LinkedHashMap<>();
         for (Run run : runs) {
             byRuntime.computeIfAbsent(run.runtime(), k -> new ArrayList<>()).add(run);
         }
-        int width = 2 * PANEL_WIDTH;
-        int height = PANEL_HEIGHT + 80;
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, width, height);
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-        g.drawString(
-                "fieldprof load: frequency job throughput and latency against the target rate",
-                10,
-                20);
+        ChartImage image = new ChartImage(2 * PANEL_WIDTH, PANEL_HEIGHT + 80);
+        image.title("fieldprof load: frequency job throughput and latency against the target rate");
         double maxTarget = runs.stream().mapToDouble(Run::target).max().orElse(1);
         double minTarget = runs.stream().mapToDouble(Run::target).min().orElse(1);
         List<Series> throughput = new ArrayList<>();
         List<Series> latency = new ArrayList<>();
         int c = 0;
         for (Map.Entry<String, List<Run>> e : byRuntime.entrySet()) {
-            Color color = COLORS[c++ % COLORS.length];
+            // three colours, as many runtimes as the script knows, and then some
+            Color color = Palette.series(c++ % 3);
             List<Run> r = e.getValue();
-            throughput.add(new Series(e.getKey() + ": sent", color, SOLID, r, Run::sent, 1));
+            throughput.add(
+                    new Series(e.getKey() + ": sent", color, Palette.SOLID, r, Run::sent, 1));
             throughput.add(
                     new Series(
                             e.getKey() + ": counted by the job",
                             color,
-                            DASHED,
+                            Palette.DASHED,
                             r,
                             Run::counted,
                             1));
-            latency.add(new Series(e.getKey() + ": latency p50", color, SOLID, r, Run::p50, 1000));
-            latency.add(new Series(e.getKey() + ": latency p99", color, DASHED, r, Run::p99, 1000));
             latency.add(
                     new Series(
-                            e.getKey() + ": window lag p95", color, DOTTED, r, Run::lagP95, 1000));
+                            e.getKey() + ": latency p50", color, Palette.SOLID, r, Run::p50, 1000));
+            latency.add(
+                    new Series(
+                            e.getKey() + ": latency p99",
+                            color,
+                            Palette.DASHED,
+                            r,
+                            Run::p99,
+                            1000));
+            latency.add(
+                    new Series(
+                            e.getKey() + ": window lag p95",
+                            color,
+                            Palette.DOTTED,
+                            r,
+                            Run::lagP95,
+                            1000));
         }
-        double maxRate = Math.max(maxTarget, max(throughput));
-        panel(
+        // Targets double from run to run: the x axis is log, ticked at each doubling.
+        Scale targets = Scale.log(minTarget, Math.max(maxTarget, minTarget * 2));
+        Scale rates =
+                Scale.logDecades(Math.max(1, minTarget / 2), Math.max(maxTarget, max(throughput)));
+        Scale seconds = Scale.linear(0, Math.max(1, Math.ceil(max(latency) / 5) * 5));
+        Graphics2D g = image.graphics();
+        PlotArea left = plot(0, targets, rates);
+        axes(
                 g,
-                0,
+                left,
                 "reports/s (log) against target reports/s (log); grey: = target",
-                throughput,
-                minTarget,
-                maxTarget,
-                minTarget / 2,
-                maxRate,
-                true);
-        panel(
-                g,
-                PANEL_WIDTH,
-                "seconds against target reports/s (log)",
-                latency,
-                minTarget,
-                maxTarget,
-                0,
-                max(latency),
-                false);
-        g.dispose();
-        ImageIO.write(image, "png", file.toFile());
+                rates.decades());
+        // where sent = target, behind the series
+        g.setColor(Color.GRAY);
+        g.drawLine(
+                left.px(targets.lo()),
+                left.py(targets.lo()),
+                left.px(targets.hi()),
+                left.py(Math.min(targets.hi(), rates.hi())));
+        series(g, left, throughput);
+        PlotArea right = plot(PANEL_WIDTH, targets, seconds);
+        axes(g, right, "seconds against target reports/s (log)", seconds.steps(5));
+        series(g, right, latency);
+        image.writePng(file);
+    }
+
+    private static PlotArea plot(int left, Scale x, Scale y) {
+        return new PlotArea(
+                left + MARGIN,
+                40 + PANEL_HEIGHT - 50,
+                PANEL_WIDTH - MARGIN - 20,
+                PANEL_HEIGHT - 80,
+                x,
+                y);
     }
 
     private record Series(
@@ -283,108 +278,32 @@ public final class LoadCurveChart {
         return max;
     }
 
-    private static void panel(
-            Graphics2D g,
-            int left,
-            String title,
-            List<Series> series,
-            double xLo,
-            double xHi,
-            double yLo,
-            double yHi,
-            boolean logY) {
-        int x0 = left + MARGIN;
-        int y0 = 40 + PANEL_HEIGHT - 50;
-        int plotWidth = PANEL_WIDTH - MARGIN - 20;
-        int plotHeight = PANEL_HEIGHT - 80;
-        if (logY) {
-            yLo = Math.pow(10, Math.floor(Math.log10(Math.max(1, yLo))));
-            yHi = Math.pow(10, Math.ceil(Math.log10(Math.max(yHi, yLo * 10))));
-        } else {
-            yHi = Math.max(1, Math.ceil(yHi / 5) * 5);
+    /** The panel's title, ticks (x at each doubling of the target) and axes. */
+    private static void axes(Graphics2D g, PlotArea plot, String title, List<Double> yTicks) {
+        plot.title(g, title);
+        plot.yTicks(g, yTicks, v -> String.format(Locale.ROOT, "%.0f", v));
+        List<Double> xTicks = new ArrayList<>();
+        for (double x = plot.x().lo(); x <= plot.x().hi() * 1.001; x *= 2) {
+            xTicks.add(x);
         }
-        double xl = xLo;
-        double xh = Math.max(xHi, xLo * 2);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
-        g.setColor(Color.BLACK);
-        g.drawString(title, x0, 52);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
-        g.setStroke(new BasicStroke(1));
-        List<Double> yTicks = new ArrayList<>();
-        if (logY) {
-            for (double v = yLo; v <= yHi * 1.001; v *= 10) {
-                yTicks.add(v);
-            }
-        } else {
-            for (double v = 0; v <= yHi + 1e-9; v += yHi / 5) {
-                yTicks.add(v);
-            }
-        }
-        for (double v : yTicks) {
-            int y = y0 - (int) Math.round(scale(v, yLo, yHi, logY) * plotHeight);
-            g.setColor(new Color(0xdd, 0xdd, 0xdd));
-            g.drawLine(x0 + 1, y, x0 + plotWidth, y);
-            g.setColor(Color.BLACK);
-            g.drawString(String.format(Locale.ROOT, "%.0f", v), left + 8, y + 4);
-        }
-        for (double x = xl; x <= xh * 1.001; x *= 2) {
-            int px = x0 + (int) Math.round(scale(x, xl, xh, true) * plotWidth);
-            g.setColor(new Color(0xdd, 0xdd, 0xdd));
-            g.drawLine(px, y0 - 1, px, y0 - plotHeight);
-            g.setColor(Color.BLACK);
-            g.drawString(String.format(Locale.ROOT, "%.0f", x), px - 12, y0 + 14);
-        }
-        g.drawLine(x0, y0, x0 + plotWidth, y0);
-        g.drawLine(x0, y0, x0, y0 - plotHeight);
-        if (logY) { // reports/s against the target: where sent = target
-            g.setColor(Color.GRAY);
-            int ax = x0;
-            int ay = y0 - (int) Math.round(scale(xl, yLo, yHi, true) * plotHeight);
-            int bx = x0 + (int) Math.round(scale(xh, xl, xh, true) * plotWidth);
-            int by = y0 - (int) Math.round(scale(Math.min(xh, yHi), yLo, yHi, true) * plotHeight);
-            g.drawLine(ax, ay, bx, by);
-        }
-        int legendY = y0 + 30;
-        int i = 0;
-        for (Series s : series) {
-            g.setColor(s.color());
-            g.setStroke(s.stroke());
-            int lastX = -1;
-            int lastY = -1;
-            for (Run r : s.runs()) {
-                double v = s.value().applyAsDouble(r) / s.unit();
-                if (Double.isNaN(v)) {
-                    lastX = -1;
-                    continue;
-                }
-                int px = x0 + (int) Math.round(scale(r.target(), xl, xh, true) * plotWidth);
-                int py =
-                        y0
-                                - (int)
-                                        Math.round(
-                                                scale(Math.max(v, logY ? yLo : 0), yLo, yHi, logY)
-                                                        * plotHeight);
-                g.fillOval(px - 3, py - 3, 6, 6);
-                if (lastX >= 0) {
-                    g.drawLine(lastX, lastY, px, py);
-                }
-                lastX = px;
-                lastY = py;
-            }
-            int lx = left + 10 + (i % 2) * 270;
-            int ly = legendY + (i / 2) * 14;
-            g.drawLine(lx, ly - 4, lx + 24, ly - 4);
-            g.setColor(Color.BLACK);
-            g.setStroke(new BasicStroke(1));
-            g.drawString(s.name(), lx + 30, ly);
-            i++;
-        }
+        plot.xTicks(g, xTicks, v -> String.format(Locale.ROOT, "%.0f", v));
+        plot.axes(g);
     }
 
-    private static double scale(double value, double lo, double hi, boolean log) {
-        if (log) {
-            return (Math.log(value) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+    /** The series, one line each, and their legend below the panel. */
+    private static void series(Graphics2D g, PlotArea plot, List<Series> series) {
+        List<Legend.Entry> legend = new ArrayList<>();
+        for (Series s : series) {
+            double[] xs = new double[s.runs().size()];
+            double[] ys = new double[xs.length];
+            for (int i = 0; i < xs.length; i++) {
+                Run r = s.runs().get(i);
+                xs[i] = r.target();
+                ys[i] = s.value().applyAsDouble(r) / s.unit();
+            }
+            plot.line(g, xs, ys, s.color(), s.stroke());
+            legend.add(Legend.Entry.line(s.name(), s.color(), s.stroke()));
         }
-        return (value - lo) / (hi - lo);
+        Legend.draw(g, legend, plot.left() - MARGIN + 10, plot.bottom() + 30, 2, 270);
     }
 }

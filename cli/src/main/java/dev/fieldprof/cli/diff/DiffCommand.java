@@ -8,6 +8,7 @@ import dev.fieldprof.diff.match.ProfileDiff;
 import dev.fieldprof.diff.match.ProfileDiffer;
 import dev.fieldprof.diff.normalize.ApplicationPackages;
 import dev.fieldprof.diff.normalize.ClassHierarchy;
+import dev.fieldprof.diff.normalize.InferredApplication;
 import dev.fieldprof.diff.normalize.PreprocessingOptions;
 import dev.fieldprof.diff.normalize.Preprocessor;
 import dev.fieldprof.diff.read.JfrReader;
@@ -21,8 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,7 +37,8 @@ import picocli.CommandLine.Parameters;
  * {@code fieldprof diff A B}: differential profiling of two profiles (a JFR file or async-profiler
  * collapsed stacks each, told apart by extension and content) at the level of tasks, matched
  * approximately as in DiffProf (docs/references.md; docs/diff.md); prints a table and optionally
- * writes an HTML report.
+ * writes an HTML report. Without {@code --app-packages} the application is inferred from the
+ * profiles ({@link InferredApplication}), and one line on stderr names the packages taken.
  *
  * <p>{@code fieldprof diff --estimates V1 V2}: the release diff of field estimates. Each operand is
  * an app version ({@code app:version}, read as its newest cumulative estimate from the estimates
@@ -126,8 +131,9 @@ public final class DiffCommand implements Callable<Integer> {
             split = ",",
             description =
                     "Package prefixes of the application; their internal calls are merged into"
-                            + " the callback the framework called (default: everything outside"
-                            + " the JDK).")
+                            + " the callback the framework called (default: inferred from the"
+                            + " profiles: the main class's package, cut to three segments, or"
+                            + " everything outside the JDK; printed on stderr).")
     List<String> appPackages;
 
     @Option(
@@ -195,7 +201,7 @@ public final class DiffCommand implements Callable<Integer> {
                     case "alloc" -> JfrReader.Cost.ALLOCATION_WEIGHT;
                     default -> throw bad("--jfr-cost must be cpu or alloc, was '" + jfrCost + "'");
                 };
-        ApplicationPackages packages = ApplicationPackages.outsideJdk();
+        ApplicationPackages named = null;
         if (appPackages != null) {
             List<String> names = new ArrayList<>();
             for (String p : appPackages) {
@@ -206,12 +212,10 @@ public final class DiffCommand implements Callable<Integer> {
             if (names.isEmpty()) {
                 throw bad("--app-packages must name at least one package");
             }
-            packages = ApplicationPackages.of(names);
+            named = ApplicationPackages.of(names);
         }
         PreprocessingOptions options =
-                PreprocessingOptions.defaults()
-                        .withApplicationPackages(packages)
-                        .withDropCallbackClass(!keepCallbackClasses);
+                PreprocessingOptions.defaults().withDropCallbackClass(!keepCallbackClasses);
         try {
             if (hierarchy != null) {
                 options = options.withHierarchy(ClassHierarchy.read(hierarchy));
@@ -221,11 +225,24 @@ public final class DiffCommand implements Callable<Integer> {
                             List.of(
                                     new JfrReader(cost),
                                     new dev.fieldprof.diff.read.CollapsedStacksReader()));
-            CallingContextTree a = read(readers, Path.of(first));
-            CallingContextTree b = read(readers, Path.of(second));
-            ProfileDiff diff = new ProfileDiffer(new Preprocessor(options), alpha).diff(a, b);
+            Profile a = read(readers, Path.of(first));
+            Profile b = read(readers, Path.of(second));
             String nameA = Path.of(first).getFileName().toString();
             String nameB = Path.of(second).getFileName().toString();
+            if (named != null) {
+                options = options.withApplicationPackages(named);
+            } else {
+                Map<String, Optional<InferredApplication>> shown = new LinkedHashMap<>();
+                // keyed by the operands as given: two files of one name in two directories differ
+                shown.put(first, a.reader().inferApplication(a.file(), a.tree()));
+                shown.putIfAbsent(second, b.reader().inferApplication(b.file(), b.tree()));
+                InferredApplication.Choice choice = InferredApplication.choose(shown);
+                spec.commandLine().getErr().println(choice.summary());
+                spec.commandLine().getErr().flush();
+                options = options.withApplicationPackages(choice.packages());
+            }
+            ProfileDiff diff =
+                    new ProfileDiffer(new Preprocessor(options), alpha).diff(a.tree(), b.tree());
             spec.commandLine().getOut().print(TextReport.render(diff, nameA, nameB, top));
             if (html != null) {
                 Files.writeString(
@@ -241,7 +258,10 @@ public final class DiffCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static CallingContextTree read(ProfileReaders readers, Path file) throws IOException {
+    /** A profile as read, with the reader that took it (which can infer the application). */
+    private record Profile(Path file, ProfileReader reader, CallingContextTree tree) {}
+
+    private static Profile read(ProfileReaders readers, Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new CliFailure("no such file: " + file);
         }
@@ -250,7 +270,7 @@ public final class DiffCommand implements Callable<Integer> {
         if (tree.totalCost() == 0) {
             throw new CliFailure(file + ": no samples found (read as " + reader.format() + ")");
         }
-        return tree;
+        return new Profile(file, reader, tree);
     }
 
     CommandLine.ParameterException bad(String message) {

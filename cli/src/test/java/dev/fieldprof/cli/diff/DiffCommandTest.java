@@ -61,6 +61,42 @@ class DiffCommandTest {
                 .contains("\"method\":\"java.util.HashMap.get\"");
     }
 
+    /**
+     * A shop that cleans documents with jsoup; B cleans each one eight times. With everything
+     * outside the JDK as the application, jsoup would be merged into the shop's main and the tasks
+     * would be the JDK calls jsoup makes; the application inferred from the main frames is the shop
+     * alone, so jsoup's clean is the task that grew.
+     */
+    @Test
+    void infersTheApplicationFromTheProfilesAndSaysWhich() throws IOException {
+        Path a =
+                write(
+                        "a.collapsed",
+                        "com/acme/shop/web/Main.main;org/jsoup/Jsoup.clean;org/jsoup/safety/Cleaner"
+                                + ".clean;java/lang/String.toLowerCase 40\n"
+                                + "com/acme/shop/web/Main.main;java/util/Arrays.sort 20\n");
+        Path b =
+                write(
+                        "b.collapsed",
+                        "com/acme/shop/web/Main.main;org/jsoup/Jsoup.clean;org/jsoup/safety/Cleaner.clean;java/lang/String.toLowerCase"
+                            + " 200\n"
+                            + "com/acme/shop/web/Main.main;org/jsoup/Jsoup.clean;org/jsoup/safety/Cleaner.clean;java/util/Arrays.binarySearch"
+                            + " 120\n"
+                            + "com/acme/shop/web/Main.main;java/util/Arrays.sort 20\n");
+        CliCapture cli = new CliCapture();
+        int exit = cli.run("diff", a.toString(), b.toString(), "--top", "3");
+
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.err().strip())
+                .isEqualTo(
+                        "application packages: com.acme.shop (inferred from the outermost frames"
+                                + " outside the JDK, 100% of them in it; --app-packages to"
+                                + " change)");
+        assertThat(cli.out()).contains("   1         40        320       +280");
+        assertThat(cli.out().lines().filter(l -> l.startsWith("   1 ")).findFirst().orElseThrow())
+                .endsWith("[app].main > org.jsoup.Jsoup.clean");
+    }
+
     @Test
     void rejectsNegativeAlphaWithUsageExitNamingIt() throws IOException {
         CliCapture cli = new CliCapture();

@@ -1,6 +1,7 @@
 package dev.fieldprof.diff.read;
 
 import dev.fieldprof.diff.cct.CallingContextTree;
+import dev.fieldprof.diff.normalize.InferredApplication;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads collapsed stacks, the format async-profiler writes with {@code -o collapsed} (and
@@ -62,6 +64,15 @@ public final class CollapsedStacksReader implements ProfileReader {
             }
         }
         return tree;
+    }
+
+    /**
+     * Collapsed stacks do not say which thread ran {@code main}: the package most stacks enter
+     * first outside the JDK ({@link InferredApplication#fromOutermostFrames}).
+     */
+    @Override
+    public Optional<InferredApplication> inferApplication(Path file, CallingContextTree tree) {
+        return InferredApplication.fromOutermostFrames(tree);
     }
 
     static List<String> frames(String stack) {

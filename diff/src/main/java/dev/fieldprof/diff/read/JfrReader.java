@@ -1,14 +1,20 @@
 package dev.fieldprof.diff.read;
 
 import dev.fieldprof.diff.cct.CallingContextTree;
+import dev.fieldprof.diff.normalize.ApplicationPackages;
+import dev.fieldprof.diff.normalize.InferredApplication;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -90,6 +96,60 @@ public final class JfrReader implements ProfileReader {
             throw new IOException("cannot read JFR file " + file + ": " + e.getMessage(), e);
         }
         return tree;
+    }
+
+    /**
+     * The application of the class whose {@code main(String[])} the recording's {@code main} thread
+     * ran (see {@link #mainClass}); empty when there is none.
+     */
+    @Override
+    public Optional<InferredApplication> inferApplication(Path file, CallingContextTree tree)
+            throws IOException {
+        return mainClass(file).flatMap(InferredApplication::fromMainClass);
+    }
+
+    /**
+     * The class whose {@code main(String[])} the recorded program's {@code main} thread ran: in
+     * that thread's stacks of any event (samples, parks, waits), the innermost {@code
+     * main(String[])} frame outside the JDK, so that a launcher's {@code main} (the source
+     * launcher's, Spring Boot's) is passed over for the program's own. The class found in most
+     * stacks wins. Empty when no stack of a thread named {@code main} has such a frame.
+     */
+    public static Optional<String> mainClass(Path file) throws IOException {
+        Map<String, Integer> votes = new LinkedHashMap<>();
+        try (RecordingFile recording = new RecordingFile(file)) {
+            while (recording.hasMoreEvents()) {
+                RecordedEvent event = recording.readEvent();
+                RecordedStackTrace stack = event.getStackTrace();
+                if (stack == null || !onMainThread(event)) {
+                    continue;
+                }
+                for (RecordedFrame frame : stack.getFrames()) { // innermost first
+                    RecordedMethod method = frame.getMethod();
+                    if (method != null
+                            && method.getType() != null
+                            && method.getName().equals("main")
+                            && method.getDescriptor().equals("([Ljava/lang/String;)V")
+                            && ApplicationPackages.outsideJdk()
+                                    .isApplication(method.getType().getName() + ".main")) {
+                        votes.merge(method.getType().getName(), 1, Integer::sum);
+                        break;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot read JFR file " + file + ": " + e.getMessage(), e);
+        }
+        return votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
+    }
+
+    private static boolean onMainThread(RecordedEvent event) {
+        String field = event.hasField("sampledThread") ? "sampledThread" : "eventThread";
+        if (!event.hasField(field)) {
+            return false;
+        }
+        RecordedThread thread = event.getThread(field);
+        return thread != null && "main".equals(thread.getJavaName());
     }
 
     private static List<String> frames(RecordedStackTrace stack) {

@@ -1,8 +1,10 @@
 package dev.fieldprof.diff.read;
 
 import dev.fieldprof.diff.cct.CallingContextTree;
+import dev.fieldprof.diff.normalize.InferredApplication;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Reads one profile format into a {@link CallingContextTree}. Frame names are read as the source
@@ -25,4 +27,16 @@ public interface ProfileReader {
 
     /** Reads the whole file. */
     CallingContextTree read(Path file) throws IOException;
+
+    /**
+     * The application's packages as this profile shows them, for when the user names none; empty
+     * when it shows none (the default: a format that cannot tell).
+     *
+     * @param file the profile
+     * @param tree what {@link #read} made of it
+     */
+    default Optional<InferredApplication> inferApplication(Path file, CallingContextTree tree)
+            throws IOException {
+        return Optional.empty();
+    }
 }

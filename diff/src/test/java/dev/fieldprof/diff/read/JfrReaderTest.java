@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.diff.cct.CallingContextTree;
 import dev.fieldprof.diff.cct.CctNode;
+import dev.fieldprof.diff.normalize.InferredApplication;
 import dev.fieldprof.diff.normalize.PreprocessingOptions;
 import dev.fieldprof.diff.normalize.Preprocessor;
 import java.io.IOException;
@@ -69,6 +70,17 @@ class JfrReaderTest {
                 .isNotEmpty()
                 .allMatch(n -> !n.contains("0x") && !n.matches(".*Lambda\\$\\d+.*"));
         assertThat(normalized.totalCost()).isEqualTo(raw.totalCost());
+    }
+
+    @Test
+    void infersTheApplicationFromTheMainThreadsMainClass() throws IOException {
+        assertThat(JfrReader.mainClass(recording)).contains(JfrWorkload.class.getName());
+        ProfileReader reader = ProfileReaders.standard().forFile(recording);
+        assertThat(reader.inferApplication(recording, reader.read(recording)))
+                .contains(
+                        new InferredApplication(
+                                List.of("dev.fieldprof.diff"),
+                                "the main class dev.fieldprof.diff.read.JfrWorkload"));
     }
 
     @Test

@@ -1,17 +1,15 @@
 package dev.fieldprof.estimation.evaluation;
 
-import java.awt.BasicStroke;
+import dev.fieldprof.estimation.chart.ChartImage;
+import dev.fieldprof.estimation.chart.PlotArea;
+import dev.fieldprof.estimation.chart.Scale;
 import java.awt.Color;
-import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import javax.imageio.ImageIO;
 
 /**
  * Draws the accuracy study as a PNG like Figures 1 and 3 of frequency profiling
@@ -29,17 +27,8 @@ public final class AccuracyChart {
 
     /** Writes the chart of {@code result} to {@code file}. */
     public static void write(AccuracyStudy.Result result, Path file) throws IOException {
-        System.setProperty("java.awt.headless", "true");
-        int width = 3 * PANEL_WIDTH;
-        int height = PANEL_HEIGHT + 60;
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, width, height);
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-        g.drawString(
+        ChartImage image = new ChartImage(3 * PANEL_WIDTH, PANEL_HEIGHT + 60);
+        image.title(
                 String.format(
                         Locale.ROOT,
                         "%s: |V| = %d, %d devices, k = %d, %d repetitions; light = g^ (no QP),"
@@ -48,9 +37,8 @@ public final class AccuracyChart {
                         result.methods(),
                         result.devices(),
                         result.k(),
-                        result.repetitions()),
-                10,
-                18);
+                        result.repetitions()));
+        Graphics2D g = image.graphics();
         List<AccuracyStudy.Row> rows = result.rows();
         panel(
                 g,
@@ -76,8 +64,7 @@ public final class AccuracyChart {
                 AccuracyStudy.Row::hotCoverageRaw,
                 AccuracyStudy.Row::hotCoverageQp,
                 false);
-        g.dispose();
-        ImageIO.write(image, "png", file.toFile());
+        image.writePng(file);
     }
 
     private static void panel(
@@ -88,11 +75,6 @@ public final class AccuracyChart {
             ToDoubleFunction<AccuracyStudy.Row> raw,
             ToDoubleFunction<AccuracyStudy.Row> qp,
             boolean log) {
-        int top = 40;
-        int x0 = left + MARGIN;
-        int y0 = top + PANEL_HEIGHT - MARGIN;
-        int plotWidth = PANEL_WIDTH - MARGIN - 15;
-        int plotHeight = PANEL_HEIGHT - MARGIN - 25;
         double max = 0;
         double min = Double.POSITIVE_INFINITY;
         for (AccuracyStudy.Row row : rows) {
@@ -103,57 +85,31 @@ public final class AccuracyChart {
                 }
             }
         }
-        double lo = log ? Math.pow(10, Math.floor(Math.log10(Math.min(min, 1)))) : 0;
-        double hi = log ? Math.pow(10, Math.ceil(Math.log10(Math.max(max, lo * 10)))) : 1.0;
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
-        g.drawString(title, x0, top + 10);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
-        g.setStroke(new BasicStroke(1));
-        g.drawLine(x0, y0, x0 + plotWidth, y0);
-        g.drawLine(x0, y0, x0, y0 - plotHeight);
-        int ticks = log ? (int) Math.round(Math.log10(hi / lo)) : 4;
-        for (int i = 0; i <= ticks; i++) {
-            double value = log ? lo * Math.pow(10, i) : hi * i / ticks;
-            int y = y0 - (int) Math.round(scale(value, lo, hi, log) * plotHeight);
-            g.setColor(new Color(0xdd, 0xdd, 0xdd));
-            g.drawLine(x0 + 1, y, x0 + plotWidth, y);
-            g.setColor(Color.BLACK);
-            g.drawString(label(value, log), left + 5, y + 4);
-        }
+        // RE: whole decades down to the smallest error (1 at least); HMC: a share, 0 to 1.
+        Scale scale = log ? Scale.logDecades(Math.min(min, 1), max) : Scale.linear(0, 1);
+        int plotWidth = PANEL_WIDTH - MARGIN - 15;
+        PlotArea plot =
+                PlotArea.bars(
+                        left + MARGIN,
+                        40 + PANEL_HEIGHT - MARGIN,
+                        plotWidth,
+                        PANEL_HEIGHT - MARGIN - 25,
+                        scale);
+        plot.title(g, title);
+        plot.yTicks(g, log ? scale.decades() : scale.steps(4), v -> label(v, log));
+        plot.axes(g);
         int groupWidth = plotWidth / Math.max(1, rows.size());
         int barWidth = Math.max(2, (groupWidth - 6) / 2);
         for (int i = 0; i < rows.size(); i++) {
             AccuracyStudy.Row row = rows.get(i);
-            int gx = x0 + i * groupWidth + 3;
-            bar(g, gx, y0, barWidth, plotHeight, scale(raw.applyAsDouble(row), lo, hi, log), RAW);
-            bar(
-                    g,
-                    gx + barWidth,
-                    y0,
-                    barWidth,
-                    plotHeight,
-                    scale(qp.applyAsDouble(row), lo, hi, log),
-                    QP);
+            int gx = plot.left() + i * groupWidth + 3;
+            plot.bar(g, gx, barWidth, raw.applyAsDouble(row), RAW);
+            plot.bar(g, gx + barWidth, barWidth, qp.applyAsDouble(row), QP);
             g.setColor(Color.BLACK);
-            g.drawString(row.tLabel(), gx + 2, y0 + 12);
-            g.drawString(row.epsilonLabel(), gx, y0 + 24);
+            g.drawString(row.tLabel(), gx + 2, plot.bottom() + 12);
+            g.drawString(row.epsilonLabel(), gx, plot.bottom() + 24);
         }
-        g.drawString("t / eps", x0 + plotWidth - 40, y0 + 38);
-    }
-
-    private static void bar(
-            Graphics2D g, int x, int y0, int width, int plotHeight, double fraction, Color color) {
-        int h = (int) Math.round(Math.max(0, Math.min(1, fraction)) * plotHeight);
-        g.setColor(color);
-        g.fillRect(x, y0 - h, width, h);
-    }
-
-    private static double scale(double value, double lo, double hi, boolean log) {
-        if (log) {
-            return value <= lo ? 0 : Math.log(value / lo) / Math.log(hi / lo);
-        }
-        return value / hi;
+        g.drawString("t / eps", plot.left() + plotWidth - 40, plot.bottom() + 38);
     }
 
     private static String label(double value, boolean log) {

@@ -1,21 +1,22 @@
 package dev.fieldprof.estimation.plan;
 
+import dev.fieldprof.estimation.chart.ChartImage;
+import dev.fieldprof.estimation.chart.Legend;
+import dev.fieldprof.estimation.chart.Palette;
+import dev.fieldprof.estimation.chart.PlotArea;
+import dev.fieldprof.estimation.chart.Scale;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.awt.BasicStroke;
-import java.awt.Color;
-import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
-import javax.imageio.ImageIO;
 
 /**
  * The privacy plan as a PNG: accuracy against ε for the user's program, one line per mode (and per
@@ -27,51 +28,23 @@ public final class PrivacyPlanChart {
     private static final int PANEL_HEIGHT = 380;
     private static final int MARGIN = 60;
 
-    /** Okabe–Ito colours: readable for the common colour-vision deficiencies. */
-    private static final Color[] COLORS = {
-        new Color(0x00, 0x72, 0xB2),
-        new Color(0xD5, 0x5E, 0x00),
-        new Color(0x00, 0x9E, 0x73),
-        new Color(0xCC, 0x79, 0xA7),
-        new Color(0xE6, 0x9F, 0x00),
-        new Color(0x56, 0xB4, 0xE9),
-        new Color(0x00, 0x00, 0x00),
-        new Color(0x99, 0x99, 0x99)
-    };
-
-    /** User-level series are dashed, so the two modes differ in more than colour. */
-    private static final BasicStroke DASHED =
-            new BasicStroke(
-                    2f,
-                    BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_MITER,
-                    10f,
-                    new float[] {7f, 4f},
-                    0f);
-
     private PrivacyPlanChart() {}
 
     /** Writes the chart of {@code predictions} (titled {@code title}) to {@code file}. */
     public static void write(String title, List<PrivacyPlanner.Prediction> predictions, Path file)
             throws IOException {
-        System.setProperty("java.awt.headless", "true");
         Map<String, List<PrivacyPlanner.Prediction>> series = new TreeMap<>();
         for (PrivacyPlanner.Prediction p : predictions) {
             series.computeIfAbsent(seriesName(p), x -> new ArrayList<>()).add(p);
         }
         for (List<PrivacyPlanner.Prediction> s : series.values()) {
-            s.sort(java.util.Comparator.comparingDouble(p -> p.candidate().privacy().epsilon()));
+            s.sort(Comparator.comparingDouble(p -> p.candidate().privacy().epsilon()));
         }
-        int width = 2 * PANEL_WIDTH;
-        int height = PANEL_HEIGHT + 70 + 18 * series.size();
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, width, height);
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-        g.drawString(title, 10, 20);
+        ChartImage image =
+                new ChartImage(
+                        2 * PANEL_WIDTH, PANEL_HEIGHT + 70 + Legend.ROW_HEIGHT * series.size());
+        image.title(title);
+        Graphics2D g = image.graphics();
         panel(
                 g,
                 0,
@@ -88,23 +61,18 @@ public final class PrivacyPlanChart {
                 PrivacyPlanner.Prediction::halfWidth95,
                 "user-level ε a device spends per day",
                 "95% half-width of a method's share");
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        List<Legend.Entry> legend = new ArrayList<>();
         int i = 0;
         for (String name : series.keySet()) {
-            int y = PANEL_HEIGHT + 50 + 18 * i;
-            g.setColor(COLORS[i % COLORS.length]);
-            g.setStroke(dashed(name) ? DASHED : new BasicStroke(2f));
-            g.drawLine(MARGIN, y - 7, MARGIN + 24, y - 7);
-            g.setColor(Color.BLACK);
-            g.drawString(name, MARGIN + 32, y - 3);
-            i++;
+            legend.add(Legend.Entry.line(name, Palette.series(i++), stroke(name)));
         }
-        g.dispose();
-        ImageIO.write(image, "png", file.toFile());
+        Legend.draw(g, legend, MARGIN, PANEL_HEIGHT + 50, 1, 0);
+        image.writePng(file);
     }
 
-    private static boolean dashed(String seriesName) {
-        return seriesName.startsWith("user-level");
+    /** User-level series are dashed, so the two modes differ in more than colour. */
+    private static BasicStroke stroke(String seriesName) {
+        return seriesName.startsWith("user-level") ? Palette.DASHED : Palette.SOLID;
     }
 
     private static String seriesName(PrivacyPlanner.Prediction p) {
@@ -130,71 +98,34 @@ public final class PrivacyPlanChart {
             ToDoubleFunction<PrivacyPlanner.Prediction> y,
             String xLabel,
             String yLabel) {
-        double[] xs = range(series, x);
-        double[] ys = range(series, y);
-        int x0 = left + MARGIN;
-        int y0 = 30 + PANEL_HEIGHT - MARGIN;
-        int w = PANEL_WIDTH - 2 * MARGIN;
-        int h = PANEL_HEIGHT - 2 * MARGIN;
-        g.setColor(new Color(0xE0, 0xE0, 0xE0));
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        for (double decade = Math.floor(xs[0]); decade <= xs[1]; decade++) {
-            int px = x0 + (int) Math.round((decade - xs[0]) / (xs[1] - xs[0]) * w);
-            if (px >= x0) {
-                g.setColor(new Color(0xE0, 0xE0, 0xE0));
-                g.drawLine(px, y0, px, y0 - h);
-                g.setColor(Color.DARK_GRAY);
-                g.drawString(number(Math.pow(10, decade)), px - 10, y0 + 15);
-            }
-        }
-        for (double decade = Math.floor(ys[0]); decade <= ys[1]; decade++) {
-            int py = y0 - (int) Math.round((decade - ys[0]) / (ys[1] - ys[0]) * h);
-            if (py <= y0) {
-                g.setColor(new Color(0xE0, 0xE0, 0xE0));
-                g.drawLine(x0, py, x0 + w, py);
-                g.setColor(Color.DARK_GRAY);
-                g.drawString(number(Math.pow(10, decade)), x0 - 45, py + 4);
-            }
-        }
-        g.setColor(Color.BLACK);
-        g.drawRect(x0, y0 - h, w, h);
-        g.drawString(xLabel, x0 + w / 2 - 80, y0 + 32);
-        g.drawString(yLabel, x0, y0 - h - 8);
+        PlotArea plot =
+                new PlotArea(
+                        left + MARGIN,
+                        30 + PANEL_HEIGHT - MARGIN,
+                        PANEL_WIDTH - 2 * MARGIN,
+                        PANEL_HEIGHT - 2 * MARGIN,
+                        range(series, x),
+                        range(series, y));
+        plot.xTicks(g, plot.x().decades(), PrivacyPlanChart::number);
+        plot.yTicks(g, plot.y().decades(), PrivacyPlanChart::number);
+        plot.axes(g);
+        plot.xTitle(g, xLabel);
+        plot.title(g, yLabel);
         int i = 0;
         for (Map.Entry<String, List<PrivacyPlanner.Prediction>> entry : series.entrySet()) {
             List<PrivacyPlanner.Prediction> s = entry.getValue();
-            g.setStroke(dashed(entry.getKey()) ? DASHED : new BasicStroke(2f));
-            g.setColor(COLORS[i++ % COLORS.length]);
-            int px = -1;
-            int py = -1;
-            for (PrivacyPlanner.Prediction p : s) {
-                int nx =
-                        x0
-                                + (int)
-                                        Math.round(
-                                                (Math.log10(x.applyAsDouble(p)) - xs[0])
-                                                        / (xs[1] - xs[0])
-                                                        * w);
-                int ny =
-                        y0
-                                - (int)
-                                        Math.round(
-                                                (Math.log10(y.applyAsDouble(p)) - ys[0])
-                                                        / (ys[1] - ys[0])
-                                                        * h);
-                g.fillOval(nx - 3, ny - 3, 7, 7);
-                if (px >= 0) {
-                    g.drawLine(px, py, nx, ny);
-                }
-                px = nx;
-                py = ny;
+            double[] xs = new double[s.size()];
+            double[] ys = new double[s.size()];
+            for (int j = 0; j < s.size(); j++) {
+                xs[j] = x.applyAsDouble(s.get(j));
+                ys[j] = y.applyAsDouble(s.get(j));
             }
+            plot.line(g, xs, ys, Palette.series(i++), stroke(entry.getKey()));
         }
-        g.setStroke(new BasicStroke(1f));
     }
 
-    /** log10 of the smallest and largest positive value, padded to a visible range. */
-    private static double[] range(
+    /** The smallest to the largest positive value, a little wider, on a log scale. */
+    private static Scale range(
             Map<String, List<PrivacyPlanner.Prediction>> series,
             ToDoubleFunction<PrivacyPlanner.Prediction> f) {
         double lo = Double.POSITIVE_INFINITY;
@@ -209,9 +140,10 @@ public final class PrivacyPlanChart {
             }
         }
         if (!Double.isFinite(lo)) {
-            return new double[] {-1, 1};
+            return Scale.log(0.1, 10);
         }
-        return new double[] {lo - 0.1, Math.max(hi + 0.1, lo + 0.5)};
+        // a tenth of a decade either side, half a decade at least
+        return Scale.log(Math.pow(10, lo - 0.1), Math.pow(10, Math.max(hi + 0.1, lo + 0.5)));
     }
 
     private static String number(double v) {

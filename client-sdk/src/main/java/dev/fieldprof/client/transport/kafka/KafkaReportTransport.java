@@ -264,17 +264,37 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                     outcomesChanged();
                 }
             } else {
-                countAuthenticationFailure(e);
                 spoolIfOwned(report);
-                goOffline();
+                failedToReach(e);
             }
         }
+    }
+
+    /**
+     * The broker was not reached: counted apart if it refused the credentials; offline a while, so
+     * exit no longer waits for the spool (hence the outcome change).
+     */
+    private void failedToReach(Throwable failure) {
+        countAuthenticationFailure(failure);
+        goOffline();
+        outcomesChanged();
     }
 
     private void countAuthenticationFailure(Throwable failure) {
         if (DeviceProducers.isAuthenticationFailure(failure)) {
             stats.authenticationFailed();
         }
+    }
+
+    /**
+     * Whether a synchronous send failed for good: the broker's answer (the cause of an {@link
+     * ExecutionException}) or the send call itself was a permanent refusal, not a retriable one.
+     */
+    private static boolean rejected(Exception e) {
+        if (e instanceof ExecutionException) {
+            return e.getCause() instanceof Exception cause && permanent(cause);
+        }
+        return !(e instanceof RetriableException) && e instanceof RuntimeException && permanent(e);
     }
 
     private static boolean permanent(Exception e) {
@@ -340,9 +360,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         try {
             p.get().partitionsFor(topic);
         } catch (RuntimeException e) {
-            countAuthenticationFailure(e);
-            goOffline();
-            outcomesChanged();
+            failedToReach(e);
         }
     }
 
@@ -414,30 +432,16 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                 stats.sent();
                 goOnline();
                 outcomesChanged();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof Exception cause && permanent(cause)) {
-                    spool.remove(next.get().sequence());
-                    stats.dropped(DropReason.REJECTED);
-                    continue;
-                }
-                countAuthenticationFailure(e);
-                goOffline();
-                outcomesChanged();
-                return;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (Exception e) {
-                if (!(e instanceof RetriableException)
-                        && e instanceof RuntimeException re
-                        && permanent(re)) {
+                if (rejected(e)) {
                     spool.remove(next.get().sequence());
                     stats.dropped(DropReason.REJECTED);
                     continue;
                 }
-                countAuthenticationFailure(e);
-                goOffline();
-                outcomesChanged();
+                failedToReach(e);
                 return;
             }
         }
