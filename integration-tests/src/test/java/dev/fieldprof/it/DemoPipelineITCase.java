@@ -212,13 +212,14 @@ class DemoPipelineITCase {
         FrequencyJobOptions options =
                 FrequencyJobOptions.fromMap(
                         Map.of(
-                                FrequencyJobOptions.BOOTSTRAP, RUNTIME.bootstrapServers(),
-                                FrequencyJobOptions.REPORTS_TOPIC, reports,
-                                FrequencyJobOptions.PROGRAMS_TOPIC, programs,
-                                FrequencyJobOptions.ESTIMATES_TOPIC, estimates,
-                                FrequencyJobOptions.DEAD_LETTER_TOPIC, deadLetters,
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1s",
-                                FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX, "demo-it-" + reports));
+                                FrequencyJobOptions.BOOTSTRAP.key(), RUNTIME.bootstrapServers(),
+                                FrequencyJobOptions.REPORTS_TOPIC.key(), reports,
+                                FrequencyJobOptions.PROGRAMS_TOPIC.key(), programs,
+                                FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimates,
+                                FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadLetters,
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1s",
+                                FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(),
+                                        "demo-it-" + reports));
         FrequencyEstimationJob job =
                 new FrequencyEstimationJob(
                         options,

@@ -174,13 +174,13 @@ class FrequencyJobRecoveryITCase {
                 topics.options(
                         "recovery-it",
                         Map.of(
-                                FrequencyJobOptions.WINDOW, WINDOW + " ms",
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
-                                FrequencyJobOptions.SHARDS, "2",
-                                FrequencyJobOptions.OUT_OF_ORDERNESS, "1 s",
+                                FrequencyJobOptions.WINDOW.key(), WINDOW + " ms",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s",
+                                FrequencyJobOptions.SHARDS.key(), "2",
+                                FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1 s",
                                 // A quiet partition follows the wall clock after this long:
                                 // longer than a restored source takes to fetch its backlog.
-                                FrequencyJobOptions.IDLENESS, "3 s"));
+                                FrequencyJobOptions.IDLENESS.key(), "3 s"));
 
         // Run 1: the first half. A quarter at the start of a window, which closes and is committed
         // before the stop; then a quarter into the next window, which is open at the stop.
@@ -222,7 +222,7 @@ class FrequencyJobRecoveryITCase {
         FrequencyJobOptions restoredOptions = options;
         if (rescale) {
             Map<String, String> moreShards = new HashMap<>(options.toMap());
-            moreShards.put(FrequencyJobOptions.SHARDS, "4");
+            moreShards.put(FrequencyJobOptions.SHARDS.key(), "4");
             restoredOptions = FrequencyJobOptions.fromMap(moreShards);
             restore.set(CoreOptions.DEFAULT_PARALLELISM, 2);
         }

@@ -223,13 +223,13 @@ class FrequencyJobSparseTrafficITCase {
                 topics.options(
                         "sparse-it",
                         Map.of(
-                                FrequencyJobOptions.WINDOW, WINDOW + " ms",
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
-                                FrequencyJobOptions.SHARDS, "4",
+                                FrequencyJobOptions.WINDOW.key(), WINDOW + " ms",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s",
+                                FrequencyJobOptions.SHARDS.key(), "4",
                                 // Covers the delay from the broker's append to the job's read of
                                 // a report, which a loaded machine can stretch to seconds.
-                                FrequencyJobOptions.OUT_OF_ORDERNESS, "2 s",
-                                FrequencyJobOptions.IDLENESS, "1 s"));
+                                FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "2 s",
+                                FrequencyJobOptions.IDLENESS.key(), "1 s"));
         StreamExecutionEnvironment env = RUNTIME.environment();
         env.setParallelism(PARALLELISM);
         FrequencyEstimationJob.onKafka(options).buildInto(env);

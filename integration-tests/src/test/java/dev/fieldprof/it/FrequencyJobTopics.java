@@ -30,13 +30,13 @@ record FrequencyJobTopics(
     FrequencyJobOptions options(String prefix, Map<String, String> tuning) {
         String unique = prefix + "-" + reports.substring(reports.lastIndexOf('.') + 1);
         Map<String, String> options = new HashMap<>(tuning);
-        options.put(FrequencyJobOptions.BOOTSTRAP, bootstrap);
-        options.put(FrequencyJobOptions.REPORTS_TOPIC, reports);
-        options.put(FrequencyJobOptions.PROGRAMS_TOPIC, programs);
-        options.put(FrequencyJobOptions.ESTIMATES_TOPIC, estimates);
-        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC, deadLetters);
-        options.put(FrequencyJobOptions.GROUP_ID, unique);
-        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX, unique);
+        options.put(FrequencyJobOptions.BOOTSTRAP.key(), bootstrap);
+        options.put(FrequencyJobOptions.REPORTS_TOPIC.key(), reports);
+        options.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programs);
+        options.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimates);
+        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadLetters);
+        options.put(FrequencyJobOptions.GROUP_ID.key(), unique);
+        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), unique);
         return FrequencyJobOptions.fromMap(options);
     }
 }

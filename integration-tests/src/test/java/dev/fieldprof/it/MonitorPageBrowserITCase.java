@@ -333,11 +333,11 @@ class MonitorPageBrowserITCase {
                 topics.options(
                         "monitor-it",
                         Map.of(
-                                FrequencyJobOptions.WINDOW, WINDOW + " ms",
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
-                                FrequencyJobOptions.SHARDS, "2",
-                                FrequencyJobOptions.OUT_OF_ORDERNESS, "1 s",
-                                FrequencyJobOptions.IDLENESS, "1 s"));
+                                FrequencyJobOptions.WINDOW.key(), WINDOW + " ms",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s",
+                                FrequencyJobOptions.SHARDS.key(), "2",
+                                FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1 s",
+                                FrequencyJobOptions.IDLENESS.key(), "1 s"));
         StreamExecutionEnvironment env = RUNTIME.environment();
         env.setParallelism(2);
         FrequencyEstimationJob.onKafka(options).buildInto(env);

@@ -623,16 +623,16 @@ class SecuredKafkaITCase {
         FrequencyJobOptions options =
                 FrequencyJobOptions.fromMap(
                         Map.of(
-                                FrequencyJobOptions.BOOTSTRAP, secure,
-                                FrequencyJobOptions.KAFKA_PROPERTIES, client.toString(),
-                                FrequencyJobOptions.WINDOW, "3 s",
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
+                                FrequencyJobOptions.BOOTSTRAP.key(), secure,
+                                FrequencyJobOptions.KAFKA_PROPERTIES.key(), client.toString(),
+                                FrequencyJobOptions.WINDOW.key(), "3 s",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s",
                                 // Generous: on a loaded machine TLS and SCRAM add seconds between
                                 // the broker's append and the job's read (2 s lost every report as
                                 // LATE in one run).
-                                FrequencyJobOptions.OUT_OF_ORDERNESS, "15 s",
-                                FrequencyJobOptions.IDLENESS, "1 s",
-                                FrequencyJobOptions.STARTING_OFFSETS, "earliest"));
+                                FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "15 s",
+                                FrequencyJobOptions.IDLENESS.key(), "1 s",
+                                FrequencyJobOptions.STARTING_OFFSETS.key(), "earliest"));
         StreamExecutionEnvironment env = RUNTIME.environment();
         env.setParallelism(1);
         FrequencyEstimationJob.onKafka(options).buildInto(env);

@@ -252,10 +252,10 @@ class UserLevelModeITCase {
                 topics.options(
                         "userlevel-it",
                         Map.of(
-                                FrequencyJobOptions.WINDOW, WINDOW + " ms",
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s",
-                                FrequencyJobOptions.OUT_OF_ORDERNESS, "2 s",
-                                FrequencyJobOptions.IDLENESS, "1 s"));
+                                FrequencyJobOptions.WINDOW.key(), WINDOW + " ms",
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s",
+                                FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "2 s",
+                                FrequencyJobOptions.IDLENESS.key(), "1 s"));
         StreamExecutionEnvironment env = RUNTIME.environment();
         env.setParallelism(1);
         FrequencyEstimationJob.onKafka(options).buildInto(env);

@@ -147,20 +147,20 @@ public final class PipelineThroughput {
             double consumeSeconds = drain(bootstrap, reportsTopic, partitions);
 
             Map<String, String> settings = new HashMap<>();
-            settings.put(FrequencyJobOptions.BOOTSTRAP, bootstrap);
-            settings.put(FrequencyJobOptions.REPORTS_TOPIC, reportsTopic);
-            settings.put(FrequencyJobOptions.PROGRAMS_TOPIC, programsTopic);
-            settings.put(FrequencyJobOptions.ESTIMATES_TOPIC, estimatesTopic);
-            settings.put(FrequencyJobOptions.DEAD_LETTER_TOPIC, deadTopic);
-            settings.put(FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s");
-            settings.put(FrequencyJobOptions.SHARDS, Integer.toString(partitions));
-            settings.put(FrequencyJobOptions.OUT_OF_ORDERNESS, "1 s");
+            settings.put(FrequencyJobOptions.BOOTSTRAP.key(), bootstrap);
+            settings.put(FrequencyJobOptions.REPORTS_TOPIC.key(), reportsTopic);
+            settings.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programsTopic);
+            settings.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimatesTopic);
+            settings.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadTopic);
+            settings.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
+            settings.put(FrequencyJobOptions.SHARDS.key(), Integer.toString(partitions));
+            settings.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1 s");
             // Partitions read as a backlog are busy until their sentinels close the windows; a
             // long idleness keeps the wall clock out of it while the job starts.
-            settings.put(FrequencyJobOptions.IDLENESS, "60 s");
-            settings.put(FrequencyJobOptions.GROUP_ID, "bench-" + suffix);
-            settings.put(FrequencyJobOptions.STARTING_OFFSETS, "earliest");
-            settings.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX, "bench-" + suffix);
+            settings.put(FrequencyJobOptions.IDLENESS.key(), "60 s");
+            settings.put(FrequencyJobOptions.GROUP_ID.key(), "bench-" + suffix);
+            settings.put(FrequencyJobOptions.STARTING_OFFSETS.key(), "earliest");
+            settings.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-" + suffix);
             FrequencyJobOptions options = FrequencyJobOptions.fromMap(settings);
             StreamExecutionEnvironment env = runtime.environment();
             // One source subtask per partition: a subtask without a partition holds event time

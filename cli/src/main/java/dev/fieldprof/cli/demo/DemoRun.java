@@ -133,14 +133,15 @@ final class DemoRun {
         FrequencyJobOptions options =
                 FrequencyJobOptions.fromMap(
                         Map.of(
-                                FrequencyJobOptions.BOOTSTRAP, bootstrap,
-                                FrequencyJobOptions.WINDOW, settings.window().toMillis() + "ms",
+                                FrequencyJobOptions.BOOTSTRAP.key(), bootstrap,
+                                FrequencyJobOptions.WINDOW.key(),
+                                        settings.window().toMillis() + "ms",
                                 // Estimates are committed with each checkpoint: check often.
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL, "2s",
-                                FrequencyJobOptions.OUT_OF_ORDERNESS, "1s",
-                                FrequencyJobOptions.IDLENESS, "3s",
-                                FrequencyJobOptions.SHARDS, "2",
-                                FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
+                                FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "2s",
+                                FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1s",
+                                FrequencyJobOptions.IDLENESS.key(), "3s",
+                                FrequencyJobOptions.SHARDS.key(), "2",
+                                FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(),
                                         "fieldprof-demo-" + System.currentTimeMillis()));
         StreamExecutionEnvironment env = runtime.environment();
         FrequencyEstimationJob.onKafka(options).buildInto(env);

@@ -30,13 +30,7 @@ import picocli.CommandLine.Parameters;
             "With --jobmanager, submit it to that cluster instead. Job options follow the job"
                     + " name, e.g.",
             "  fieldprof jobs run frequency --bootstrap 127.0.0.1:9092 --window 1m",
-            "Options of the frequency job: --bootstrap (required), --kafka-properties FILE (Kafka"
-                + " client properties for every client of the job: security settings), --window,"
-                + " --hot-threshold, --top, --shards, --checkpoint-interval, topics and more (see"
-                + " FrequencyEstimationJob).",
-            "Options of the paths job: --bootstrap (required), --kafka-properties FILE, --window,"
-                + " --time, --keep-versions, --programs-topic, --branches APP:VER=FILE (overrides"
-                + " the program model's CFGs) and more (see PathModelJob)."
+            "The jobs' options are listed below (and in docs/jobs.md)."
         })
 public final class JobsRunCommand implements Callable<Integer> {
 
@@ -159,12 +153,19 @@ public final class JobsRunCommand implements Callable<Integer> {
     /**
      * Everything after JOB is the job's: {@code jobs run frequency --bootstrap H:P --window 1m}
      * (picocli would otherwise take {@code --bootstrap} for an option of this command and refuse
-     * it).
+     * it); the help ends with both jobs' options.
      */
     public static final class JobOptionsFollowTheJob implements CommandLine.IModelTransformer {
         @Override
         public CommandLine.Model.CommandSpec transform(CommandLine.Model.CommandSpec spec) {
             spec.parser().stopAtPositional(true);
+            // The jobs' own declarations, so that this help cannot drift from their parsers.
+            spec.usageMessage()
+                    .footer(
+                            "%nOptions of the frequency job:%n"
+                                    + FrequencyJobOptions.help().replace("%", "%%")
+                                    + "%nOptions of the paths job:%n"
+                                    + PathJobOptions.help().replace("%", "%%"));
             return spec;
         }
     }

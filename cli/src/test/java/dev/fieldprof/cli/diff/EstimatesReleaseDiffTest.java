@@ -305,7 +305,8 @@ class EstimatesReleaseDiffTest {
             sum.add(ReportValidation.summand(record, index.methodCount()));
         }
         FrequencyJobOptions defaults =
-                FrequencyJobOptions.fromMap(Map.of(FrequencyJobOptions.BOOTSTRAP, "unused:9092"));
+                FrequencyJobOptions.fromMap(
+                        Map.of(FrequencyJobOptions.BOOTSTRAP.key(), "unused:9092"));
         EstimateWindow window =
                 new WindowEstimates(defaults.hotThreshold(), defaults.top())
                         .estimate(

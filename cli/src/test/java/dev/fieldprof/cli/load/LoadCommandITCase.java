@@ -31,12 +31,12 @@ class LoadCommandITCase {
             FrequencyEstimationJob.onKafka(
                             FrequencyJobOptions.fromMap(
                                     Map.of(
-                                            FrequencyJobOptions.BOOTSTRAP, bootstrap,
-                                            FrequencyJobOptions.WINDOW, "2s",
-                                            FrequencyJobOptions.CHECKPOINT_INTERVAL, "1s",
-                                            FrequencyJobOptions.OUT_OF_ORDERNESS, "500ms",
-                                            FrequencyJobOptions.IDLENESS, "2s",
-                                            FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX,
+                                            FrequencyJobOptions.BOOTSTRAP.key(), bootstrap,
+                                            FrequencyJobOptions.WINDOW.key(), "2s",
+                                            FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1s",
+                                            FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "500ms",
+                                            FrequencyJobOptions.IDLENESS.key(), "2s",
+                                            FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(),
                                                     "load-it-" + System.nanoTime())))
                     .buildInto(env);
             JobClient job = env.executeAsync(FrequencyEstimationJob.NAME);

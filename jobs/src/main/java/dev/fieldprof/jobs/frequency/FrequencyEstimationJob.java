@@ -70,40 +70,8 @@ import org.slf4j.LoggerFactory;
  * published before or after it, at the price of windows closing up to {@code --hold-limit} later
  * while a report waits (a report whose model comes later still is a LATE dead letter).
  *
- * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
- *
- * <ul>
- *   <li>{@code --bootstrap HOST:PORT} Kafka bootstrap servers (required)
- *   <li>{@code --kafka-properties FILE} Kafka client properties (security, say) passed unchanged to
- *       every source, sink and admin client of the job; read where {@code main()} runs [none]
- *   <li>{@code --reports-topic} [fieldprof.reports.frequency]
- *   <li>{@code --programs-topic} [fieldprof.programs]
- *   <li>{@code --estimates-topic} [fieldprof.estimates]
- *   <li>{@code --dead-letter-topic} [fieldprof.dead-letters]
- *   <li>{@code --window} tumbling window size [1 min]
- *   <li>{@code --hot-threshold} ℓ of the hot set [0.25]
- *   <li>{@code --top} methods ranked with signatures per estimate [20]
- *   <li>{@code --group-id} consumer group of the reports [fieldprof-frequency-estimation]
- *   <li>{@code --checkpoint-interval} 0 disables checkpoints and exactly-once [10 s]
- *   <li>{@code --checkpoint-dir} where checkpoints go (URI) [the cluster's, else {@code
- *       <tmp>/fieldprof-checkpoints/<job>}]
- *   <li>{@code --shards} parallel partial sums per (app version, config) [4]
- *   <li>{@code --transactional-id-prefix} unique per job [fieldprof-frequency-estimation]
- *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
- *   <li>{@code --out-of-orderness} watermark bound, also the tolerated broker-to-job clock
- *       difference [10 s]
- *   <li>{@code --idleness} a partition without records this long follows the wall clock [30 s]
- *   <li>{@code --model-wait} how long (wall clock) a report waits for its program model [1 min]
- *   <li>{@code --max-pending} reports waiting for models in one validation instance, over all app
- *       versions [100000]
- *   <li>{@code --hold-limit} how long a waiting report holds event time back: the most an app
- *       version that is never published can delay the others' windows [10 s]
- *   <li>{@code --dedup-ttl} how long the id of an unnumbered (v1) report is remembered [24 h]
- *   <li>{@code --state-backend} where keyed state lives: cluster (the cluster's configuration),
- *       hashmap (the heap) or rocksdb (local disk, incremental checkpoints) [cluster]
- *   <li>{@code --starting-offsets} where the reports are read from on a fresh start: committed (the
- *       consumer group's offsets, earliest without), earliest or latest [committed]
- * </ul>
+ * <p>Options of {@link #main}: each is declared once, with its default and meaning, in {@link
+ * FrequencyJobOptions}; {@code --help} lists them, and docs/jobs.md has the same list.
  */
 public final class FrequencyEstimationJob {
     private static final Logger LOG = LoggerFactory.getLogger(FrequencyEstimationJob.class);
@@ -288,6 +256,15 @@ public final class FrequencyEstimationJob {
      * @throws IllegalArgumentException naming the option when an option is missing or bad
      */
     public static void main(String[] args) throws Exception {
+        if (java.util.Arrays.asList(args).contains("--help")) {
+            System.out.print(
+                    "Options of "
+                            + NAME
+                            + ":"
+                            + System.lineSeparator()
+                            + FrequencyJobOptions.help());
+            return;
+        }
         FrequencyJobOptions options = FrequencyJobOptions.parse(args);
         // A refused login would otherwise surface as a job restarting in a loop.
         KafkaConnectionCheck.check(options.kafkaClient(), KafkaConnectionCheck.DEFAULT_TIMEOUT);

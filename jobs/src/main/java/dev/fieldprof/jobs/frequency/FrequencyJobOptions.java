@@ -1,208 +1,263 @@
 package dev.fieldprof.jobs.frequency;
 
-import dev.fieldprof.jobs.io.JobArguments;
+import dev.fieldprof.jobs.io.CommonJobOptions;
+import dev.fieldprof.jobs.io.JobOption;
+import dev.fieldprof.jobs.io.JobOptionValues;
 import dev.fieldprof.jobs.io.KafkaJobOptions;
-import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.util.TimeUtils;
 
 /**
- * The options of {@link FrequencyEstimationJob}, parsed once from {@code --key value} arguments
- * (durations as {@code 30 s}, {@code 1min}, {@code 500ms}). Immutable. {@link #toMap()} gives them
- * back with every default filled in, for the job's global parameters.
+ * The options of {@link FrequencyEstimationJob}, each declared once below ({@link JobOption}: name,
+ * type, default, range, meaning), parsed once from {@code --name value} arguments (durations as
+ * {@code 30 s}, {@code 1min}, {@code 500ms}). Immutable. {@link #toMap()} gives them back with
+ * every default filled in, for the job's global parameters; {@link #help()} is what {@code --help}
+ * prints.
  */
-public record FrequencyJobOptions(
-        String bootstrap,
-        String reportsTopic,
-        String programsTopic,
-        String estimatesTopic,
-        String deadLetterTopic,
-        Duration window,
-        double hotThreshold,
-        int top,
-        String groupId,
-        Duration checkpointInterval,
-        String checkpointDir,
-        int shards,
-        String transactionalIdPrefix,
-        Duration transactionTimeout,
-        Duration outOfOrderness,
-        Duration idleness,
-        Duration modelWait,
-        Duration holdLimit,
-        int maxPending,
-        Duration dedupTtl,
-        String startingOffsets,
-        String stateBackend,
-        String kafkaProperties)
-        implements KafkaJobOptions {
+public final class FrequencyJobOptions implements KafkaJobOptions {
+    public static final JobOption<String> BOOTSTRAP = CommonJobOptions.BOOTSTRAP;
+    public static final JobOption<String> KAFKA_PROPERTIES = CommonJobOptions.KAFKA_PROPERTIES;
+    public static final JobOption<String> REPORTS_TOPIC =
+            JobOption.string(
+                    "reports-topic", Topics.FREQUENCY_REPORTS, "the devices' frequency reports");
+    public static final JobOption<String> PROGRAMS_TOPIC = CommonJobOptions.PROGRAMS_TOPIC;
+    public static final JobOption<String> ESTIMATES_TOPIC =
+            JobOption.string("estimates-topic", Topics.ESTIMATES, "where the window estimates go");
+    public static final JobOption<String> DEAD_LETTER_TOPIC = CommonJobOptions.DEAD_LETTER_TOPIC;
+    public static final JobOption<Duration> WINDOW = CommonJobOptions.WINDOW;
+    public static final JobOption<Double> HOT_THRESHOLD =
+            JobOption.number("hot-threshold", "0.25", "ℓ of the hot set {v : g(v) ≥ ℓ·max g}")
+                    .check(x -> x >= 0 && x <= 1, "must be in [0, 1]");
+    public static final JobOption<Integer> TOP =
+            JobOption.integer("top", "20", "methods ranked with their signatures per estimate")
+                    .check(n -> n >= 0, "must be >= 0");
+    public static final JobOption<String> GROUP_ID =
+            CommonJobOptions.GROUP_ID.withDefault("fieldprof-frequency-estimation");
+    public static final JobOption<Duration> CHECKPOINT_INTERVAL =
+            CommonJobOptions.CHECKPOINT_INTERVAL;
+    public static final JobOption<String> CHECKPOINT_DIR = CommonJobOptions.CHECKPOINT_DIR;
+    public static final JobOption<Integer> SHARDS =
+            JobOption.integer("shards", "4", "parallel partial sums per (app version, config)")
+                    .check(n -> n >= 1, "must be >= 1");
+    public static final JobOption<String> TRANSACTIONAL_ID_PREFIX =
+            CommonJobOptions.TRANSACTIONAL_ID_PREFIX.withDefault("fieldprof-frequency-estimation");
+    public static final JobOption<Duration> TRANSACTION_TIMEOUT =
+            CommonJobOptions.TRANSACTION_TIMEOUT;
+    public static final JobOption<Duration> OUT_OF_ORDERNESS = CommonJobOptions.OUT_OF_ORDERNESS;
+    public static final JobOption<Duration> IDLENESS = CommonJobOptions.IDLENESS;
+    public static final JobOption<Duration> MODEL_WAIT =
+            JobOption.duration(
+                            "model-wait",
+                            "1 min",
+                            "how long (wall clock) a report waits for its program model")
+                    .check(JobOption::notNegative, "must be >= 0");
+    public static final JobOption<Integer> MAX_PENDING =
+            JobOption.integer(
+                            "max-pending",
+                            "100000",
+                            "reports waiting for their models in one validation instance, over"
+                                    + " all app versions")
+                    .check(n -> n >= 0, "must be >= 0");
+    public static final JobOption<Duration> HOLD_LIMIT =
+            JobOption.duration(
+                            "hold-limit",
+                            "10 s",
+                            "how long a waiting report holds event time back: the most an app"
+                                    + " version that is never published can delay the others'"
+                                    + " windows")
+                    .check(JobOption::notNegative, "must be >= 0");
+    public static final JobOption<Duration> DEDUP_TTL =
+            JobOption.duration(
+                            "dedup-ttl",
+                            "24 h",
+                            "how long the id of an unnumbered (v1) report is remembered")
+                    .check(JobOption::positive, "must be > 0");
+    public static final JobOption<String> STARTING_OFFSETS =
+            JobOption.choice(
+                    "starting-offsets",
+                    "committed",
+                    List.of("committed", "earliest", "latest"),
+                    "where the reports are read from on a fresh start: committed (the consumer"
+                            + " group's offsets, earliest without), earliest or latest");
+    public static final JobOption<String> STATE_BACKEND = CommonJobOptions.STATE_BACKEND;
 
-    public static final String BOOTSTRAP = "bootstrap";
-    public static final String KAFKA_PROPERTIES = KafkaJobOptions.KAFKA_PROPERTIES;
-    public static final String REPORTS_TOPIC = "reports-topic";
-    public static final String PROGRAMS_TOPIC = "programs-topic";
-    public static final String ESTIMATES_TOPIC = "estimates-topic";
-    public static final String DEAD_LETTER_TOPIC = "dead-letter-topic";
-    public static final String WINDOW = "window";
-    public static final String HOT_THRESHOLD = "hot-threshold";
-    public static final String TOP = "top";
-    public static final String GROUP_ID = "group-id";
-    public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
-    public static final String CHECKPOINT_DIR = "checkpoint-dir";
-    public static final String SHARDS = "shards";
-    public static final String TRANSACTIONAL_ID_PREFIX = "transactional-id-prefix";
-    public static final String TRANSACTION_TIMEOUT = "transaction-timeout";
-    public static final String OUT_OF_ORDERNESS = "out-of-orderness";
-    public static final String IDLENESS = "idleness";
-    public static final String MODEL_WAIT = "model-wait";
-    public static final String MAX_PENDING = "max-pending";
-    public static final String HOLD_LIMIT = "hold-limit";
-    public static final String DEDUP_TTL = "dedup-ttl";
-    public static final String STARTING_OFFSETS = "starting-offsets";
-    public static final String STATE_BACKEND = "state-backend";
+    /** Every option of the job, in the order {@code --help} lists them. */
+    public static final List<JobOption<?>> ALL =
+            List.of(
+                    BOOTSTRAP,
+                    KAFKA_PROPERTIES,
+                    REPORTS_TOPIC,
+                    PROGRAMS_TOPIC,
+                    ESTIMATES_TOPIC,
+                    DEAD_LETTER_TOPIC,
+                    WINDOW,
+                    HOT_THRESHOLD,
+                    TOP,
+                    GROUP_ID,
+                    CHECKPOINT_INTERVAL,
+                    CHECKPOINT_DIR,
+                    SHARDS,
+                    TRANSACTIONAL_ID_PREFIX,
+                    TRANSACTION_TIMEOUT,
+                    OUT_OF_ORDERNESS,
+                    IDLENESS,
+                    MODEL_WAIT,
+                    MAX_PENDING,
+                    HOLD_LIMIT,
+                    DEDUP_TTL,
+                    STARTING_OFFSETS,
+                    STATE_BACKEND);
 
-    /** Every option with its default; {@code null} marks a required option. */
-    private static final Map<String, String> DEFAULTS = defaults();
+    private final JobOptionValues values;
 
-    private static Map<String, String> defaults() {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put(BOOTSTRAP, null);
-        // Optional: a Kafka client properties file, read where the job's main() runs.
-        d.put(KAFKA_PROPERTIES, "");
-        d.put(REPORTS_TOPIC, Topics.FREQUENCY_REPORTS);
-        d.put(PROGRAMS_TOPIC, Topics.PROGRAMS);
-        d.put(ESTIMATES_TOPIC, Topics.ESTIMATES);
-        d.put(DEAD_LETTER_TOPIC, Topics.DEAD_LETTERS);
-        d.put(WINDOW, "1 min");
-        d.put(HOT_THRESHOLD, "0.25");
-        d.put(TOP, "20");
-        d.put(GROUP_ID, "fieldprof-frequency-estimation");
-        d.put(CHECKPOINT_INTERVAL, "10 s");
-        d.put(CHECKPOINT_DIR, "");
-        d.put(SHARDS, "4");
-        d.put(TRANSACTIONAL_ID_PREFIX, "fieldprof-frequency-estimation");
-        // Below the broker's transaction.max.timeout.ms (15 min by default).
-        d.put(TRANSACTION_TIMEOUT, "10 min");
-        d.put(OUT_OF_ORDERNESS, "10 s");
-        d.put(IDLENESS, "30 s");
-        d.put(MODEL_WAIT, "1 min");
-        d.put(MAX_PENDING, "100000");
-        d.put(HOLD_LIMIT, "10 s");
-        d.put(DEDUP_TTL, "24 h");
-        // committed: resume the consumer group (earliest when it has no offsets yet).
-        d.put(STARTING_OFFSETS, "committed");
-        d.put(STATE_BACKEND, StateBackends.CLUSTER);
-        return d;
-    }
-
-    public FrequencyJobOptions {
-        require(bootstrap != null && !bootstrap.isBlank(), "--" + BOOTSTRAP + " is required");
-        require(positive(window), "--" + WINDOW + " must be > 0");
-        require(
-                hotThreshold >= 0 && hotThreshold <= 1,
-                "--" + HOT_THRESHOLD + " must be in [0, 1]");
-        require(top >= 0, "--" + TOP + " must be >= 0");
-        require(!checkpointInterval.isNegative(), "--" + CHECKPOINT_INTERVAL + " must be >= 0");
-        require(shards >= 1, "--" + SHARDS + " must be >= 1");
-        require(positive(transactionTimeout), "--" + TRANSACTION_TIMEOUT + " must be > 0");
-        require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
-        require(positive(idleness), "--" + IDLENESS + " must be > 0");
-        require(!modelWait.isNegative(), "--" + MODEL_WAIT + " must be >= 0");
-        require(maxPending >= 0, "--" + MAX_PENDING + " must be >= 0");
-        require(!holdLimit.isNegative(), "--" + HOLD_LIMIT + " must be >= 0");
-        require(positive(dedupTtl), "--" + DEDUP_TTL + " must be > 0");
-        require(
-                List.of("committed", "earliest", "latest").contains(startingOffsets),
-                "--" + STARTING_OFFSETS + " must be committed, earliest or latest");
-        require(
-                StateBackends.NAMES.contains(stateBackend),
-                "--" + STATE_BACKEND + " must be one of " + StateBackends.NAMES);
+    private FrequencyJobOptions(JobOptionValues values) {
+        this.values = values;
     }
 
     /**
-     * Parses {@code --key value} pairs.
+     * Parses {@code --name value} pairs.
      *
      * @throws IllegalArgumentException naming the option when one is unknown, missing its value,
      *     required and absent, or out of range
      */
     public static FrequencyJobOptions parse(String... args) {
-        return fromMap(JobArguments.split(args));
+        return new FrequencyJobOptions(JobOptionValues.parse(ALL, args));
     }
 
     /** Options from a map of option names (without dashes) to values. */
     public static FrequencyJobOptions fromMap(Map<String, String> given) {
-        JobArguments all = JobArguments.of(DEFAULTS, given);
-        return new FrequencyJobOptions(
-                all.string(BOOTSTRAP),
-                all.string(REPORTS_TOPIC),
-                all.string(PROGRAMS_TOPIC),
-                all.string(ESTIMATES_TOPIC),
-                all.string(DEAD_LETTER_TOPIC),
-                all.duration(WINDOW),
-                all.number(HOT_THRESHOLD),
-                all.integer(TOP),
-                all.string(GROUP_ID),
-                all.duration(CHECKPOINT_INTERVAL),
-                all.string(CHECKPOINT_DIR),
-                all.integer(SHARDS),
-                all.string(TRANSACTIONAL_ID_PREFIX),
-                all.duration(TRANSACTION_TIMEOUT),
-                all.duration(OUT_OF_ORDERNESS),
-                all.duration(IDLENESS),
-                all.duration(MODEL_WAIT),
-                all.duration(HOLD_LIMIT),
-                all.integer(MAX_PENDING),
-                all.duration(DEDUP_TTL),
-                all.string(STARTING_OFFSETS),
-                all.string(STATE_BACKEND),
-                all.string(KAFKA_PROPERTIES));
+        return new FrequencyJobOptions(JobOptionValues.parse(ALL, given));
     }
 
-    /** Every option by name, defaults filled in. */
+    /** What {@code --help} prints: every option with its meaning and default. */
+    public static String help() {
+        return JobOptionValues.help(ALL);
+    }
+
+    /**
+     * Every option by name, defaults filled in (the properties file's name, never its contents).
+     */
     public Map<String, String> toMap() {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put(BOOTSTRAP, bootstrap);
-        map.put(REPORTS_TOPIC, reportsTopic);
-        map.put(PROGRAMS_TOPIC, programsTopic);
-        map.put(ESTIMATES_TOPIC, estimatesTopic);
-        map.put(DEAD_LETTER_TOPIC, deadLetterTopic);
-        map.put(WINDOW, TimeUtils.formatWithHighestUnit(window));
-        map.put(HOT_THRESHOLD, Double.toString(hotThreshold));
-        map.put(TOP, Integer.toString(top));
-        map.put(GROUP_ID, groupId);
-        map.put(CHECKPOINT_INTERVAL, TimeUtils.formatWithHighestUnit(checkpointInterval));
-        map.put(CHECKPOINT_DIR, checkpointDir);
-        map.put(SHARDS, Integer.toString(shards));
-        map.put(TRANSACTIONAL_ID_PREFIX, transactionalIdPrefix);
-        map.put(TRANSACTION_TIMEOUT, TimeUtils.formatWithHighestUnit(transactionTimeout));
-        map.put(OUT_OF_ORDERNESS, TimeUtils.formatWithHighestUnit(outOfOrderness));
-        map.put(IDLENESS, TimeUtils.formatWithHighestUnit(idleness));
-        map.put(MODEL_WAIT, TimeUtils.formatWithHighestUnit(modelWait));
-        map.put(MAX_PENDING, Integer.toString(maxPending));
-        map.put(HOLD_LIMIT, TimeUtils.formatWithHighestUnit(holdLimit));
-        map.put(DEDUP_TTL, TimeUtils.formatWithHighestUnit(dedupTtl));
-        map.put(STARTING_OFFSETS, startingOffsets);
-        map.put(STATE_BACKEND, stateBackend);
-        map.put(KAFKA_PROPERTIES, kafkaProperties); // the file's name, never its contents
-        return map;
+        return values.toMap();
     }
 
-    /** A copy with some options changed, e.g. {@code with(Map.of(SHARDS, "2"))}. */
+    /** A copy with some options changed, e.g. {@code with(Map.of(SHARDS.key(), "2"))}. */
     public FrequencyJobOptions with(Map<String, String> changes) {
-        Map<String, String> map = toMap();
-        map.putAll(changes);
-        return fromMap(map);
+        return new FrequencyJobOptions(values.with(changes));
     }
 
-    private static boolean positive(Duration d) {
-        return !d.isNegative() && !d.isZero();
+    @Override
+    public String bootstrap() {
+        return values.get(BOOTSTRAP);
     }
 
-    private static void require(boolean condition, String message) {
-        JobArguments.require(condition, message);
+    @Override
+    public String kafkaProperties() {
+        return values.get(KAFKA_PROPERTIES);
+    }
+
+    public String reportsTopic() {
+        return values.get(REPORTS_TOPIC);
+    }
+
+    public String programsTopic() {
+        return values.get(PROGRAMS_TOPIC);
+    }
+
+    public String estimatesTopic() {
+        return values.get(ESTIMATES_TOPIC);
+    }
+
+    public String deadLetterTopic() {
+        return values.get(DEAD_LETTER_TOPIC);
+    }
+
+    public Duration window() {
+        return values.get(WINDOW);
+    }
+
+    public double hotThreshold() {
+        return values.get(HOT_THRESHOLD);
+    }
+
+    public int top() {
+        return values.get(TOP);
+    }
+
+    public String groupId() {
+        return values.get(GROUP_ID);
+    }
+
+    @Override
+    public Duration checkpointInterval() {
+        return values.get(CHECKPOINT_INTERVAL);
+    }
+
+    @Override
+    public String checkpointDir() {
+        return values.get(CHECKPOINT_DIR);
+    }
+
+    public int shards() {
+        return values.get(SHARDS);
+    }
+
+    @Override
+    public String transactionalIdPrefix() {
+        return values.get(TRANSACTIONAL_ID_PREFIX);
+    }
+
+    @Override
+    public Duration transactionTimeout() {
+        return values.get(TRANSACTION_TIMEOUT);
+    }
+
+    public Duration outOfOrderness() {
+        return values.get(OUT_OF_ORDERNESS);
+    }
+
+    public Duration idleness() {
+        return values.get(IDLENESS);
+    }
+
+    public Duration modelWait() {
+        return values.get(MODEL_WAIT);
+    }
+
+    public int maxPending() {
+        return values.get(MAX_PENDING);
+    }
+
+    public Duration holdLimit() {
+        return values.get(HOLD_LIMIT);
+    }
+
+    public Duration dedupTtl() {
+        return values.get(DEDUP_TTL);
+    }
+
+    public String startingOffsets() {
+        return values.get(STARTING_OFFSETS);
+    }
+
+    public String stateBackend() {
+        return values.get(STATE_BACKEND);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof FrequencyJobOptions that && values.equals(that.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "FrequencyJobOptions" + values;
     }
 }

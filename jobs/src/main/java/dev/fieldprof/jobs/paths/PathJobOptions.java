@@ -1,8 +1,9 @@
 package dev.fieldprof.jobs.paths;
 
-import dev.fieldprof.jobs.io.JobArguments;
+import dev.fieldprof.jobs.io.CommonJobOptions;
+import dev.fieldprof.jobs.io.JobOption;
+import dev.fieldprof.jobs.io.JobOptionValues;
 import dev.fieldprof.jobs.io.KafkaJobOptions;
-import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.paths.BranchTableText;
 import dev.fieldprof.paths.ModelUpdater;
 import dev.fieldprof.schemas.Topics;
@@ -11,10 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.util.TimeUtils;
 
 /**
  * The options of {@link PathModelJob}, parsed from {@code --key value} arguments (durations as
@@ -24,116 +24,106 @@ import org.apache.flink.util.TimeUtils;
  * instrumented jar as {@code META-INF/fieldprof/branches.txt}): {@code
  * app:1=/path/a.txt,app:2=/path/b.txt}. Use it when the jar traces only some methods ({@code
  * --path-methods}) or the instrumenter skipped some. The files are read when the options are
- * parsed, so the job ships their text, not their paths.
+ * parsed, so the job ships their text, not their paths. Each option is declared once below ({@link
+ * JobOption}); {@link #help()} is what {@code --help} prints.
  */
-public record PathJobOptions(
-        String bootstrap,
-        String reportsTopic,
-        String programsTopic,
-        String modelsTopic,
-        String deadLetterTopic,
-        Duration window,
-        boolean processingTime,
-        int keepVersions,
-        int targetTotal,
-        String groupId,
-        Duration checkpointInterval,
-        String checkpointDir,
-        String transactionalIdPrefix,
-        Duration transactionTimeout,
-        Duration outOfOrderness,
-        Duration idleness,
-        Duration tableWait,
-        int shards,
-        int maxWaiting,
-        String stateBackend,
-        Map<String, String> branches,
-        String kafkaProperties)
-        implements KafkaJobOptions {
+public final class PathJobOptions implements KafkaJobOptions {
+    public static final JobOption<String> BOOTSTRAP = CommonJobOptions.BOOTSTRAP;
+    public static final JobOption<String> KAFKA_PROPERTIES = CommonJobOptions.KAFKA_PROPERTIES;
+    public static final JobOption<String> REPORTS_TOPIC =
+            JobOption.string("reports-topic", Topics.PATH_REPORTS, "the devices' path reports");
+    public static final JobOption<String> PROGRAMS_TOPIC = CommonJobOptions.PROGRAMS_TOPIC;
+    public static final JobOption<String> MODELS_TOPIC =
+            JobOption.string(
+                    "models-topic",
+                    Topics.EDGE_MODELS,
+                    "the edge models, read at start and published per window (compacted)");
+    public static final JobOption<String> DEAD_LETTER_TOPIC = CommonJobOptions.DEAD_LETTER_TOPIC;
+    public static final JobOption<Duration> WINDOW = CommonJobOptions.WINDOW;
+    public static final JobOption<String> TIME =
+            JobOption.choice(
+                    "time",
+                    "event",
+                    List.of("event", "processing"),
+                    "whose time windows the reports: event (the broker's append time) or"
+                            + " processing (the job's clock)");
+    public static final JobOption<Integer> KEEP_VERSIONS =
+            JobOption.integer("keep-versions", "4", "model versions kept decodable per app version")
+                    .check(n -> n >= 1, "must be >= 1");
+    public static final JobOption<Integer> TARGET_TOTAL =
+            JobOption.integer(
+                            "target-total",
+                            Integer.toString(ModelUpdater.DEFAULT_TARGET_TOTAL),
+                            "total of a branch node's integer frequencies in a new model")
+                    .check(n -> n >= 2 && n <= 65536, "must be in [2, 65536]");
+    public static final JobOption<String> GROUP_ID =
+            CommonJobOptions.GROUP_ID.withDefault("fieldprof-path-model");
+    public static final JobOption<Duration> CHECKPOINT_INTERVAL =
+            CommonJobOptions.CHECKPOINT_INTERVAL;
+    public static final JobOption<String> CHECKPOINT_DIR = CommonJobOptions.CHECKPOINT_DIR;
+    public static final JobOption<String> TRANSACTIONAL_ID_PREFIX =
+            CommonJobOptions.TRANSACTIONAL_ID_PREFIX.withDefault("fieldprof-path-model");
+    public static final JobOption<Duration> TRANSACTION_TIMEOUT =
+            CommonJobOptions.TRANSACTION_TIMEOUT;
+    public static final JobOption<Duration> OUT_OF_ORDERNESS = CommonJobOptions.OUT_OF_ORDERNESS;
+    public static final JobOption<Duration> IDLENESS = CommonJobOptions.IDLENESS;
+    public static final JobOption<Duration> TABLE_WAIT =
+            JobOption.duration(
+                            "table-wait",
+                            "1 min",
+                            "how long (wall clock) a report waits for its branch table or for"
+                                    + " the model version it names")
+                    .check(JobOption::notNegative, "must be >= 0");
+    public static final JobOption<Integer> SHARDS =
+            JobOption.integer("shards", "4", "parallel edge counts per app version")
+                    .check(n -> n >= 1 && n <= 4096, "must be in [1, 4096]");
+    public static final JobOption<Integer> MAX_WAITING =
+            JobOption.integer(
+                            "max-waiting",
+                            "10000",
+                            "reports that may wait for a table or model at once, per subtask")
+                    .check(n -> n >= 0, "must be >= 0");
+    public static final JobOption<String> STATE_BACKEND = CommonJobOptions.STATE_BACKEND;
+    public static final JobOption<Map<String, String>> BRANCHES =
+            JobOption.of(
+                    "branches",
+                    "",
+                    "APP:V=FILE,...",
+                    PathJobOptions::readBranches,
+                    branches -> String.join(",", new TreeMap<>(branches).keySet()),
+                    "branch description files that override the program models' tables per app"
+                            + " version (read when the options are parsed)");
 
-    public static final String BOOTSTRAP = "bootstrap";
-    public static final String KAFKA_PROPERTIES = KafkaJobOptions.KAFKA_PROPERTIES;
-    public static final String REPORTS_TOPIC = "reports-topic";
-    public static final String PROGRAMS_TOPIC = "programs-topic";
-    public static final String MODELS_TOPIC = "models-topic";
-    public static final String DEAD_LETTER_TOPIC = "dead-letter-topic";
-    public static final String WINDOW = "window";
-    public static final String TIME = "time";
-    public static final String KEEP_VERSIONS = "keep-versions";
-    public static final String TARGET_TOTAL = "target-total";
-    public static final String GROUP_ID = "group-id";
-    public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
-    public static final String CHECKPOINT_DIR = "checkpoint-dir";
-    public static final String TRANSACTIONAL_ID_PREFIX = "transactional-id-prefix";
-    public static final String TRANSACTION_TIMEOUT = "transaction-timeout";
-    public static final String OUT_OF_ORDERNESS = "out-of-orderness";
-    public static final String IDLENESS = "idleness";
-    public static final String TABLE_WAIT = "table-wait";
-    public static final String BRANCHES = "branches";
-    public static final String SHARDS = "shards";
-    public static final String MAX_WAITING = "max-waiting";
-    public static final String STATE_BACKEND = "state-backend";
+    /** Every option of the job, in the order {@code --help} lists them. */
+    public static final List<JobOption<?>> ALL =
+            List.of(
+                    BOOTSTRAP,
+                    KAFKA_PROPERTIES,
+                    REPORTS_TOPIC,
+                    PROGRAMS_TOPIC,
+                    MODELS_TOPIC,
+                    DEAD_LETTER_TOPIC,
+                    WINDOW,
+                    TIME,
+                    KEEP_VERSIONS,
+                    TARGET_TOTAL,
+                    GROUP_ID,
+                    CHECKPOINT_INTERVAL,
+                    CHECKPOINT_DIR,
+                    TRANSACTIONAL_ID_PREFIX,
+                    TRANSACTION_TIMEOUT,
+                    OUT_OF_ORDERNESS,
+                    IDLENESS,
+                    TABLE_WAIT,
+                    SHARDS,
+                    MAX_WAITING,
+                    STATE_BACKEND,
+                    BRANCHES);
 
-    private static final Map<String, String> DEFAULTS = defaults();
+    private final JobOptionValues values;
 
-    private static Map<String, String> defaults() {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put(BOOTSTRAP, null);
-        // Optional: a Kafka client properties file, read where the job's main() runs.
-        d.put(KAFKA_PROPERTIES, "");
-        d.put(REPORTS_TOPIC, Topics.PATH_REPORTS);
-        d.put(PROGRAMS_TOPIC, Topics.PROGRAMS);
-        d.put(MODELS_TOPIC, Topics.EDGE_MODELS);
-        d.put(DEAD_LETTER_TOPIC, Topics.DEAD_LETTERS);
-        d.put(WINDOW, "1 min");
-        d.put(TIME, "event");
-        d.put(KEEP_VERSIONS, "4");
-        d.put(TARGET_TOTAL, Integer.toString(ModelUpdater.DEFAULT_TARGET_TOTAL));
-        d.put(GROUP_ID, "fieldprof-path-model");
-        d.put(CHECKPOINT_INTERVAL, "10 s");
-        d.put(CHECKPOINT_DIR, "");
-        d.put(TRANSACTIONAL_ID_PREFIX, "fieldprof-path-model");
-        d.put(TRANSACTION_TIMEOUT, "10 min");
-        d.put(OUT_OF_ORDERNESS, "10 s");
-        d.put(IDLENESS, "30 s");
-        d.put(TABLE_WAIT, "1 min");
-        d.put(SHARDS, "4");
-        d.put(MAX_WAITING, "10000");
-        d.put(STATE_BACKEND, StateBackends.CLUSTER);
-        // Optional: the program models' CFGs give the tables; a file here overrides them.
-        d.put(BRANCHES, "");
-        return d;
-    }
-
-    public PathJobOptions {
-        require(bootstrap != null && !bootstrap.isBlank(), "--" + BOOTSTRAP + " is required");
-        require(!window.isNegative() && !window.isZero(), "--" + WINDOW + " must be > 0");
-        require(keepVersions >= 1, "--" + KEEP_VERSIONS + " must be >= 1");
-        require(
-                targetTotal >= 2 && targetTotal <= 65536,
-                "--" + TARGET_TOTAL + " must be in [2, 65536]");
-        require(!checkpointInterval.isNegative(), "--" + CHECKPOINT_INTERVAL + " must be >= 0");
-        require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
-        require(!idleness.isNegative() && !idleness.isZero(), "--" + IDLENESS + " must be > 0");
-        require(!tableWait.isNegative(), "--" + TABLE_WAIT + " must be >= 0");
-        require(shards >= 1 && shards <= 4096, "--" + SHARDS + " must be in [1, 4096]");
-        require(maxWaiting >= 0, "--" + MAX_WAITING + " must be >= 0");
-        require(
-                StateBackends.NAMES.contains(stateBackend),
-                "--" + STATE_BACKEND + " must be one of " + StateBackends.NAMES);
-        for (Map.Entry<String, String> e : branches.entrySet()) {
-            try {
-                BranchTableText.parse(e.getValue());
-            } catch (IllegalArgumentException bad) {
-                throw new IllegalArgumentException(
-                        "--" + BRANCHES + " of " + e.getKey() + ": " + bad.getMessage());
-            }
-        }
-        branches = Map.copyOf(branches);
-    }
-
-    private static void require(boolean ok, String message) {
-        JobArguments.require(ok, message);
+    private PathJobOptions(JobOptionValues values) {
+        this.values = values;
     }
 
     /**
@@ -142,34 +132,128 @@ public record PathJobOptions(
      * @throws IllegalArgumentException naming the option when one is unknown, missing, or bad
      */
     public static PathJobOptions parse(String... args) {
-        JobArguments all = JobArguments.of(DEFAULTS, JobArguments.split(args));
-        String time = all.string(TIME);
-        if (!time.equals("event") && !time.equals("processing")) {
-            throw new IllegalArgumentException("--" + TIME + " must be event or processing");
-        }
-        return new PathJobOptions(
-                all.string(BOOTSTRAP),
-                all.string(REPORTS_TOPIC),
-                all.string(PROGRAMS_TOPIC),
-                all.string(MODELS_TOPIC),
-                all.string(DEAD_LETTER_TOPIC),
-                all.duration(WINDOW),
-                time.equals("processing"),
-                all.integer(KEEP_VERSIONS),
-                all.integer(TARGET_TOTAL),
-                all.string(GROUP_ID),
-                all.duration(CHECKPOINT_INTERVAL),
-                all.string(CHECKPOINT_DIR),
-                all.string(TRANSACTIONAL_ID_PREFIX),
-                all.duration(TRANSACTION_TIMEOUT),
-                all.duration(OUT_OF_ORDERNESS),
-                all.duration(IDLENESS),
-                all.duration(TABLE_WAIT),
-                all.integer(SHARDS),
-                all.integer(MAX_WAITING),
-                all.string(STATE_BACKEND),
-                readBranches(all.string(BRANCHES)),
-                all.string(KAFKA_PROPERTIES));
+        return new PathJobOptions(JobOptionValues.parse(ALL, args));
+    }
+
+    /** What {@code --help} prints: every option with its meaning and default. */
+    public static String help() {
+        return JobOptionValues.help(ALL);
+    }
+
+    /** The scalar options by name (branch texts summarized by app version), for job parameters. */
+    public Map<String, String> toMap() {
+        return values.toMap();
+    }
+
+    @Override
+    public String bootstrap() {
+        return values.get(BOOTSTRAP);
+    }
+
+    @Override
+    public String kafkaProperties() {
+        return values.get(KAFKA_PROPERTIES);
+    }
+
+    public String reportsTopic() {
+        return values.get(REPORTS_TOPIC);
+    }
+
+    public String programsTopic() {
+        return values.get(PROGRAMS_TOPIC);
+    }
+
+    public String modelsTopic() {
+        return values.get(MODELS_TOPIC);
+    }
+
+    public String deadLetterTopic() {
+        return values.get(DEAD_LETTER_TOPIC);
+    }
+
+    public Duration window() {
+        return values.get(WINDOW);
+    }
+
+    /** Whether windows follow the job's clock instead of the reports' append times. */
+    public boolean processingTime() {
+        return values.get(TIME).equals("processing");
+    }
+
+    public int keepVersions() {
+        return values.get(KEEP_VERSIONS);
+    }
+
+    public int targetTotal() {
+        return values.get(TARGET_TOTAL);
+    }
+
+    public String groupId() {
+        return values.get(GROUP_ID);
+    }
+
+    @Override
+    public Duration checkpointInterval() {
+        return values.get(CHECKPOINT_INTERVAL);
+    }
+
+    @Override
+    public String checkpointDir() {
+        return values.get(CHECKPOINT_DIR);
+    }
+
+    @Override
+    public String transactionalIdPrefix() {
+        return values.get(TRANSACTIONAL_ID_PREFIX);
+    }
+
+    @Override
+    public Duration transactionTimeout() {
+        return values.get(TRANSACTION_TIMEOUT);
+    }
+
+    public Duration outOfOrderness() {
+        return values.get(OUT_OF_ORDERNESS);
+    }
+
+    public Duration idleness() {
+        return values.get(IDLENESS);
+    }
+
+    public Duration tableWait() {
+        return values.get(TABLE_WAIT);
+    }
+
+    public int shards() {
+        return values.get(SHARDS);
+    }
+
+    public int maxWaiting() {
+        return values.get(MAX_WAITING);
+    }
+
+    public String stateBackend() {
+        return values.get(STATE_BACKEND);
+    }
+
+    /** App version → the text of its branch description file. */
+    public Map<String, String> branches() {
+        return values.get(BRANCHES);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof PathJobOptions that && values.equals(that.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "PathJobOptions" + values;
     }
 
     /** Reads {@code app:1=/path,app:2=/path} into app version → branch description text. */
@@ -182,44 +266,25 @@ public record PathJobOptions(
             int equals = item.lastIndexOf('=');
             if (equals <= 0) {
                 throw new IllegalArgumentException(
-                        "--" + BRANCHES + " expects appVersion=file, got '" + item + "'");
+                        "--branches expects appVersion=file, got '" + item + "'");
             }
             Path file = Path.of(item.substring(equals + 1).strip());
+            String appVersion = item.substring(0, equals).strip();
+            String text;
             try {
-                out.put(item.substring(0, equals).strip(), Files.readString(file));
+                text = Files.readString(file);
             } catch (IOException e) {
                 throw new UncheckedIOException(
-                        "--" + BRANCHES + ": cannot read " + file + ": " + e.getMessage(), e);
+                        "--branches: cannot read " + file + ": " + e.getMessage(), e);
             }
+            try {
+                BranchTableText.parse(text);
+            } catch (IllegalArgumentException bad) {
+                throw new IllegalArgumentException(
+                        "--branches of " + appVersion + ": " + bad.getMessage());
+            }
+            out.put(appVersion, text);
         }
-        return out;
-    }
-
-    /** The scalar options by name (branch texts summarized by app version), for job parameters. */
-    public Map<String, String> toMap() {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put(BOOTSTRAP, bootstrap);
-        map.put(REPORTS_TOPIC, reportsTopic);
-        map.put(PROGRAMS_TOPIC, programsTopic);
-        map.put(MODELS_TOPIC, modelsTopic);
-        map.put(DEAD_LETTER_TOPIC, deadLetterTopic);
-        map.put(WINDOW, TimeUtils.formatWithHighestUnit(window));
-        map.put(TIME, processingTime ? "processing" : "event");
-        map.put(KEEP_VERSIONS, Integer.toString(keepVersions));
-        map.put(TARGET_TOTAL, Integer.toString(targetTotal));
-        map.put(GROUP_ID, groupId);
-        map.put(CHECKPOINT_INTERVAL, TimeUtils.formatWithHighestUnit(checkpointInterval));
-        map.put(CHECKPOINT_DIR, checkpointDir);
-        map.put(TRANSACTIONAL_ID_PREFIX, transactionalIdPrefix);
-        map.put(TRANSACTION_TIMEOUT, TimeUtils.formatWithHighestUnit(transactionTimeout));
-        map.put(OUT_OF_ORDERNESS, TimeUtils.formatWithHighestUnit(outOfOrderness));
-        map.put(IDLENESS, TimeUtils.formatWithHighestUnit(idleness));
-        map.put(TABLE_WAIT, TimeUtils.formatWithHighestUnit(tableWait));
-        map.put(SHARDS, Integer.toString(shards));
-        map.put(MAX_WAITING, Integer.toString(maxWaiting));
-        map.put(STATE_BACKEND, stateBackend);
-        map.put(BRANCHES, String.join(",", new TreeMap<>(branches).keySet()));
-        map.put(KAFKA_PROPERTIES, kafkaProperties); // the file's name, never its contents
-        return map;
+        return Map.copyOf(out);
     }
 }

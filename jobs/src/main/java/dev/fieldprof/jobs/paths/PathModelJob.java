@@ -51,36 +51,8 @@ import org.slf4j.LoggerFactory;
  * model names its writer (the transactional-id prefix), so two jobs publishing for one app version
  * never make a report decode with the wrong model.
  *
- * <p>Options of {@link #main} (defaults in brackets; see {@link PathJobOptions}):
- *
- * <ul>
- *   <li>{@code --bootstrap HOST:PORT} Kafka bootstrap servers (required)
- *   <li>{@code --kafka-properties FILE} Kafka client properties (security, say) passed unchanged to
- *       every source, sink, consumer and admin client of the job; read where {@code main()} runs
- *       [none]
- *   <li>{@code --reports-topic} [fieldprof.reports.paths]
- *   <li>{@code --programs-topic} [fieldprof.programs]
- *   <li>{@code --models-topic} [fieldprof.models.edges]
- *   <li>{@code --dead-letter-topic} [fieldprof.dead-letters]
- *   <li>{@code --window} tumbling window size [1 min]
- *   <li>{@code --time} event or processing [event]
- *   <li>{@code --keep-versions} model versions kept decodable [4]
- *   <li>{@code --target-total} total of a branch node's integer frequencies in a new model [1024]
- *   <li>{@code --group-id} consumer group of the reports [fieldprof-path-model]
- *   <li>{@code --checkpoint-interval} 0 disables checkpoints and exactly-once [10 s]
- *   <li>{@code --checkpoint-dir} where checkpoints go (URI) [the cluster's, else {@code
- *       <tmp>/fieldprof-checkpoints/<job>}]
- *   <li>{@code --transactional-id-prefix} unique per job [fieldprof-path-model]
- *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
- *   <li>{@code --out-of-orderness} watermark bound [10 s]
- *   <li>{@code --idleness} a partition without records this long stops holding the watermark [30 s]
- *   <li>{@code --table-wait} how long (wall clock) a report waits for its branch table or for the
- *       model version it names [1 min]
- *   <li>{@code --shards} parallel edge counts per app version [4]
- *   <li>{@code --max-waiting} reports that may wait for a table or model at once, per subtask
- *       [10000]
- *   <li>{@code --branches app:ver=file,...} branch descriptions overriding the program models' []
- * </ul>
+ * <p>Options of {@link #main}: each is declared once, with its default and meaning, in {@link
+ * PathJobOptions}; {@code --help} lists them, and docs/jobs.md has the same list.
  */
 public final class PathModelJob {
     /** The job's name in Flink. */
@@ -261,6 +233,11 @@ public final class PathModelJob {
 
     /** Parses the options (see {@link PathJobOptions}) and runs the job on Kafka. */
     public static void main(String[] args) throws Exception {
+        if (java.util.Arrays.asList(args).contains("--help")) {
+            System.out.print(
+                    "Options of " + NAME + ":" + System.lineSeparator() + PathJobOptions.help());
+            return;
+        }
         PathJobOptions options = PathJobOptions.parse(args);
         // A refused login would otherwise surface as a job restarting in a loop.
         KafkaConnectionCheck.check(options.kafkaClient(), KafkaConnectionCheck.DEFAULT_TIMEOUT);

@@ -42,7 +42,7 @@ class FrequencyJobOptionsTest {
         assertThat(o.shards()).isEqualTo(8);
         assertThat(o.checkpointInterval()).isZero();
         assertThat(FrequencyJobOptions.fromMap(o.toMap())).isEqualTo(o);
-        assertThat(o.with(Map.of(FrequencyJobOptions.SHARDS, "2")).shards()).isEqualTo(2);
+        assertThat(o.with(Map.of(FrequencyJobOptions.SHARDS.key(), "2")).shards()).isEqualTo(2);
     }
 
     @Test
