@@ -16,7 +16,7 @@ import java.util.Map;
  * every default filled in, for the job's global parameters; {@link #help()} is what {@code --help}
  * prints.
  */
-public final class FrequencyJobOptions implements KafkaJobOptions {
+public final class FrequencyJobOptions extends KafkaJobOptions {
     public static final JobOption<String> BOOTSTRAP = CommonJobOptions.BOOTSTRAP;
     public static final JobOption<String> KAFKA_PROPERTIES = CommonJobOptions.KAFKA_PROPERTIES;
     public static final JobOption<String> REPORTS_TOPIC =
@@ -110,10 +110,8 @@ public final class FrequencyJobOptions implements KafkaJobOptions {
                     STARTING_OFFSETS,
                     STATE_BACKEND);
 
-    private final JobOptionValues values;
-
     private FrequencyJobOptions(JobOptionValues values) {
-        this.values = values;
+        super(values);
     }
 
     /**
@@ -136,128 +134,48 @@ public final class FrequencyJobOptions implements KafkaJobOptions {
         return JobOptionValues.help(ALL);
     }
 
-    /**
-     * Every option by name, defaults filled in (the properties file's name, never its contents).
-     */
-    public Map<String, String> toMap() {
-        return values.toMap();
-    }
-
     /** A copy with some options changed, e.g. {@code with(Map.of(SHARDS.key(), "2"))}. */
     public FrequencyJobOptions with(Map<String, String> changes) {
-        return new FrequencyJobOptions(values.with(changes));
-    }
-
-    @Override
-    public String bootstrap() {
-        return values.get(BOOTSTRAP);
-    }
-
-    @Override
-    public String kafkaProperties() {
-        return values.get(KAFKA_PROPERTIES);
+        return new FrequencyJobOptions(values().with(changes));
     }
 
     public String reportsTopic() {
-        return values.get(REPORTS_TOPIC);
-    }
-
-    public String programsTopic() {
-        return values.get(PROGRAMS_TOPIC);
+        return get(REPORTS_TOPIC);
     }
 
     public String estimatesTopic() {
-        return values.get(ESTIMATES_TOPIC);
-    }
-
-    public String deadLetterTopic() {
-        return values.get(DEAD_LETTER_TOPIC);
-    }
-
-    public Duration window() {
-        return values.get(WINDOW);
+        return get(ESTIMATES_TOPIC);
     }
 
     public double hotThreshold() {
-        return values.get(HOT_THRESHOLD);
+        return get(HOT_THRESHOLD);
     }
 
     public int top() {
-        return values.get(TOP);
-    }
-
-    public String groupId() {
-        return values.get(GROUP_ID);
-    }
-
-    @Override
-    public Duration checkpointInterval() {
-        return values.get(CHECKPOINT_INTERVAL);
-    }
-
-    @Override
-    public String checkpointDir() {
-        return values.get(CHECKPOINT_DIR);
+        return get(TOP);
     }
 
     public int shards() {
-        return values.get(SHARDS);
-    }
-
-    @Override
-    public String transactionalIdPrefix() {
-        return values.get(TRANSACTIONAL_ID_PREFIX);
-    }
-
-    @Override
-    public Duration transactionTimeout() {
-        return values.get(TRANSACTION_TIMEOUT);
-    }
-
-    public Duration outOfOrderness() {
-        return values.get(OUT_OF_ORDERNESS);
-    }
-
-    public Duration idleness() {
-        return values.get(IDLENESS);
+        return get(SHARDS);
     }
 
     public Duration modelWait() {
-        return values.get(MODEL_WAIT);
+        return get(MODEL_WAIT);
     }
 
     public int maxPending() {
-        return values.get(MAX_PENDING);
+        return get(MAX_PENDING);
     }
 
     public Duration holdLimit() {
-        return values.get(HOLD_LIMIT);
+        return get(HOLD_LIMIT);
     }
 
     public Duration dedupTtl() {
-        return values.get(DEDUP_TTL);
+        return get(DEDUP_TTL);
     }
 
     public String startingOffsets() {
-        return values.get(STARTING_OFFSETS);
-    }
-
-    public String stateBackend() {
-        return values.get(STATE_BACKEND);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof FrequencyJobOptions that && values.equals(that.values);
-    }
-
-    @Override
-    public int hashCode() {
-        return values.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return "FrequencyJobOptions" + values;
+        return get(STARTING_OFFSETS);
     }
 }

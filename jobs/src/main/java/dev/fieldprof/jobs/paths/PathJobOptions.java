@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * parsed, so the job ships their text, not their paths. Each option is declared once below ({@link
  * JobOption}); {@link #help()} is what {@code --help} prints.
  */
-public final class PathJobOptions implements KafkaJobOptions {
+public final class PathJobOptions extends KafkaJobOptions {
     public static final JobOption<String> BOOTSTRAP = CommonJobOptions.BOOTSTRAP;
     public static final JobOption<String> KAFKA_PROPERTIES = CommonJobOptions.KAFKA_PROPERTIES;
     public static final JobOption<String> REPORTS_TOPIC =
@@ -120,10 +120,8 @@ public final class PathJobOptions implements KafkaJobOptions {
                     STATE_BACKEND,
                     BRANCHES);
 
-    private final JobOptionValues values;
-
     private PathJobOptions(JobOptionValues values) {
-        this.values = values;
+        super(values);
     }
 
     /**
@@ -140,120 +138,42 @@ public final class PathJobOptions implements KafkaJobOptions {
         return JobOptionValues.help(ALL);
     }
 
-    /** The scalar options by name (branch texts summarized by app version), for job parameters. */
-    public Map<String, String> toMap() {
-        return values.toMap();
-    }
-
-    @Override
-    public String bootstrap() {
-        return values.get(BOOTSTRAP);
-    }
-
-    @Override
-    public String kafkaProperties() {
-        return values.get(KAFKA_PROPERTIES);
-    }
-
     public String reportsTopic() {
-        return values.get(REPORTS_TOPIC);
-    }
-
-    public String programsTopic() {
-        return values.get(PROGRAMS_TOPIC);
+        return get(REPORTS_TOPIC);
     }
 
     public String modelsTopic() {
-        return values.get(MODELS_TOPIC);
-    }
-
-    public String deadLetterTopic() {
-        return values.get(DEAD_LETTER_TOPIC);
-    }
-
-    public Duration window() {
-        return values.get(WINDOW);
+        return get(MODELS_TOPIC);
     }
 
     /** Whether windows follow the job's clock instead of the reports' append times. */
     public boolean processingTime() {
-        return values.get(TIME).equals("processing");
+        return get(TIME).equals("processing");
     }
 
     public int keepVersions() {
-        return values.get(KEEP_VERSIONS);
+        return get(KEEP_VERSIONS);
     }
 
     public int targetTotal() {
-        return values.get(TARGET_TOTAL);
-    }
-
-    public String groupId() {
-        return values.get(GROUP_ID);
-    }
-
-    @Override
-    public Duration checkpointInterval() {
-        return values.get(CHECKPOINT_INTERVAL);
-    }
-
-    @Override
-    public String checkpointDir() {
-        return values.get(CHECKPOINT_DIR);
-    }
-
-    @Override
-    public String transactionalIdPrefix() {
-        return values.get(TRANSACTIONAL_ID_PREFIX);
-    }
-
-    @Override
-    public Duration transactionTimeout() {
-        return values.get(TRANSACTION_TIMEOUT);
-    }
-
-    public Duration outOfOrderness() {
-        return values.get(OUT_OF_ORDERNESS);
-    }
-
-    public Duration idleness() {
-        return values.get(IDLENESS);
+        return get(TARGET_TOTAL);
     }
 
     public Duration tableWait() {
-        return values.get(TABLE_WAIT);
+        return get(TABLE_WAIT);
     }
 
     public int shards() {
-        return values.get(SHARDS);
+        return get(SHARDS);
     }
 
     public int maxWaiting() {
-        return values.get(MAX_WAITING);
-    }
-
-    public String stateBackend() {
-        return values.get(STATE_BACKEND);
+        return get(MAX_WAITING);
     }
 
     /** App version → the text of its branch description file. */
     public Map<String, String> branches() {
-        return values.get(BRANCHES);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof PathJobOptions that && values.equals(that.values);
-    }
-
-    @Override
-    public int hashCode() {
-        return values.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return "PathJobOptions" + values;
+        return get(BRANCHES);
     }
 
     /** Reads {@code app:1=/path,app:2=/path} into app version → branch description text. */
