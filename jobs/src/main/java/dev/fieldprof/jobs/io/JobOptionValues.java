@@ -2,7 +2,6 @@ package dev.fieldprof.jobs.io;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -11,6 +10,11 @@ import java.util.Map;
  * value out of range is an {@link IllegalArgumentException} naming the option. Immutable.
  */
 public final class JobOptionValues {
+    /** Columns of a help line's text after its indent: 80 in all. */
+    private static final int HELP_WIDTH = 74;
+
+    private static final String HELP_INDENT = "      ";
+
     private final List<JobOption<?>> declared;
     private final Map<String, Object> values;
 
@@ -93,24 +97,30 @@ public final class JobOptionValues {
     }
 
     /**
-     * The options as a job's {@code --help} prints them: one per line, {@code --name TYPE}, what it
-     * means and its default.
+     * The options as a job's {@code --help} prints them: one per line, {@code --name TYPE}, then
+     * what it means and its default, wrapped to fit 80 columns.
      */
     public static String help(List<JobOption<?>> declared) {
         StringBuilder out = new StringBuilder();
         for (JobOption<?> option : declared) {
-            out.append(
-                    String.format(
-                            Locale.ROOT,
-                            "  --%s %s%n      %s %s%n",
-                            option.key(),
-                            option.type(),
-                            option.description(),
-                            option.required()
-                                    ? "(required)"
+            out.append("  --").append(option.key()).append(' ').append(option.type());
+            out.append(System.lineSeparator());
+            String text =
+                    option.description()
+                            + (option.required()
+                                    ? " (required)"
                                     : option.defaultText().isEmpty()
-                                            ? "(default: none)"
-                                            : "(default: " + option.defaultText() + ")"));
+                                            ? " (default: none)"
+                                            : " (default: " + option.defaultText() + ")");
+            StringBuilder line = new StringBuilder();
+            for (String word : text.split(" ")) {
+                if (line.length() > 0 && line.length() + 1 + word.length() > HELP_WIDTH) {
+                    out.append(HELP_INDENT).append(line).append(System.lineSeparator());
+                    line.setLength(0);
+                }
+                line.append(line.length() > 0 ? " " : "").append(word);
+            }
+            out.append(HELP_INDENT).append(line).append(System.lineSeparator());
         }
         return out.toString();
     }
