@@ -37,15 +37,16 @@ import dev.fieldprof.schemas.PrivacyMode;
  *   <li>User-level mode: the plug-in √(μ̂(1 − μ̂)/n)/(p − q) with μ̂ = S(v)/n. The true standard
  *       error above grows with the share (by √(μ(1 − μ)/(q(1 − q))) at μ = q + (p − q)·g: 1.56
  *       times the share-0 one at |V| = 90, ε = ln 9, g = 0.5), so the share-0 one that estimates
- *       carried before made intervals that covered 80% at g = 0.5. The plug-in is exact for iid
- *       devices (every Pr[x_i = v] equal, then S(v) is Binomial(n, μ) and μ̂ estimates μ) and
- *       conservative otherwise: with μ̄ the mean of the μ_i, Σ_i μ_i(1 − μ_i) = n·μ̄(1 − μ̄) − Σ_i
- *       (μ_i − μ̄)² ≤ n·μ̄(1 − μ̄), and E[μ̂] = μ̄, so devices that differ only make the truth
- *       smaller than what the plug-in estimates. μ̂ is clamped into [q, p] first: μ̄ is a mean of
- *       μ_i in [q, p], so a μ̂ outside it is noise and the clamped value is closer to μ̄ (a ĝ below
- *       0 gets the share-0 error, one above 1 the share-1 error); without the clamp a window with
- *       S(v) = 0 would claim an error of 0. The plug-in's square is biased low by the factor (n −
- *       1)/n under iid devices (0.05% of the standard error at n = 1,000), left as it is.
+ *       carried before made intervals that covered 80% at g = 0.5. The plug-in's formula is the
+ *       exact variance for iid devices (every Pr[x_i = v] equal: S(v) is then Binomial(n, μ), and
+ *       μ̂ estimates μ without bias) and an upper bound otherwise: with μ̄ the mean of the μ_i, Σ_i
+ *       μ_i(1 − μ_i) = n·μ̄(1 − μ̄) − Σ_i (μ_i − μ̄)² ≤ n·μ̄(1 − μ̄), and E[μ̂] = μ̄, so devices
+ *       that differ only make the truth smaller than what the plug-in estimates. μ̂ is clamped into
+ *       [q, p] first: μ̄ is a mean of μ_i in [q, p], so a μ̂ outside it is noise and the clamped
+ *       value is closer to μ̄ (a ĝ below 0 gets the share-0 error, one above 1 the share-1 error);
+ *       without the clamp a window with S(v) = 0 would claim an error of 0. The plug-in's square is
+ *       biased low by the factor (n − 1)/n under iid devices (0.05% of the standard error at n =
+ *       1,000), left as it is.
  * </ul>
  *
  * {@link FrequencyEstimate#standardError()} keeps the common one (share 0 in user-level mode), the
