@@ -31,6 +31,37 @@ class FrequencyEstimatorTest {
         assertThat(estimate.normalized())
                 .containsExactly(new double[] {0.75, 0.25, 0.5}, within(1e-13));
         assertThat(estimate.standardError()).isCloseTo(Math.sqrt(3.0 / 8) / 2, within(1e-15));
+        // ε-t: the variance of a reported count is k·p(1 − p) whatever the share, so every
+        // method's standard error is the common one.
+        assertThat(estimate.standardErrors())
+                .containsExactly(
+                        new double[] {
+                            0.30618621784789724, 0.30618621784789724, 0.30618621784789724
+                        },
+                        within(1e-15));
+    }
+
+    /**
+     * User-level: se(v) = √(μ̂(1 − μ̂)/n)/(p − q) with μ̂ = S(v)/n clamped into [q, p]. At |V| = 4,
+     * ω = 1 (randomized response), ε = ln 3: p = 1/2 and q = 1/6, so p − q = 1/3; n = 12.
+     */
+    @Test
+    void userLevelStandardErrorsArePlugInsClampedIntoQToP() {
+        dev.fieldprof.ldp.SubsetSelection oracle =
+                new dev.fieldprof.ldp.SubsetSelection(4, Math.log(3), 1);
+        assertThat(oracle.p()).isCloseTo(0.5, within(1e-15));
+        assertThat(oracle.q()).isCloseTo(1.0 / 6, within(1e-15));
+        // S = 0: μ̂ = 0 clamps to q = 1/6: √((1/6)(5/6)/12)·3 = the share-0 error.
+        assertThat(FrequencyEstimator.plugInStandardError(oracle, 0, 12))
+                .isCloseTo(oracle.standardErrorAtZero(12), within(1e-15))
+                .isCloseTo(0.3227486121839514, within(1e-15));
+        // S = 3: μ̂ = 1/4 inside [q, p]: √((1/4)(3/4)/12)·3 = 0.375.
+        assertThat(FrequencyEstimator.plugInStandardError(oracle, 3, 12))
+                .isCloseTo(0.375, within(1e-15));
+        // S = 12: μ̂ = 1 clamps to p = 1/2: √((1/2)(1/2)/12)·3 = the share-1 error.
+        assertThat(FrequencyEstimator.plugInStandardError(oracle, 12, 12))
+                .isCloseTo(oracle.standardError(1, 12), within(1e-15))
+                .isCloseTo(0.4330127018922193, within(1e-15));
     }
 
     @Test

@@ -122,6 +122,27 @@ class UserLevelModeITCase {
             assertThat(user.getReports()).isEqualTo(userReports);
             assertThat(user.getK()).isEqualTo(1);
             assertThat(user.getStandardError()).isEqualTo(expectedError);
+            // Each method's own error: the plug-in at S(v)/n clamped into [q, p], S(v) recovered
+            // from ĝ(v) = (S(v)/n − q)/(p − q); never below the share-0 error.
+            SubsetSelection oracle = new SubsetSelection(METHODS, USER_EPSILON);
+            assertThat(user.getStandardErrors()).hasSize(METHODS);
+            for (int v = 0; v < METHODS; v++) {
+                long inclusions =
+                        Math.round(
+                                userReports
+                                        * (oracle.q()
+                                                + (oracle.p() - oracle.q())
+                                                        * user.getNormalized().get(v)));
+                assertThat(user.getStandardErrors().get(v))
+                        .as("se(%d)", v)
+                        .isCloseTo(
+                                dev.fieldprof.estimation.FrequencyEstimator.plugInStandardError(
+                                        oracle, inclusions, userReports),
+                                org.assertj.core.data.Offset.offset(1e-12))
+                        .isGreaterThanOrEqualTo(expectedError);
+            }
+            assertThat(epsilonT.getStandardErrors())
+                    .allSatisfy(se -> assertThat(se).isEqualTo(epsilonT.getStandardError()));
             assertThat(user.getConsistent().stream().mapToDouble(Double::doubleValue).sum())
                     .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
             assertThat(epsilonT.getMode()).isEqualTo(PrivacyMode.EPSILON_T);

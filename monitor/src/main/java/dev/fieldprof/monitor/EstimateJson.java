@@ -2,6 +2,7 @@ package dev.fieldprof.monitor;
 
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
+import dev.fieldprof.schemas.StandardErrors;
 import java.util.List;
 import java.util.Locale;
 
@@ -48,6 +49,7 @@ public final class EstimateJson {
             out.append(",\"signature\":").append(string(m.getSignature()));
             out.append(",\"share\":").append(number(m.getShare()));
             out.append(",\"normalized\":").append(number(m.getNormalized()));
+            out.append(",\"standardError\":").append(number(StandardErrors.of(e, m.getMethodId())));
             out.append('}');
         }
         out.append("]}");

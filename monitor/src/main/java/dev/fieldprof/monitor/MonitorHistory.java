@@ -3,6 +3,7 @@ package dev.fieldprof.monitor;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
+import dev.fieldprof.schemas.StandardErrors;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -19,8 +20,9 @@ import java.util.TreeMap;
  * What the monitor page shows, kept from the topics it follows: per app version and privacy
  * configuration the last N tumbling windows and the cumulative estimates, the dead letters per
  * reason in time buckets, and the edge-model versions published. Turns them into {@link
- * MonitorState}: series with 95% bands, hot-set changes and health. Thread-safe: the topic
- * followers feed it while the web server reads snapshots.
+ * MonitorState}: series with 95% bands (each method's ĝ ± 1.96·se(v) with its own standard error,
+ * {@link StandardErrors}), hot-set changes and health. Thread-safe: the topic followers feed it
+ * while the web server reads snapshots.
  */
 public final class MonitorHistory {
     /** The normal quantile of a two-sided 95% interval. */
@@ -252,8 +254,8 @@ public final class MonitorHistory {
                                 e.getWindowStartMillis().toEpochMilli(),
                                 e.getWindowEndMillis().toEpochMilli(),
                                 e.getReports(),
-                                e.getStandardError(),
-                                Z_95 * e.getStandardError(),
+                                StandardErrors.largest(e),
+                                Z_95 * StandardErrors.largest(e),
                                 e.getSolve().getMillis(),
                                 e.getSolve().getKktResidual(),
                                 lagMillis(e, r.recordTimeMillis()),
@@ -344,7 +346,7 @@ public final class MonitorHistory {
             for (Received r : windowList) {
                 EstimateWindow e = r.estimate();
                 Double g = value(e.getNormalized(), id);
-                double half = Z_95 * e.getStandardError();
+                double half = Z_95 * StandardErrors.of(e, id);
                 normalized.add(g);
                 lower.add(g == null ? null : g - half);
                 upper.add(g == null ? null : g + half);
@@ -365,7 +367,6 @@ public final class MonitorHistory {
 
         private MonitorState.Cumulative cumulativeOf(EstimateWindow e) {
             List<MonitorState.CumulativeMethod> methods = new ArrayList<>();
-            double half = Z_95 * e.getStandardError();
             e.getTop().stream()
                     .sorted(Comparator.comparingDouble(RankedMethod::getShare).reversed())
                     .limit(topMethods)
@@ -376,15 +377,19 @@ public final class MonitorHistory {
                                                     m.getMethodId(),
                                                     m.getSignature(),
                                                     m.getNormalized(),
-                                                    m.getNormalized() - half,
-                                                    m.getNormalized() + half,
+                                                    m.getNormalized() - half(e, m),
+                                                    m.getNormalized() + half(e, m),
                                                     m.getShare())));
             return new MonitorState.Cumulative(
                     e.getWindowStartMillis().toEpochMilli(),
                     e.getWindowEndMillis().toEpochMilli(),
                     e.getReports(),
-                    e.getStandardError(),
+                    StandardErrors.largest(e),
                     methods);
+        }
+
+        private static double half(EstimateWindow e, RankedMethod m) {
+            return Z_95 * StandardErrors.of(e, m.getMethodId());
         }
     }
 

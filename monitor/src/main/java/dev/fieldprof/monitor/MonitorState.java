@@ -49,8 +49,9 @@ public record MonitorState(
     /**
      * One tumbling window's health.
      *
-     * @param standardError the standard error of every ĝ(v) of the window
-     * @param halfWidth95 1.96 × standardError: half the width of every band of the window
+     * @param standardError the largest standard error of the window's ĝ(v) (every method's in ε-t
+     *     mode; in user-level mode a method's grows with its share, and this is the largest)
+     * @param halfWidth95 1.96 × standardError: half the width of the window's widest band
      * @param lagMillis from the window's end to the record time of its estimate (or the job's emit
      *     time, when later)
      */
@@ -69,8 +70,8 @@ public record MonitorState(
      * One method's series; null where a window does not have the method.
      *
      * @param pinned whether the method search matched it
-     * @param lower ĝ − 1.96·se per window
-     * @param upper ĝ + 1.96·se per window
+     * @param lower ĝ − 1.96·se(v) per window, se(v) the method's own standard error
+     * @param upper ĝ + 1.96·se(v) per window
      * @param cumulative the cumulative estimate's ĝ at each window's end
      */
     public record Series(
@@ -89,7 +90,11 @@ public record MonitorState(
     /** How the hot set changed at the window ending at {@code end}. */
     public record HotChange(long end, List<Method> entered, List<Method> left) {}
 
-    /** The newest cumulative estimate's top methods with their 95% intervals. */
+    /**
+     * The newest cumulative estimate's top methods with their 95% intervals.
+     *
+     * @param standardError the estimate's largest standard error (see {@link Window})
+     */
     public record Cumulative(
             long start,
             long end,
@@ -97,7 +102,7 @@ public record MonitorState(
             double standardError,
             List<CumulativeMethod> methods) {}
 
-    /** A method of the cumulative estimate: ĝ, its 95% interval and g*. */
+    /** A method of the cumulative estimate: ĝ, its 95% interval ĝ ± 1.96·se(v) and g*. */
     public record CumulativeMethod(
             int id,
             String signature,

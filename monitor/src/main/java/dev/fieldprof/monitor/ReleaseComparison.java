@@ -6,13 +6,15 @@ import dev.fieldprof.diff.estimates.MethodAlignment;
 import dev.fieldprof.diff.estimates.ReleaseEstimate;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
+import dev.fieldprof.schemas.StandardErrors;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Two app versions' cumulative estimates side by side, as the page's comparison table shows them:
  * the release diff of {@code fieldprof diff estimates} (methods paired by signature, the difference
- * of ĝ with its 95% interval, Benjamini–Hochberg at the given false discovery rate).
+ * of ĝ with its 95% interval, each method with its own standard error, Benjamini–Yekutieli at the
+ * given false discovery rate).
  */
 public final class ReleaseComparison {
     /** One row of the table: a method in both versions. */
@@ -89,8 +91,10 @@ public final class ReleaseComparison {
         }
         double[] normalized = new double[size];
         double[] consistent = new double[size];
+        double[] standardErrors = new double[size];
         for (int id = 0; id < size; id++) {
             normalized[id] = window.getNormalized().get(id);
+            standardErrors[id] = StandardErrors.of(window, id);
             consistent[id] =
                     id < window.getConsistent().size() ? window.getConsistent().get(id) : 0;
         }
@@ -101,6 +105,6 @@ public final class ReleaseComparison {
                 names,
                 normalized,
                 consistent,
-                window.getStandardError());
+                standardErrors);
     }
 }

@@ -3,6 +3,7 @@ package dev.fieldprof.monitor;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
+import dev.fieldprof.schemas.StandardErrors;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -112,7 +113,6 @@ public final class TerminalView {
                         "unbiased ± s.e.",
                         "method"));
         List<RankedMethod> methods = estimate.getTop();
-        double se = estimate.getStandardError();
         for (int i = 0; i < Math.min(top, methods.size()); i++) {
             RankedMethod method = methods.get(i);
             out.append(
@@ -122,7 +122,7 @@ public final class TerminalView {
                             i + 1,
                             100 * method.getShare(),
                             100 * method.getNormalized(),
-                            100 * se,
+                            100 * StandardErrors.of(estimate, method.getMethodId()),
                             method.getSignature()));
         }
     }

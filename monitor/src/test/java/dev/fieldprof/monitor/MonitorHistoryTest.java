@@ -81,6 +81,44 @@ class MonitorHistoryTest {
                 .isEqualTo(new MonitorState.Privacy(2.0, 10, 200, 40.0, 0));
     }
 
+    /**
+     * A user-level window carries one standard error per method: each band uses its method's, the
+     * window's half-width is the widest band; a window written before v4 (no per-method errors)
+     * keeps the common one for every band.
+     */
+    @Test
+    void drawsEachMethodsBandWithItsOwnStandardError() {
+        MonitorHistory history = new MonitorHistory(2, 2, 60_000);
+        EstimateWindow old = window(10_000, false, List.of(0.4, 0.3, 0.3), List.of(0));
+        EstimateWindow perMethod = window(20_000, false, List.of(0.5, 0.2, 0.3), List.of(0));
+        perMethod.setStandardErrors(List.of(0.08, 0.06, 0.05));
+        EstimateWindow cumulative = window(20_000, true, List.of(0.45, 0.25, 0.3), List.of(0));
+        cumulative.setStandardErrors(List.of(0.02, 0.015, 0.01));
+        history.acceptEstimate(old, 11_000);
+        history.acceptEstimate(perMethod, 21_000);
+        history.acceptEstimate(cumulative, 21_000);
+
+        MonitorState.Stream stream = history.state(null).streams().get(0);
+        assertThat(stream.windows())
+                .extracting(MonitorState.Window::standardError, MonitorState.Window::halfWidth95)
+                .containsExactly(tuple(0.05, 0.098), tuple(0.08, 1.96 * 0.08));
+        MonitorState.Series hot = stream.series().get(0);
+        MonitorState.Series warm = stream.series().get(1);
+        assertThat(hot.lower()).containsExactly(0.4 - 1.96 * 0.05, 0.5 - 1.96 * 0.08);
+        assertThat(hot.upper()).containsExactly(0.4 + 1.96 * 0.05, 0.5 + 1.96 * 0.08);
+        assertThat(warm.lower()).containsExactly(0.3 - 1.96 * 0.05, 0.2 - 1.96 * 0.06);
+        assertThat(warm.upper()).containsExactly(0.3 + 1.96 * 0.05, 0.2 + 1.96 * 0.06);
+        assertThat(stream.cumulative().standardError()).isEqualTo(0.02);
+        assertThat(stream.cumulative().methods())
+                .extracting(
+                        MonitorState.CumulativeMethod::id,
+                        MonitorState.CumulativeMethod::lower,
+                        MonitorState.CumulativeMethod::upper)
+                .containsExactly(
+                        tuple(0, 0.45 - 1.96 * 0.02, 0.45 + 1.96 * 0.02),
+                        tuple(1, 0.25 - 1.96 * 0.015, 0.25 + 1.96 * 0.015));
+    }
+
     @Test
     void marksMethodsEnteringAndLeavingTheHotSet() {
         MonitorHistory history = new MonitorHistory(10, 2, 60_000);

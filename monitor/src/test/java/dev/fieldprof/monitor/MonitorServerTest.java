@@ -75,7 +75,10 @@ class MonitorServerTest {
     @Test
     void writesBoardAsJsonWithEscapedSignatures() {
         EstimateBoard board = new EstimateBoard(null);
-        board.accept(EstimateBoardTest.estimate("app:1", 120_000, 5, false));
+        dev.fieldprof.schemas.EstimateWindow window =
+                EstimateBoardTest.estimate("app:1", 120_000, 5, false);
+        window.setStandardErrors(java.util.List.of(0.0825, 0.05)); // each top method's own
+        board.accept(window);
         assertThat(EstimateJson.of(board))
                 .isEqualTo(
                         "{\"estimates\":[{\"app\":\"app:1\",\"config\":\"default\","
@@ -83,8 +86,8 @@ class MonitorServerTest {
                             + "\"reports\":5,\"k\":10,\"epsilon\":2.19722,\"t\":1,"
                             + "\"standardError\":0.0500000,\"solveMillis\":1.50000,\"top\":[{\"id\":0,\"signature\":\"\\u003ca.B:"
                             + " void hot()\\u003e\","
-                            + "\"share\":0.700000,\"normalized\":0.720000},{\"id\":1,\"signature\":\"\\u003ca.B:"
+                            + "\"share\":0.700000,\"normalized\":0.720000,\"standardError\":0.0825000},{\"id\":1,\"signature\":\"\\u003ca.B:"
                             + " void cold()\\u003e\","
-                            + "\"share\":0.300000,\"normalized\":0.280000}]}],\"seen\":1}");
+                            + "\"share\":0.300000,\"normalized\":0.280000,\"standardError\":0.0500000}]}],\"seen\":1}");
     }
 }

@@ -22,6 +22,21 @@ class TerminalViewTest {
                                 + "     1    70.00%    72.00% ±   5.00%  <a.B: void hot()>\n");
     }
 
+    /** Each method's ± is its own standard error when the window carries one per method. */
+    @Test
+    void rendersEachMethodsOwnStandardError() {
+        EstimateBoard board = new EstimateBoard(null);
+        dev.fieldprof.schemas.EstimateWindow window =
+                EstimateBoardTest.estimate("app:1", 120_000, 5, false);
+        window.setStandardErrors(List.of(0.0825, 0.05));
+        board.accept(window);
+        assertThat(new TerminalView(2, false).render(board, List.of()))
+                .endsWith(
+                        "  rank     share     unbiased ± s.e.  method\n"
+                                + "     1    70.00%    72.00% ±   8.25%  <a.B: void hot()>\n"
+                                + "     2    30.00%    28.00% ±   5.00%  <a.B: void cold()>\n");
+    }
+
     @Test
     void writesTheHealthLineWithReportsDeadLettersAndLag() {
         EstimateBoard board = new EstimateBoard(null);

@@ -45,7 +45,7 @@ import picocli.CommandLine.Parameters;
  * topic at {@code --bootstrap}) or a saved estimate file ({@code --save DIR} writes them). Methods
  * are paired by signature, and with both program models (from {@code --models M1 M2}, or from the
  * programs topic) across renames and moves by aligning the two call graphs; per method the
- * difference of shares with its 95% interval and p-value, Benjamini–Hochberg at {@code --fdr}.
+ * difference of shares with its 95% interval and p-value, Benjamini–Yekutieli at {@code --fdr}.
  */
 @Command(
         name = "diff",
@@ -94,7 +94,7 @@ public final class DiffCommand implements Callable<Integer> {
             defaultValue = "0.05",
             paramLabel = "Q",
             description =
-                    "With --estimates: false discovery rate of the Benjamini-Hochberg procedure"
+                    "With --estimates: false discovery rate of the Benjamini-Yekutieli procedure"
                             + " over the compared methods (default: ${DEFAULT-VALUE}).")
     double fdr;
 

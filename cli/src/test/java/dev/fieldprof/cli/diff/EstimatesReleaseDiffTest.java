@@ -83,7 +83,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 1/36 → 1/56, Δ = −0.00992; the constructor 0 → 0. Take the margin η = (0.25794 − 0.09921)/2 =
  * 0.07937. If every method's Δ̂ is within η of its Δ, parseDocument's Δ̂ > 0.1786 exceeds every
  * other |Δ̂| < 0.1786, and its z = Δ̂/SE(Δ) > 0.1786/0.00707 = 25 (SE(Δ) = √2 times the standard
- * error 0.005 below; p < 10⁻¹³⁹, flagged by Benjamini–Hochberg at any number of methods), so it
+ * error 0.005 below; p < 10⁻¹³⁹, flagged by Benjamini–Yekutieli at any number of methods), so it
  * ranks first, flagged, with Δ̂ > 0.
  *
  * <p>ĝ(v) is the mean of the n reports' Y = ((a+1)·R(v)/k − 1)/(a − 1), a = e^{ε/(2t)} = 3 at the

@@ -44,10 +44,10 @@ public record EstimateDiff(
      * @param normalizedSecond ĝ in V2
      * @param consistentFirst g* in V1
      * @param consistentSecond g* in V2
-     * @param standardError √(se1² + se2²), the standard error of the difference
+     * @param standardError √(se1(v)² + se2(w)²), the standard error of the difference
      * @param z Δĝ / standardError
      * @param pValue two-sided p-value of "the share did not change"
-     * @param qValue the Benjamini–Hochberg adjusted p-value over all compared methods
+     * @param qValue the Benjamini–Yekutieli adjusted p-value over all compared methods
      * @param significant whether {@code qValue <= fdr}
      */
     public record MethodChange(

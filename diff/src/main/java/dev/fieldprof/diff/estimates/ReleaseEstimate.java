@@ -4,6 +4,7 @@ import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RankedMethod;
+import dev.fieldprof.schemas.StandardErrors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,8 +12,8 @@ import java.util.Objects;
 
 /**
  * The estimates of one app version that the release diff compares: per method id its signature, the
- * unbiased share ĝ(v), the consistent share g*(v), and the one standard error that every ĝ(v) of
- * the window shares. Immutable (the arrays are copied).
+ * unbiased share ĝ(v), the consistent share g*(v) and the standard error of ĝ(v). Immutable (the
+ * arrays are copied).
  *
  * @param appVersion {@code app:version}
  * @param configId the privacy configuration of the reports
@@ -20,7 +21,8 @@ import java.util.Objects;
  * @param signatures method signature per id; every id has one, and they are distinct
  * @param normalized ĝ per id
  * @param consistent g* per id
- * @param standardError the standard error of every ĝ(v), >= 0
+ * @param standardErrors the standard error of each ĝ(v), finite and >= 0 (in user-level mode it
+ *     grows with the share; see docs/architecture.md, "The estimator")
  */
 public record ReleaseEstimate(
         String appVersion,
@@ -29,7 +31,7 @@ public record ReleaseEstimate(
         List<String> signatures,
         double[] normalized,
         double[] consistent,
-        double standardError) {
+        double[] standardErrors) {
 
     public ReleaseEstimate {
         Objects.requireNonNull(appVersion, "appVersion");
@@ -37,29 +39,63 @@ public record ReleaseEstimate(
         signatures = List.copyOf(signatures);
         normalized = normalized.clone();
         consistent = consistent.clone();
-        if (normalized.length != signatures.size() || consistent.length != signatures.size()) {
+        standardErrors = standardErrors.clone();
+        if (normalized.length != signatures.size()
+                || consistent.length != signatures.size()
+                || standardErrors.length != signatures.size()) {
             throw new IllegalArgumentException(
-                    "need one signature, ĝ and g* per method: "
+                    "need one signature, ĝ, g* and standard error per method: "
                             + signatures.size()
                             + " signatures, "
                             + normalized.length
                             + " ĝ, "
                             + consistent.length
-                            + " g*");
+                            + " g*, "
+                            + standardErrors.length
+                            + " standard errors");
         }
         if (new java.util.HashSet<>(signatures).size() != signatures.size()) {
             throw new IllegalArgumentException("signatures must be distinct");
         }
-        if (!(standardError >= 0) || Double.isInfinite(standardError)) {
-            throw new IllegalArgumentException(
-                    "standardError must be finite and >= 0, was " + standardError);
+        for (double standardError : standardErrors) {
+            if (!(standardError >= 0) || Double.isInfinite(standardError)) {
+                throw new IllegalArgumentException(
+                        "standard errors must be finite and >= 0, was " + standardError);
+            }
         }
+    }
+
+    /** An estimate whose every ĝ(v) has the same standard error (ε-t mode). */
+    public ReleaseEstimate(
+            String appVersion,
+            String configId,
+            long reports,
+            List<String> signatures,
+            double[] normalized,
+            double[] consistent,
+            double standardError) {
+        this(
+                appVersion,
+                configId,
+                reports,
+                signatures,
+                normalized,
+                consistent,
+                filled(signatures.size(), standardError));
+    }
+
+    private static double[] filled(int size, double value) {
+        double[] values = new double[size];
+        Arrays.fill(values, value);
+        return values;
     }
 
     /**
      * The estimate of a window with method signatures from the program model of the same app
      * version; without a model, from the window's top methods, and {@code #id} for the others (then
-     * only methods of equal id are compared, which is right only when V did not change).
+     * only methods of equal id are compared, which is right only when V did not change). Each ĝ(v)
+     * gets the window's own standard error ({@link StandardErrors#of}: the common one for records
+     * written before per-method errors).
      *
      * @param model the app version's program model, or {@code null}
      * @throws IllegalArgumentException when the model's |V| differs from the window's
@@ -95,8 +131,10 @@ public record ReleaseEstimate(
             }
         }
         List<String> signatures = new ArrayList<>(size);
+        double[] standardErrors = new double[size];
         for (int v = 0; v < size; v++) {
             signatures.add(names[v] == null ? "#" + v : names[v]);
+            standardErrors[v] = StandardErrors.of(window, v);
         }
         return new ReleaseEstimate(
                 window.getAppVersion(),
@@ -105,7 +143,7 @@ public record ReleaseEstimate(
                 signatures,
                 window.getNormalized().stream().mapToDouble(Double::doubleValue).toArray(),
                 window.getConsistent().stream().mapToDouble(Double::doubleValue).toArray(),
-                window.getStandardError());
+                standardErrors);
     }
 
     /** |V|. */
@@ -123,6 +161,20 @@ public record ReleaseEstimate(
         return consistent[v];
     }
 
+    /** The standard error of ĝ(v). */
+    public double standardError(int v) {
+        return standardErrors[v];
+    }
+
+    /** The largest standard error of any ĝ(v), 0 for no method. */
+    public double largestStandardError() {
+        double largest = 0;
+        for (double se : standardErrors) {
+            largest = Math.max(largest, se);
+        }
+        return largest;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ReleaseEstimate r
@@ -132,13 +184,14 @@ public record ReleaseEstimate(
                 && signatures.equals(r.signatures)
                 && Arrays.equals(normalized, r.normalized)
                 && Arrays.equals(consistent, r.consistent)
-                && Double.compare(standardError, r.standardError) == 0;
+                && Arrays.equals(standardErrors, r.standardErrors);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(appVersion, configId, reports, signatures, standardError)
-                ^ Arrays.hashCode(normalized);
+        return Objects.hash(appVersion, configId, reports, signatures)
+                ^ Arrays.hashCode(normalized)
+                ^ Arrays.hashCode(standardErrors);
     }
 
     @Override

@@ -34,8 +34,8 @@ public final class EstimateTextReport {
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "%d methods compared (%d paired by call graph alignment, marked ~),"
-                                + " %d changed at FDR %.3g (Benjamini-Hochberg), %d gone, %d new%n",
+                        "%d methods compared (%d paired by call graph alignment, marked ~), %d"
+                                + " changed at FDR %.3g (Benjamini-Yekutieli), %d gone, %d new%n",
                         diff.changes().size(),
                         viaGraph,
                         diff.discoveries(),
@@ -93,13 +93,13 @@ public final class EstimateTextReport {
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "%s = %s: config %s, %d reports, |V| = %d, standard error %.3g%%%n",
+                        "%s = %s: config %s, %d reports, |V| = %d, standard error up to %.3g%%%n",
                         label,
                         r.appVersion(),
                         r.configId(),
                         r.reports(),
                         r.size(),
-                        100 * r.standardError()));
+                        100 * r.largestStandardError()));
     }
 
     private static void section(

@@ -45,8 +45,9 @@ class EstimateDifferTest {
         assertThat(a.significant()).isTrue();
         EstimateDiff.MethodChange b = diff.changes().get(1);
         assertThat(b.pValue()).isCloseTo(0.4237107971667934, within(1e-12));
-        // BH over 3: q(b) = min(3/2 * 0.4237, q(c) = 1).
-        assertThat(b.qValue()).isCloseTo(1.5 * 0.4237107971667934, within(1e-12));
+        // BY over 3: c(3) = 11/6, q(b) = min(1, 11/6 * 3/2 * 0.4237) = 1; q(a) = 11/6 * 3 * p(a).
+        assertThat(b.qValue()).isEqualTo(1.0);
+        assertThat(a.qValue() / (11.0 / 6 * 3 * a.pValue())).isCloseTo(1, within(1e-12));
         assertThat(b.significant()).isFalse();
         assertThat(diff.changes().get(2).pValue()).isEqualTo(1.0);
         assertThat(diff.discoveries()).isEqualTo(1);
@@ -56,5 +57,66 @@ class EstimateDifferTest {
         assertThat(diff.added())
                 .extracting(EstimateDiff.MethodShare::signature)
                 .containsExactly("new");
+    }
+
+    /**
+     * User-level estimates carry a standard error per method: each Δ uses its own two, √(se1(v)² +
+     * se2(w)²), and so does each method only one release has.
+     */
+    @Test
+    void usesEachMethodsOwnStandardErrors() {
+        List<String> names = List.of("hot", "cold", "gone");
+        ReleaseEstimate v1 =
+                new ReleaseEstimate(
+                        "app:1",
+                        "user",
+                        1000,
+                        names,
+                        new double[] {0.5, 0.0, 0.5},
+                        new double[] {0.5, 0.0, 0.5},
+                        new double[] {0.03, 0.012, 0.05});
+        ReleaseEstimate v2 =
+                new ReleaseEstimate(
+                        "app:2",
+                        "user",
+                        1000,
+                        List.of("hot", "cold"),
+                        new double[] {0.6, 0.016},
+                        new double[] {0.6, 0.016},
+                        new double[] {0.04, 0.016});
+        EstimateDiff diff =
+                new EstimateDiffer(0.05)
+                        .diff(
+                                v1,
+                                v2,
+                                MethodAlignment.align(v1.signatures(), v2.signatures(), null, 0));
+        // hot: √(0.03² + 0.04²) = 0.05, z = 0.1/0.05 = 2; cold: √(0.012² + 0.016²) = 0.02, z = 0.8.
+        assertThat(diff.changes())
+                .extracting(
+                        EstimateDiff.MethodChange::signatureSecond,
+                        c -> Math.round(c.standardError() * 1e12) / 1e12,
+                        c -> Math.round(c.z() * 1e12) / 1e12)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("hot", 0.05, 2.0),
+                        org.assertj.core.groups.Tuple.tuple("cold", 0.02, 0.8));
+        assertThat(diff.gone())
+                .extracting(EstimateDiff.MethodShare::standardError)
+                .containsExactly(0.05);
+    }
+
+    @Test
+    void rejectsAStandardErrorPerMethodOfAnotherLength() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                new ReleaseEstimate(
+                                        "app:1",
+                                        "c",
+                                        1,
+                                        List.of("a", "b"),
+                                        new double[2],
+                                        new double[2],
+                                        new double[] {0.1}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1 standard errors");
     }
 }

@@ -63,7 +63,8 @@ public final class PrivacyPlanner {
      * What a candidate is predicted to give.
      *
      * @param reportsPerWindow n: devices × reports per device per day × window (in days)
-     * @param standardError the standard error of a method of share 0 (what the estimates carry)
+     * @param standardError the standard error of a method of share 0 (the estimates' common one; in
+     *     user-level mode a method of larger share has a larger one)
      * @param halfWidth95 1.96 × that standard error
      * @param smallestShare the smallest share whose 95% interval excludes 0
      * @param relativeErrorRaw expected RE of ĝ over all methods

@@ -14,9 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the EstimateWindow of one window sum: ĝ and its standard error, one constraint projection
- * for g*, the hot set and the top methods (docs/architecture.md, "The privacy contract" and "The
- * constraint projection, fast"). Flink-free; thread-safe.
+ * Builds the EstimateWindow of one window sum: ĝ with a standard error per method (and the common
+ * one older readers know), one constraint projection for g*, the hot set and the top methods
+ * (docs/architecture.md, "The estimator" and "The constraint projection, fast"). Flink-free;
+ * thread-safe.
  */
 public final class WindowEstimates {
     private final double hotThreshold;
@@ -93,6 +94,7 @@ public final class WindowEstimates {
                 .setMode(privacy.mode())
                 .setNormalized(boxed(normalized))
                 .setStandardError(estimate.standardError())
+                .setStandardErrors(boxed(estimate.standardErrors()))
                 .setConsistent(boxed(consistent))
                 .setHotThreshold(hotThreshold)
                 .setHotMethods(hot)

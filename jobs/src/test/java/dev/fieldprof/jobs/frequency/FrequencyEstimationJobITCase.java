@@ -324,6 +324,10 @@ class FrequencyEstimationJobITCase {
             assertThat(w.getNormalized().get(v)).as("g^(%d)", v).isCloseTo(expected, within(1e-12));
         }
         assertThat(w.getStandardError()).isCloseTo(Math.sqrt(a / nk) / (a - 1), within(1e-15));
+        assertThat(w.getStandardErrors())
+                .as("ε-t: every method's standard error is the common one")
+                .hasSize(w.getNormalized().size())
+                .allSatisfy(se -> assertThat(se).isEqualTo(w.getStandardError()));
         List<Double> g = w.getConsistent();
         assertThat(g.stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1, within(1e-12));
         assertThat(g.get(0)).isLessThanOrEqualTo(g.get(1));
