@@ -98,7 +98,8 @@ import org.slf4j.LoggerFactory;
  *       versions [100000]
  *   <li>{@code --hold-limit} how long a waiting report holds event time back: the most an app
  *       version that is never published can delay the others' windows [10 s]
- *   <li>{@code --dedup-ttl} how long the id of an unnumbered (v1) report is remembered [24 h]
+ *   <li>{@code --dedup-ttl} how long the id of an unnumbered (v1) report is remembered [24 h]; the
+ *       sequence window of a device that sends no new report is kept 90 days
  *   <li>{@code --state-backend} where keyed state lives: cluster (the cluster's configuration),
  *       hashmap (the heap) or rocksdb (local disk, incremental checkpoints) [cluster]
  *   <li>{@code --starting-offsets} where the reports are read from on a fresh start: committed (the
