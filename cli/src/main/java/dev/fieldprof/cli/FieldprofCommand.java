@@ -77,6 +77,8 @@ public final class FieldprofCommand implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Before anything logs: log4j opens the file by the name this sets.
+        LogFile.install(System.err);
         System.exit(commandLine().execute(args));
     }
 }

@@ -26,8 +26,17 @@ public final class DeviceAgent {
     public static void premain(String arguments, Instrumentation instrumentation) {
         String problem = start(arguments, instrumentation);
         if (problem != null) {
-            System.err.println(PREFIX + problem + NOT_STARTED);
+            System.err.println(PREFIX + oneLine(problem) + NOT_STARTED);
         }
+    }
+
+    /**
+     * The problem as one inert line: a setting's value or a path quoted in it may hold line breaks
+     * or escape sequences, and the promise is one line that a terminal shows as written.
+     */
+    static String oneLine(String problem) {
+        return problem.replaceAll(
+                "[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]+", " ");
     }
 
     /** Installs the transformer; returns why it could not, or null. */
@@ -38,7 +47,9 @@ public final class DeviceAgent {
             instrumentation.addTransformer(transformer, false);
             return null;
         } catch (AgentSetup.AgentStartException | IllegalArgumentException e) {
-            return e.getMessage();
+            return e.getMessage() == null
+                    ? "cannot start (" + e.getClass().getSimpleName() + ")"
+                    : e.getMessage();
         } catch (Throwable e) {
             return "cannot start (" + e.getClass().getSimpleName() + ")";
         }

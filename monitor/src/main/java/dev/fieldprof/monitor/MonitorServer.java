@@ -1,6 +1,7 @@
 package dev.fieldprof.monitor;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,8 +13,10 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
@@ -21,8 +24,18 @@ import java.util.function.Function;
  * JSON endpoints ({@code /api/...}, see {@link #route}) and a Server-Sent Events stream ({@code
  * /events}) that pushes the state as JSON whenever it changes. Listens on loopback only by default;
  * feed it with {@link #publish(String)} from the thread that follows the topics.
+ *
+ * <p>Every request must name this server in its {@code Host} header and, for the JSON and the event
+ * stream, come from no other origin (see {@link RequestGuard}); others get a 403 with a one-line
+ * reason. At most {@link #MAX_STREAMS} event streams are open at once: a further one gets a 503 and
+ * the browser retries by itself. New streams are refused rather than old ones closed, so that a
+ * client opening streams in a loop cannot cut off the viewers already watching; a stream whose
+ * browser went away frees its place at the next write (at the latest the 15 s keep-alive).
  */
 public final class MonitorServer implements AutoCloseable {
+    /** Event streams served at once by default. */
+    public static final int MAX_STREAMS = 32;
+
     private final HttpServer server;
     private final ExecutorService streams = Executors.newCachedThreadPool(daemonThreads());
     private final Object changed = new Object();
@@ -31,21 +44,40 @@ public final class MonitorServer implements AutoCloseable {
     private final Map<String, Function<Map<String, String>, String>> routes =
             new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
+    private final RequestGuard guard;
+    private final Semaphore streamPlaces;
+    private final int maxStreams;
 
     /**
      * @param host address to bind, e.g. {@code 127.0.0.1}
      * @param port port to bind, 0 for any free port
      */
     public MonitorServer(String host, int port) {
+        this(host, port, Set.of(), MAX_STREAMS);
+    }
+
+    /**
+     * @param host address to bind, e.g. {@code 127.0.0.1}
+     * @param port port to bind, 0 for any free port
+     * @param allowedHosts further names clients may send as {@code Host}, e.g. behind a proxy
+     * @param maxStreams event streams served at once
+     */
+    public MonitorServer(String host, int port, Set<String> allowedHosts, int maxStreams) {
+        if (maxStreams < 1) {
+            throw new IllegalArgumentException("maxStreams must be >= 1, got " + maxStreams);
+        }
+        this.guard = new RequestGuard(host, allowedHosts);
+        this.maxStreams = maxStreams;
+        this.streamPlaces = new Semaphore(maxStreams);
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 0);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on " + host + ":" + port, e);
         }
-        server.createContext("/", this::page);
-        server.createContext("/events", exchange -> streams.execute(() -> stream(exchange)));
-        server.createContext("/api/", this::api);
-        server.createContext("/webjars/", this::webjar);
+        server.createContext("/", guarded(false, this::page));
+        server.createContext("/events", guarded(true, this::openStream));
+        server.createContext("/api/", guarded(true, this::api));
+        server.createContext("/webjars/", guarded(false, this::webjar));
         server.setExecutor(Executors.newFixedThreadPool(2, daemonThreads()));
         server.start();
     }
@@ -53,6 +85,48 @@ public final class MonitorServer implements AutoCloseable {
     public URI address() {
         InetSocketAddress bound = server.getAddress();
         return URI.create("http://" + bound.getHostString() + ":" + bound.getPort() + "/");
+    }
+
+    /** Answers 403 with the guard's reason, or passes the request on. */
+    private HttpHandler guarded(boolean sameOriginOnly, HttpHandler handler) {
+        return exchange -> {
+            String refusal =
+                    guard.refusal(
+                            exchange.getRequestHeaders().getFirst("Host"),
+                            exchange.getRequestHeaders().getFirst("Origin"),
+                            sameOriginOnly);
+            if (refusal != null) {
+                send(exchange, 403, "text/plain; charset=utf-8", refusal + "\n");
+                return;
+            }
+            handler.handle(exchange);
+        };
+    }
+
+    /** Hands the stream to its own thread when a place is free, else answers 503. */
+    private void openStream(HttpExchange exchange) throws IOException {
+        if (!streamPlaces.tryAcquire()) {
+            exchange.getResponseHeaders().set("Retry-After", "15");
+            send(
+                    exchange,
+                    503,
+                    "text/plain; charset=utf-8",
+                    "already " + maxStreams + " event streams open; retry later\n");
+            return;
+        }
+        try {
+            streams.execute(
+                    () -> {
+                        try {
+                            stream(exchange);
+                        } finally {
+                            streamPlaces.release();
+                        }
+                    });
+        } catch (RuntimeException e) {
+            streamPlaces.release();
+            exchange.close();
+        }
     }
 
     /** Replaces the JSON every client sees and wakes their streams. */

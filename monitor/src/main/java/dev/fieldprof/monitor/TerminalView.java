@@ -1,5 +1,6 @@
 package dev.fieldprof.monitor;
 
+import dev.fieldprof.diff.report.TerminalText;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
@@ -94,8 +95,8 @@ public final class TerminalView {
                 String.format(
                         Locale.ROOT,
                         "%s [%s]  %s %s-%s UTC  reports %d  k %d  eps %.3f  t %d  solve %.1f ms%n",
-                        estimate.getAppVersion(),
-                        estimate.getConfigId(),
+                        TerminalText.inert(estimate.getAppVersion()),
+                        TerminalText.inert(estimate.getConfigId()),
                         estimate.getCumulative() ? "since" : "window",
                         TIME.format(estimate.getWindowStartMillis()),
                         TIME.format(estimate.getWindowEndMillis()),
@@ -123,7 +124,7 @@ public final class TerminalView {
                             100 * method.getShare(),
                             100 * method.getNormalized(),
                             100 * StandardErrors.of(estimate, method.getMethodId()),
-                            method.getSignature()));
+                            TerminalText.inert(method.getSignature())));
         }
     }
 }

@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class MonitorServerTest {
@@ -69,6 +74,110 @@ class MonitorServerTest {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             assertThat(other.statusCode()).isEqualTo(404);
+        }
+    }
+
+    /** A request sent over a plain socket, so that Host can be anything; status line and body. */
+    private static List<String> raw(MonitorServer server, String path, String host, String origin)
+            throws Exception {
+        try (Socket socket = new Socket(server.address().getHost(), server.address().getPort())) {
+            socket.setSoTimeout(30_000); // an answered request ends; an open stream would not
+            StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\n");
+            request.append("Host: ").append(host).append("\r\n");
+            if (origin != null) {
+                request.append("Origin: ").append(origin).append("\r\n");
+            }
+            request.append("Connection: close\r\n\r\n");
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            BufferedReader in =
+                    new BufferedReader(
+                            new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            List<String> lines = new ArrayList<>();
+            lines.add(in.readLine());
+            String line;
+            while ((line = in.readLine()) != null && !line.isEmpty()) {
+                // headers
+            }
+            while ((line = in.readLine()) != null) {
+                lines.add(line);
+            }
+            return lines;
+        }
+    }
+
+    @Test
+    void refusesAHostHeaderThatDoesNotNameThisServer() throws Exception {
+        try (MonitorServer server =
+                new MonitorServer("127.0.0.1", 0, Set.of("monitor.example"), 4)) {
+            server.publish("{}");
+            int port = server.address().getPort();
+            for (String path : List.of("/", "/api/state.json", "/events")) {
+                assertThat(raw(server, path, "rebound.attacker.example:" + port, null))
+                        .containsExactly(
+                                "HTTP/1.1 403 Forbidden",
+                                "Host 'rebound.attacker.example:"
+                                        + port
+                                        + "' is not this monitor's address (allow it with"
+                                        + " --allowed-host)");
+            }
+            assertThat(raw(server, "/api/state.json", "localhost:" + port, null))
+                    .containsExactly("HTTP/1.1 200 OK", "{}");
+            assertThat(raw(server, "/api/state.json", "127.0.0.1:" + port, null))
+                    .containsExactly("HTTP/1.1 200 OK", "{}");
+            assertThat(raw(server, "/api/state.json", "MONITOR.example", null))
+                    .containsExactly("HTTP/1.1 200 OK", "{}");
+        }
+    }
+
+    @Test
+    void refusesCrossOriginRequestsToTheJsonAndTheEventStream() throws Exception {
+        try (MonitorServer server = new MonitorServer("127.0.0.1", 0)) {
+            server.publish("{}");
+            String host = "127.0.0.1:" + server.address().getPort();
+            for (String path : List.of("/api/state.json", "/events")) {
+                assertThat(raw(server, path, host, "http://attacker.example"))
+                        .containsExactly(
+                                "HTTP/1.1 403 Forbidden",
+                                "cross-origin request from 'http://attacker.example' refused");
+                assertThat(raw(server, path, host, "null").get(0))
+                        .isEqualTo("HTTP/1.1 403 Forbidden");
+            }
+            assertThat(raw(server, "/api/state.json", host, "http://" + host))
+                    .containsExactly("HTTP/1.1 200 OK", "{}");
+        }
+    }
+
+    @Test
+    void refusesEventStreamsBeyondItsLimitWhileKeepingTheOpenOnes() throws Exception {
+        try (MonitorServer server = new MonitorServer("127.0.0.1", 0, Set.of(), 2)) {
+            server.publish("{\"n\":1}");
+            HttpClient client = HttpClient.newHttpClient();
+            HttpRequest events = HttpRequest.newBuilder(server.address().resolve("events")).build();
+            List<BufferedReader> open = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<java.io.InputStream> stream =
+                        client.send(events, HttpResponse.BodyHandlers.ofInputStream());
+                assertThat(stream.statusCode()).isEqualTo(200);
+                BufferedReader lines =
+                        new BufferedReader(
+                                new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+                assertThat(lines.readLine()).isEqualTo("data: {\"n\":1}");
+                open.add(lines);
+            }
+            HttpResponse<java.io.InputStream> third =
+                    client.send(events, HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(third.statusCode()).isEqualTo(503);
+            assertThat(new String(third.body().readAllBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("already 2 event streams open; retry later\n");
+            assertThat(third.headers().firstValue("Retry-After")).contains("15");
+
+            server.publish("{\"n\":2}");
+            for (BufferedReader lines : open) {
+                assertThat(lines.readLine()).isEmpty();
+                assertThat(lines.readLine()).isEqualTo("data: {\"n\":2}");
+            }
         }
     }
 

@@ -38,6 +38,27 @@ class TerminalViewTest {
     }
 
     @Test
+    void printsNamesFromTheRecordInert() {
+        EstimateBoard board = new EstimateBoard(null);
+        dev.fieldprof.schemas.EstimateWindow estimate =
+                EstimateBoardTest.estimate("app:1\u001b]0;owned\u0007", 120_000, 5, false);
+        estimate.setConfigId("default\u202e");
+        estimate.setTop(
+                List.of(
+                        new dev.fieldprof.schemas.RankedMethod(
+                                0, "<a.B: void \u001b[2J\u001b[Hhot()>", 0.7, 0.72)));
+        board.accept(estimate);
+        String frame = new TerminalView(1, false).render(board, List.of());
+        assertThat(frame)
+                .isEqualTo(
+                        "\n"
+                                + "app:1 [default]  window 00:01:00-00:02:00 UTC  reports 5  k 10"
+                                + "  eps 2.197  t 1  solve 1.5 ms\n"
+                                + "  rank     share     unbiased ± s.e.  method\n"
+                                + "     1    70.00%    72.00% ±   5.00%  <a.B: void hot()>\n");
+    }
+
+    @Test
     void writesTheHealthLineWithReportsDeadLettersAndLag() {
         EstimateBoard board = new EstimateBoard(null);
         board.accept(EstimateBoardTest.estimate("app:1", 120_000, 5, false), 122_500);

@@ -106,19 +106,50 @@ public final class ProgramModels {
         }
     }
 
-    /** Reads a model file; a missing or undecodable file fails with a message naming it. */
+    /** Model files larger than this are refused before they are read. */
+    static final long MAX_FILE_BYTES = 1L << 30;
+
+    /**
+     * Reads a model file and checks it ({@link ProgramModelCheck}).
+     *
+     * @throws IllegalArgumentException with a one-line message naming the file and the problem:
+     *     missing, unreadable, too large, undecodable (including a length field that promises more
+     *     than any file holds) or inconsistent
+     */
     public static ProgramModel read(Path file) {
         byte[] bytes;
         try {
+            if (Files.size(file) > MAX_FILE_BYTES) {
+                throw new IllegalArgumentException(
+                        "not a fieldprof program model: "
+                                + file
+                                + " (larger than "
+                                + MAX_FILE_BYTES
+                                + " bytes)");
+            }
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read model file " + file + ": " + e, e);
         }
+        ProgramModel model;
         try {
-            return RecordCodec.of(ProgramModel.class).decode(bytes);
+            model = RecordCodec.of(ProgramModel.class).decode(bytes);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
                     "not a fieldprof program model: " + file + " (" + e.getMessage() + ")", e);
+        } catch (OutOfMemoryError e) {
+            // One array sized from a corrupt length field: the allocation failed, nothing is held.
+            throw new IllegalArgumentException(
+                    "not a fieldprof program model: "
+                            + file
+                            + " (a length field asks for more memory than there is)");
         }
+        try {
+            ProgramModelCheck.check(model);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "malformed program model " + file + ": " + e.getMessage(), e);
+        }
+        return model;
     }
 }

@@ -66,15 +66,12 @@ public final class EstimateInputs {
         return file;
     }
 
-    /** Reads a program model file. */
+    /** Reads and checks a program model file. */
     static ProgramModel readModel(Path file) {
         try {
-            return MODELS.decode(Files.readAllBytes(file));
-        } catch (IOException e) {
-            throw new CliFailure("cannot read " + file + ": " + e.getMessage(), e);
-        } catch (RecordDecodingException | org.apache.avro.AvroRuntimeException e) {
-            throw new CliFailure(
-                    "not a fieldprof program model: " + file + " (" + e.getMessage() + ")", e);
+            return dev.fieldprof.bytecode.model.ProgramModels.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure(e.getMessage(), e);
         }
     }
 
@@ -182,6 +179,7 @@ public final class EstimateInputs {
             if (bytes != null) {
                 try {
                     model = MODELS.decode(bytes);
+                    dev.fieldprof.bytecode.model.ProgramModelCheck.check(model);
                 } catch (RuntimeException e) {
                     model = null;
                 }

@@ -13,8 +13,6 @@ import dev.fieldprof.estimation.plan.PlanValidation;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.ProgramModel;
-import dev.fieldprof.schemas.RecordCodec;
-import dev.fieldprof.schemas.RecordDecodingException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -210,14 +208,13 @@ public final class EvaluateCommand implements Callable<Integer> {
             }
         }
         try {
-            ProgramModel model =
-                    RecordCodec.of(ProgramModel.class).decode(Files.readAllBytes(r.model));
+            ProgramModel model = dev.fieldprof.bytecode.model.ProgramModels.read(r.model);
             ConstraintGraph graph = ConstraintGraph.of(model);
             return new RecordedWorkload(
                     model.getAppVersion(),
                     graph,
                     RecordedWorkload.readRuns(r.runs, graph.methods()));
-        } catch (RecordDecodingException | IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new CliFailure(e.getMessage(), e);
         }
     }

@@ -145,8 +145,10 @@ public final class JobsRunCommand implements Callable<Integer> {
     /** Where the CLI's log4j2.xml writes Flink's and Kafka's warnings. */
     static String logFile() {
         return System.getProperty(
-                "fieldprof.log.file",
-                java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "fieldprof-cli.log")
+                dev.fieldprof.cli.LogFile.PROPERTY,
+                java.nio.file.Path.of(
+                                System.getProperty("java.io.tmpdir"),
+                                "fieldprof-" + System.getProperty("user.name") + ".log")
                         .toString());
     }
 

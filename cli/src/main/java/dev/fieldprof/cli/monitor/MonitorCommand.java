@@ -43,6 +43,16 @@ public final class MonitorCommand implements Callable<Integer> {
     int port;
 
     @Option(
+            names = "--allowed-host",
+            paramLabel = "NAME",
+            split = ",",
+            description =
+                    "A further name browsers may reach the page by (e.g. behind a proxy);"
+                            + " requests naming any other host are refused (default: localhost,"
+                            + " loopback and the --host address).")
+    java.util.List<String> allowedHosts = new java.util.ArrayList<>();
+
+    @Option(
             names = "--look-back",
             defaultValue = "1h",
             converter = DurationConverter.class,
@@ -117,7 +127,12 @@ public final class MonitorCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped.set(true)));
         MonitorHistory history = new MonitorHistory(windows, top, deadLetterBucket.toMillis());
         FlinkJobHealth jobs = flink == null ? null : FlinkJobHealth.feeding(flink, history);
-        try (MonitorServer server = new MonitorServer(host, port);
+        try (MonitorServer server =
+                        new MonitorServer(
+                                host,
+                                port,
+                                java.util.Set.copyOf(allowedHosts),
+                                MonitorServer.MAX_STREAMS);
                 MonitorFeed feed =
                         new MonitorFeed(
                                 client,

@@ -81,7 +81,7 @@ public final class EstimateTextReport {
                             c.qValue(),
                             100 * c.consistentFirst(),
                             100 * c.consistentSecond(),
-                            name));
+                            TerminalText.inert(name)));
         }
         more(out, changes.size(), top);
         section(out, "Gone in V2, by g* in V1", diff.gone(), top);
@@ -95,8 +95,8 @@ public final class EstimateTextReport {
                         Locale.ROOT,
                         "%s = %s: config %s, %d reports, |V| = %d, standard error up to %.3g%%%n",
                         label,
-                        r.appVersion(),
-                        r.configId(),
+                        TerminalText.inert(r.appVersion()),
+                        TerminalText.inert(r.configId()),
                         r.reports(),
                         r.size(),
                         100 * r.largestStandardError()));
@@ -126,7 +126,7 @@ public final class EstimateTextReport {
                             100 * (s.normalized() - half),
                             100 * (s.normalized() + half),
                             100 * s.consistent(),
-                            s.signature()));
+                            TerminalText.inert(s.signature())));
         }
         more(out, shares.size(), top);
     }

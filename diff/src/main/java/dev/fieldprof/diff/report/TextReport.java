@@ -32,7 +32,7 @@ public final class TextReport {
                 String.format(
                         Locale.ROOT,
                         "A = %s: total %d, %d nodes, %d tasks covering %.1f%%%n",
-                        nameA,
+                        TerminalText.inert(nameA),
                         totalA,
                         diff.a().size(),
                         diff.matched().size() + diff.onlyInA().size(),
@@ -41,7 +41,7 @@ public final class TextReport {
                 String.format(
                         Locale.ROOT,
                         "B = %s: total %d, %d nodes, %d tasks covering %.1f%%%n",
-                        nameB,
+                        TerminalText.inert(nameB),
                         totalB,
                         diff.b().size(),
                         diff.matched().size() + diff.onlyInB().size(),
@@ -77,7 +77,7 @@ public final class TextReport {
                             m.b().cost(),
                             m.difference(),
                             percent(m.difference(), Math.max(totalA, totalB)),
-                            name));
+                            TerminalText.inert(name)));
         }
         more(out, matched.size(), top);
         section(out, "Only in A, by cost", diff.onlyInA(), totalA, top);
@@ -105,7 +105,7 @@ public final class TextReport {
                             i + 1,
                             task.cost(),
                             percent(task.cost(), total),
-                            describe(task)));
+                            TerminalText.inert(describe(task))));
         }
         more(out, tasks.size(), top);
     }

@@ -72,7 +72,9 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
             JobOption.duration(
                             "dedup-ttl",
                             "24 h",
-                            "how long the id of an unnumbered (v1) report is remembered")
+                            "how long the id of an unnumbered (v1) report is remembered (a"
+                                    + " device's sequence window is kept 90 days after its last"
+                                    + " new report)")
                     .check(JobOption::positive, "must be > 0");
     public static final JobOption<String> STARTING_OFFSETS =
             JobOption.choice(

@@ -69,6 +69,42 @@ class DeduplicateReportsTest {
         harness.close();
     }
 
+    /**
+     * The sequence window of a device silent for longer than the device TTL is gone: its report 1
+     * re-sent then counts again, while a device that kept sending keeps its window.
+     */
+    @Test
+    void forgetsTheWindowOfADeviceSilentLongerThanTheDeviceTtl() throws Exception {
+        Duration deviceTtl = DeduplicateReports.DEFAULT_DEVICE_TTL;
+        long day = Duration.ofDays(1).toMillis();
+        var harness =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new DeduplicateReports(TTL)),
+                        new Keys.Sender(),
+                        Types.STRING);
+        harness.open();
+        harness.setStateTtlProcessingTime(0);
+        harness.processElement(report("a1", "device-a", 1), 0);
+        harness.processElement(report("b1", "device-b", 1), 0);
+        // Device b sends a new report every 30 days; device a is silent.
+        long now = 0;
+        for (int n = 2; now + 30 * day <= deviceTtl.toMillis() + day; n++) {
+            now += 30 * day;
+            harness.setStateTtlProcessingTime(now);
+            harness.processElement(report("b" + n, "device-b", n), 0);
+        }
+        harness.setStateTtlProcessingTime(deviceTtl.toMillis() - 1);
+        harness.processElement(report("a1", "device-a", 1), 0); // still known: a duplicate
+        harness.setStateTtlProcessingTime(deviceTtl.toMillis() + day);
+        harness.processElement(report("a1", "device-a", 1), 0); // forgotten: counted again
+        harness.processElement(report("b1", "device-b", 1), 0); // b's window lives on
+
+        assertThat(harness.extractOutputValues())
+                .extracting(r -> r.reportId)
+                .containsExactly("a1", "b1", "b2", "b3", "b4", "a1");
+        harness.close();
+    }
+
     @Test
     void deadLettersANumberedReportTooFarBehindToCheck() throws Exception {
         var harness = harness();
