@@ -1,5 +1,6 @@
 package dev.fieldprof.client;
 
+import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.client.transport.kafka.KafkaClassNames;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyConfig;
@@ -54,6 +55,12 @@ public final class ClientConfig {
     public static final String KEY_CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String KEY_STATE_DIR = "state.dir";
     public static final String KEY_REPORTS_PER_DAY = "reports.per.day.max";
+
+    /**
+     * How long a report waits for the state directory's lock (shared with every program reporting
+     * from the same directory) before it is refused, in [PT0S, PT1M] (default PT5S).
+     */
+    public static final String KEY_STATE_LOCK_WAIT = "state.lock.wait";
 
     /** User-level ε allowed per {@link #KEY_BUDGET_PERIOD}, or {@code none}. */
     public static final String KEY_BUDGET = "privacy.budget";
@@ -131,6 +138,7 @@ public final class ClientConfig {
     private final Duration checkpointInterval;
     private final Path stateDir;
     private final int reportsPerDayCap;
+    private final Duration stateLockWait;
     private final double budget;
     private final Duration budgetPeriod;
     private final TransportKind transport;
@@ -210,6 +218,11 @@ public final class ClientConfig {
         }
         this.stateDir = b.stateDir;
         this.reportsPerDayCap = checkRange(b.reportsPerDayCap, KEY_REPORTS_PER_DAY, 1, 1_000_000);
+        if (b.stateLockWait.isNegative() || b.stateLockWait.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException(
+                    KEY_STATE_LOCK_WAIT + " must be in [PT0S, PT1M], got " + b.stateLockWait);
+        }
+        this.stateLockWait = b.stateLockWait;
         if (!(b.budget > 0)) {
             throw new IllegalArgumentException(
                     KEY_BUDGET + " must be a number > 0, ln(x) or none, got " + b.budget);
@@ -312,6 +325,7 @@ public final class ClientConfig {
         b.checkpointInterval = checkpointInterval;
         b.stateDir = stateDir;
         b.reportsPerDayCap = reportsPerDayCap;
+        b.stateLockWait = stateLockWait;
         b.budget = budget;
         b.budgetPeriod = budgetPeriod;
         b.transport = transport;
@@ -428,6 +442,7 @@ public final class ClientConfig {
         private Duration checkpointInterval = Duration.ofMinutes(1);
         private Path stateDir = defaultStateDir();
         private Integer reportsPerDayCap = 24;
+        private Duration stateLockWait = StateLock.DEFAULT_WAIT;
         private double budget = Double.POSITIVE_INFINITY;
         private Duration budgetPeriod = Duration.ofDays(1);
         private TransportKind transport = TransportKind.FILE;
@@ -535,6 +550,15 @@ public final class ClientConfig {
 
         public Builder reportsPerDayCap(int reportsPerDayCap) {
             this.reportsPerDayCap = reportsPerDayCap;
+            return this;
+        }
+
+        /**
+         * How long a report waits for the state directory's lock before it is refused, in [PT0S,
+         * PT1M] (default {@link StateLock#DEFAULT_WAIT}).
+         */
+        public Builder stateLockWait(Duration wait) {
+            this.stateLockWait = wait;
             return this;
         }
 
@@ -702,6 +726,9 @@ public final class ClientConfig {
             if ((v = get(p, KEY_REPORTS_PER_DAY)) != null) {
                 reportsPerDayCap = parseInt(KEY_REPORTS_PER_DAY, v);
             }
+            if ((v = get(p, KEY_STATE_LOCK_WAIT)) != null) {
+                stateLockWait = parseDuration(KEY_STATE_LOCK_WAIT, v);
+            }
             if ((v = get(p, KEY_BUDGET)) != null) {
                 if ("none".equalsIgnoreCase(v)) {
                     budget = Double.POSITIVE_INFINITY;
@@ -865,6 +892,11 @@ public final class ClientConfig {
 
     public int reportsPerDayCap() {
         return reportsPerDayCap;
+    }
+
+    /** How long a report waits for the state directory's lock before it is refused. */
+    public Duration stateLockWait() {
+        return stateLockWait;
     }
 
     /** User-level ε allowed per {@link #budgetPeriod()}; infinite when there is no budget. */

@@ -78,6 +78,11 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getStateLockTimeouts() {
+        return runtime.counters(false).stateLockTimeouts();
+    }
+
+    @Override
     public long getEpochFailures() {
         return runtime.counters(false).epochFailures();
     }

@@ -12,6 +12,12 @@ public interface DeviceMetricsMXBean {
 
     long getStateWriteFailures();
 
+    /**
+     * Reports refused because the state directory's lock, shared with every program reporting from
+     * it, was not obtained in time: nothing was spent or sent, the events wait for the next epoch.
+     */
+    long getStateLockTimeouts();
+
     long getEpochFailures();
 
     /** User-level ε of this device's reports in the current budget period. */

@@ -345,7 +345,8 @@ class DeviceRuntimeTest {
                         "app-data/fieldprof rwx------",
                         "app-data/fieldprof/epoch-demo_1.0-33026f9c.state rw-------",
                         "app-data/fieldprof/ledger-demo_1.0-33026f9c.properties rw-------",
-                        "app-data/fieldprof/privacy-budget.properties rw-------");
+                        "app-data/fieldprof/privacy-budget.properties rw-------",
+                        "app-data/fieldprof/state.lock rw-------");
     }
 
     @Test
@@ -408,6 +409,7 @@ class DeviceRuntimeTest {
                             "EpochsSkippedByCap",
                             "EpochsSkippedByBudget",
                             "StateWriteFailures",
+                            "StateLockTimeouts",
                             "EpochFailures",
                             "UserLevelEpsilonInBudgetPeriod",
                             "ReportsSent",
