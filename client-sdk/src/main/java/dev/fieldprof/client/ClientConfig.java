@@ -4,6 +4,7 @@ import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.client.transport.kafka.KafkaClassNames;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.PrivacyDefaults;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
@@ -44,9 +45,9 @@ public final class ClientConfig {
     public static final String KEY_K = "privacy.k";
 
     /**
-     * {@code epsilon-t} (default: the paper's ε-t randomizer with t and k) or {@code user-level}
-     * (one event per epoch through the subset-selection oracle at ε; t and k default to and must be
-     * 1).
+     * {@code user-level} (the default: one event per epoch through the subset-selection oracle at
+     * ε; t and k default to and must be 1) or {@code epsilon-t} (the paper's ε-t randomizer with t
+     * and k, a report costing ε·k/t of user-level privacy).
      */
     public static final String KEY_MODE = "privacy.mode";
 
@@ -62,7 +63,10 @@ public final class ClientConfig {
      */
     public static final String KEY_STATE_LOCK_WAIT = "state.lock.wait";
 
-    /** User-level ε allowed per {@link #KEY_BUDGET_PERIOD}, or {@code none}. */
+    /**
+     * User-level ε allowed per {@link #KEY_BUDGET_PERIOD} (default ln 9 a day, {@link
+     * PrivacyDefaults}), or {@code none}, the only way to have no budget.
+     */
     public static final String KEY_BUDGET = "privacy.budget";
 
     public static final String KEY_BUDGET_PERIOD = "privacy.budget.period";
@@ -162,9 +166,6 @@ public final class ClientConfig {
         this.deviceId = b.deviceId == null || b.deviceId.isBlank() ? null : b.deviceId.trim();
         this.methodCount = checkRange(b.methodCount, KEY_METHOD_COUNT, 1, MAX_METHOD_COUNT);
         this.configId = require(b.configId, KEY_CONFIG_ID, "a non-empty id");
-        if (b.epsilon == null) {
-            throw missing(KEY_EPSILON, "a number > 0 or ln(x)");
-        }
         if (b.mode == PrivacyMode.USER_LEVEL) {
             // One event per report (PrivacyParameters): t and k need not be configured.
             b.k = b.k == null ? Integer.valueOf(1) : b.k;
@@ -176,7 +177,9 @@ public final class ClientConfig {
                                 + KEY_T
                                 + " must be 1 when "
                                 + KEY_MODE
-                                + "=user-level, got k="
+                                + "=user-level (the default; "
+                                + KEY_MODE
+                                + "=epsilon-t for the epsilon-t mode), got k="
                                 + b.k
                                 + ", t="
                                 + b.t);
@@ -292,15 +295,16 @@ public final class ClientConfig {
     }
 
     /**
-     * Starts a builder with the defaults: config id {@code default}, manual epochs (lazily
+     * Starts a builder with the defaults: the privacy of {@link PrivacyDefaults} (user-level mode,
+     * ε = ln 9 per report, a budget of ln 9 of user-level ε a day over every app of the state
+     * directory: at most one report a day), config id {@code default}, manual epochs (lazily
      * configured runtimes default to {@code epoch.span=run}: one epoch per program run),
-     * checkpoints every minute, 24 reports per day, transport {@code file}, topic {@value
-     * Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024 reports.
+     * checkpoints every minute, 24 reports per day, state in {@code ~/.fieldprof}, transport {@code
+     * file}, topic {@value Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024 reports.
      *
      * <pre>{@code
      * ClientConfig config = ClientConfig.builder()
-     *         .appVersion("demo:1.0").methodCount(120)
-     *         .privacy("default", Math.log(9), 1, 1000)
+     *         .appVersion("demo:1.0").methodCount(120) // user-level, ln 9 a report and a day
      *         .stateDir(Path.of("/var/lib/app/fieldprof"))
      *         .build();
      * }</pre>
@@ -433,8 +437,8 @@ public final class ClientConfig {
         private String deviceId;
         private Integer methodCount;
         private String configId = "default";
-        private Double epsilon;
-        private PrivacyMode mode = PrivacyMode.EPSILON_T;
+        private Double epsilon = PrivacyDefaults.EPSILON;
+        private PrivacyMode mode = PrivacyDefaults.MODE;
         private Integer t;
         private Integer k;
         private Duration epochSpan;
@@ -443,8 +447,8 @@ public final class ClientConfig {
         private Path stateDir = defaultStateDir();
         private Integer reportsPerDayCap = 24;
         private Duration stateLockWait = StateLock.DEFAULT_WAIT;
-        private double budget = Double.POSITIVE_INFINITY;
-        private Duration budgetPeriod = Duration.ofDays(1);
+        private double budget = PrivacyDefaults.BUDGET;
+        private Duration budgetPeriod = PrivacyDefaults.BUDGET_PERIOD;
         private TransportKind transport = TransportKind.FILE;
         private Path reportFile;
         private String kafkaBootstrapServers;
@@ -485,7 +489,10 @@ public final class ClientConfig {
             return this;
         }
 
-        /** The ε-t mode with these parameters. */
+        /**
+         * The ε-t mode with these parameters: a report of k events protects any t changed events at
+         * ε and costs ε·k/t of user-level privacy (mind the budget).
+         */
         public Builder privacy(String configId, double epsilon, int t, int k) {
             this.mode = PrivacyMode.EPSILON_T;
             this.configId = configId;
@@ -563,13 +570,22 @@ public final class ClientConfig {
         }
 
         /**
-         * @param budget user-level ε allowed per period, > 0; {@code Double.POSITIVE_INFINITY} (the
-         *     default) for none
+         * @param budget user-level ε allowed per period, > 0 (default ln 9); {@code
+         *     Double.POSITIVE_INFINITY} for none
          * @param period the rolling period, >= 1 s (default one day)
          */
         public Builder budget(double budget, Duration period) {
             this.budget = budget;
             this.budgetPeriod = period;
+            return this;
+        }
+
+        /**
+         * No budget, asked for by name (as {@code privacy.budget=none}): the device spends what its
+         * reports cost, the ledger still counts it. For simulations and tests, never a default.
+         */
+        public Builder noBudget() {
+            this.budget = Double.POSITIVE_INFINITY;
             return this;
         }
 
@@ -730,7 +746,7 @@ public final class ClientConfig {
                 stateLockWait = parseDuration(KEY_STATE_LOCK_WAIT, v);
             }
             if ((v = get(p, KEY_BUDGET)) != null) {
-                if ("none".equalsIgnoreCase(v)) {
+                if (PrivacyDefaults.NO_BUDGET.equalsIgnoreCase(v)) {
                     budget = Double.POSITIVE_INFINITY;
                 } else {
                     try {

@@ -191,7 +191,7 @@ public final class DeviceRuntime implements AutoCloseable {
      *
      * <pre>{@code
      * DeviceRuntime runtime = DeviceRuntime.start(ClientConfig.builder()
-     *         .appVersion("demo:1.0").methodCount(120).privacy("default", Math.log(9), 1, 1000)
+     *         .appVersion("demo:1.0").methodCount(120) // user-level, ln 9 a report and a day
      *         .stateDir(Path.of("state")).build());
      * Probes.install(runtime);
      * }</pre>

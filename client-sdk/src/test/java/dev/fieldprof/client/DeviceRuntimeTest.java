@@ -41,6 +41,9 @@ class DeviceRuntimeTest {
                 .deviceId("device-7")
                 .methodCount(6)
                 .privacy("default", Math.log(9), 1, 10)
+                // Reports of 10 ln 9 each, many a day: no budget, by name (the budget's own
+                // test sets one).
+                .noBudget()
                 .checkpointInterval(null)
                 .stateDir(dir);
     }

@@ -32,6 +32,8 @@ class LoadTimeInstrumentationTest {
         p.setProperty("privacy.epsilon", "2.0");
         p.setProperty("privacy.t", "1");
         p.setProperty("privacy.k", "2");
+        p.setProperty("privacy.mode", "epsilon-t");
+        p.setProperty("privacy.budget", "none");
         p.setProperty("paths.enabled", "true");
         return p;
     }

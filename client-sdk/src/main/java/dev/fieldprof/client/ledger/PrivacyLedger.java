@@ -171,7 +171,7 @@ public final class PrivacyLedger {
      *
      * <pre>{@code
      * PrivacyLedger ledger = PrivacyLedger.open(dir, "device-1", "demo:1.0", "default",
-     *         new PrivacyParameters(Math.log(9), 1, 1000), 24);
+     *         new PrivacyParameters(PrivacyMode.USER_LEVEL, Math.log(9), 1, 1), 24);
      * }</pre>
      *
      * @param reportsPerDayCap reports allowed per UTC day, >= 1
