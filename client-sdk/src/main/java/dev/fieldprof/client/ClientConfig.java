@@ -101,11 +101,17 @@ public final class ClientConfig {
 
     /**
      * Opt-in to path tracing ({@code true}/{@code false}, default false). Path reports are not
-     * randomized: a device that opts in shares the paths its traced methods took, as they ran.
+     * randomized: a device that opts in shares the paths its traced methods took, as they ran. The
+     * machine's user's switch: {@link #withSystemProperties} takes it from a system property, the
+     * agent's command line or the user's consent file, never from the program's own settings
+     * ({@link PathsConsent}).
      */
     public static final String KEY_PATHS_ENABLED = "paths.enabled";
 
-    /** Path reports also carry the raw events, for exactness checks (default false). */
+    /**
+     * Path reports also carry the raw events, for exactness checks (default false); the user's
+     * switch as {@link #KEY_PATHS_ENABLED} is.
+     */
     public static final String KEY_PATHS_DEBUG = "paths.debug";
 
     /** Kafka topic of path reports (default {@value Topics#PATH_REPORTS}). */
@@ -157,6 +163,7 @@ public final class ClientConfig {
     private final int queueCapacity;
     private final boolean pathsEnabled;
     private final boolean pathsDebug;
+    private final boolean programAskedForPaths;
     private final String pathReportsTopic;
     private final String edgeModelsTopic;
     private final int pathMaxReportBytes;
@@ -265,6 +272,7 @@ public final class ClientConfig {
         this.queueCapacity = checkRange(b.queueCapacity, KEY_QUEUE_CAPACITY, 1, 1_000_000);
         this.pathsEnabled = b.pathsEnabled;
         this.pathsDebug = b.pathsDebug;
+        this.programAskedForPaths = b.programAskedForPaths;
         this.pathReportsTopic =
                 require(b.pathReportsTopic, KEY_PATHS_REPORTS_TOPIC, "a topic name");
         this.edgeModelsTopic = require(b.edgeModelsTopic, KEY_PATHS_MODELS_TOPIC, "a topic name");
@@ -345,6 +353,7 @@ public final class ClientConfig {
         b.queueCapacity = queueCapacity;
         b.pathsEnabled = pathsEnabled;
         b.pathsDebug = pathsDebug;
+        b.programAskedForPaths = programAskedForPaths;
         b.pathReportsTopic = pathReportsTopic;
         b.edgeModelsTopic = edgeModelsTopic;
         b.pathMaxReportBytes = pathMaxReportBytes;
@@ -371,13 +380,28 @@ public final class ClientConfig {
     /**
      * Applies {@code fieldprof.*} system properties over {@code resource} (what an instrumented
      * jar's {@value #RESOURCE} holds, or the device agent's equivalent from the program model; null
-     * if none); empty if there is no resource and no system property names an app version.
+     * if none); empty if there is no resource and no system property names an app version. Path
+     * tracing is the user's switch only: {@link #KEY_PATHS_ENABLED} and {@link #KEY_PATHS_DEBUG} in
+     * {@code resource} are ignored ({@link PathsConsent}).
      */
     public static Optional<ClientConfig> withSystemProperties(Properties resource) {
+        return withSystemProperties(resource, new Properties());
+    }
+
+    /**
+     * As above, with {@code commandLine} (the device agent's options, keys without the prefix) over
+     * the resource and under the system properties: set by whoever starts the program, they may
+     * turn path tracing on.
+     */
+    public static Optional<ClientConfig> withSystemProperties(
+            Properties resource, Properties commandLine) {
         Properties merged = new Properties();
+        boolean programAskedForPaths = false;
         if (resource != null) {
             merged.putAll(resource);
+            programAskedForPaths = PathsConsent.stripFromProgram(merged);
         }
+        merged.putAll(commandLine);
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith(SYSTEM_PREFIX)) {
                 merged.setProperty(
@@ -392,7 +416,10 @@ public final class ClientConfig {
             // An instrumented program nobody drives: one epoch per run of the program.
             merged.setProperty(KEY_EPOCH_SPAN, "run");
         }
-        return Optional.of(builder().properties(merged).build());
+        PathsConsent.fromUserFile(merged);
+        Builder builder = builder().properties(merged);
+        builder.programAskedForPaths = programAskedForPaths;
+        return Optional.of(builder.build());
     }
 
     /** Builds a configuration from properties alone (keys without the system prefix). */
@@ -462,6 +489,7 @@ public final class ClientConfig {
         private Integer queueCapacity = 1024;
         private boolean pathsEnabled;
         private boolean pathsDebug;
+        private boolean programAskedForPaths;
         private String pathReportsTopic = Topics.PATH_REPORTS;
         private String edgeModelsTopic = Topics.EDGE_MODELS;
         private Integer pathMaxReportBytes = 16 * 1024;
@@ -978,6 +1006,14 @@ public final class ClientConfig {
     /** Whether path reports also carry the raw events. */
     public boolean pathsDebug() {
         return pathsDebug;
+    }
+
+    /**
+     * Whether the program's own settings asked for path tracing, which only the machine's user can
+     * turn on ({@link PathsConsent}): to say why it is off.
+     */
+    public boolean programAskedForPaths() {
+        return programAskedForPaths;
     }
 
     public String pathReportsTopic() {

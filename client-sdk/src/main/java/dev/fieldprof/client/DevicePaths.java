@@ -103,7 +103,13 @@ final class DevicePaths implements AutoCloseable {
     /** Why {@link #start} leaves path tracing off with these inputs, or null if it starts it. */
     static String whyOff(ClientConfig config, BranchTable table, PathReportSink givenSink) {
         if (!config.pathsEnabled()) {
-            return "not enabled (" + ClientConfig.KEY_PATHS_ENABLED + "=false)";
+            return config.programAskedForPaths()
+                    ? "not enabled: the program's settings ask for it, but only the machine's user"
+                            + " can turn it on (-Dfieldprof.paths.enabled=true, or"
+                            + " paths.enabled=true in "
+                            + PathsConsent.FILE
+                            + " in the user's state directory)"
+                    : "not enabled (" + ClientConfig.KEY_PATHS_ENABLED + "=false)";
         }
         if (table == null) {
             return "the program has no branch description ("
