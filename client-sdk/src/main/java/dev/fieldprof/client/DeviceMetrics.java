@@ -83,6 +83,11 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getBackgroundFailures() {
+        return runtime.backgroundFailures();
+    }
+
+    @Override
     public long getEpochFailures() {
         return runtime.counters(false).epochFailures();
     }

@@ -20,6 +20,12 @@ public interface DeviceMetricsMXBean {
 
     long getEpochFailures();
 
+    /**
+     * Failures the device's background threads (epoch scheduler, transport, edge model feed, path
+     * report sink) caught and survived; each retries with a bounded backoff, none prints.
+     */
+    long getBackgroundFailures();
+
     /** User-level ε of this device's reports in the current budget period. */
     double getUserLevelEpsilonInBudgetPeriod();
 

@@ -135,6 +135,12 @@ final class DevicePaths implements AutoCloseable {
         return tracer;
     }
 
+    /** Failures the threads of path tracing caught and survived: the model feed, the sink. */
+    long backgroundFailures() {
+        return (feed == null ? 0 : feed.failures())
+                + (sink instanceof AsyncPublisher<?> publisher ? publisher.threadFailures() : 0);
+    }
+
     /** Cuts the path reports of the epoch (see {@link PathTracer#endEpoch()}) and saves counts. */
     void endEpoch() {
         tracer.endEpoch();

@@ -78,6 +78,8 @@ public final class DeviceRuntime implements AutoCloseable {
     private final Path stateFile;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private volatile DevicePaths paths;
+    private final java.util.concurrent.atomic.AtomicLong schedulerFailures =
+            new java.util.concurrent.atomic.AtomicLong();
     private volatile String pathsOff;
 
     // Guarded by this.
@@ -384,7 +386,7 @@ public final class DeviceRuntime implements AutoCloseable {
                     c ->
                             tasks.add(
                                     executor.scheduleWithFixedDelay(
-                                            this::checkpoint,
+                                            this::checkpointQuietly,
                                             c.toMillis(),
                                             c.toMillis(),
                                             TimeUnit.MILLISECONDS)));
@@ -464,9 +466,31 @@ public final class DeviceRuntime implements AutoCloseable {
     private void endEpochQuietly() {
         try {
             endEpoch();
-        } catch (Throwable ignored) {
-            // counted inside; the scheduler thread must survive
+        } catch (Throwable e) {
+            // The scheduler thread must survive (a task that throws is never run again).
+            schedulerFailures.incrementAndGet();
         }
+    }
+
+    private void checkpointQuietly() {
+        try {
+            checkpoint();
+        } catch (Throwable e) {
+            schedulerFailures.incrementAndGet();
+        }
+    }
+
+    /**
+     * Failures the device's background threads caught and survived: its epoch scheduler, its own
+     * transport's publisher, and path tracing's model feed and sink. None dies of one or prints.
+     */
+    public long backgroundFailures() {
+        DevicePaths p = paths;
+        return schedulerFailures.get()
+                + (transport instanceof dev.fieldprof.client.transport.AsyncPublisher<?> publisher
+                        ? publisher.threadFailures()
+                        : 0)
+                + (p == null ? 0 : p.backgroundFailures());
     }
 
     /**
