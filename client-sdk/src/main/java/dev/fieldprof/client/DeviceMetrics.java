@@ -83,6 +83,11 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getPathReportsDropped() {
+        return runtime.pathReportsDropped();
+    }
+
+    @Override
     public long getBackgroundFailures() {
         return runtime.backgroundFailures();
     }

@@ -44,6 +44,9 @@ public interface DeviceMetricsMXBean {
 
     boolean isPathTracing();
 
+    /** Path reports dropped unsent: the broker did not take them, or the queue was full. */
+    long getPathReportsDropped();
+
     /**
      * Whether the path probes' traced bodies are kept out of line in this JVM: "added" (the
      * compiler directive is in force), "not tried" (no path probe handler installed yet), or "left

@@ -135,6 +135,20 @@ final class DevicePaths implements AutoCloseable {
         return tracer;
     }
 
+    /** Path reports the sink dropped (the broker unreachable, a full queue), or 0 if unknown. */
+    long reportsDropped() {
+        if (!(sink instanceof AsyncPublisher<?> publisher)) {
+            return 0;
+        }
+        dev.fieldprof.client.transport.TransportCounters c = publisher.counters();
+        long dropped = 0;
+        for (dev.fieldprof.client.transport.DropReason reason :
+                dev.fieldprof.client.transport.DropReason.values()) {
+            dropped += c.dropped(reason);
+        }
+        return dropped;
+    }
+
     /** Failures the threads of path tracing caught and survived: the model feed, the sink. */
     long backgroundFailures() {
         return (feed == null ? 0 : feed.failures())

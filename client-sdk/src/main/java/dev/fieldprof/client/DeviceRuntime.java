@@ -480,6 +480,12 @@ public final class DeviceRuntime implements AutoCloseable {
         }
     }
 
+    /** Path reports dropped by path tracing's sink (0 when path tracing is off). */
+    public long pathReportsDropped() {
+        DevicePaths p = paths;
+        return p == null ? 0 : p.reportsDropped();
+    }
+
     /**
      * Failures the device's background threads caught and survived: its epoch scheduler, its own
      * transport's publisher, and path tracing's model feed and sink. None dies of one or prints.

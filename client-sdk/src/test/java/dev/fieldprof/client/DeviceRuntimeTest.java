@@ -421,6 +421,7 @@ class DeviceRuntimeTest {
                             "ReportsDropped",
                             "KafkaAuthenticationFailures",
                             "PathTracing",
+                            "PathReportsDropped",
                             "PathProbeInlining",
                             "ClassesInstrumentedAtLoad",
                             "ClassesLeftUninstrumentedAtLoad");
