@@ -86,6 +86,9 @@ public final class OfflineDevice {
                 .deviceId("offline-device")
                 .methodCount(METHODS)
                 .privacy(CONFIG, EPSILON, 1, K)
+                // Five epsilon-t reports of user-level eps 80 in one simulated day: no budget,
+                // by name (the default, ln 9 a day, would refuse every one of them).
+                .noBudget()
                 .stateDir(state)
                 .build();
         // The transport's own bound on a Kafka wait (metadata, delivery): an unreachable broker

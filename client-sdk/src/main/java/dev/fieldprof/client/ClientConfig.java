@@ -1,8 +1,10 @@
 package dev.fieldprof.client;
 
+import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.client.transport.kafka.KafkaClassNames;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.PrivacyDefaults;
 import dev.fieldprof.schemas.PrivacyMode;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
@@ -43,9 +45,9 @@ public final class ClientConfig {
     public static final String KEY_K = "privacy.k";
 
     /**
-     * {@code epsilon-t} (default: the ε-t randomizer of frequency profiling, docs/references.md,
-     * with t and k) or {@code user-level} (one event per epoch through the subset-selection oracle
-     * at ε; t and k default to and must be 1).
+     * {@code user-level} (the default: one event per epoch through the subset-selection oracle at
+     * ε; t and k default to and must be 1) or {@code epsilon-t} (the ε-t randomizer of frequency
+     * profiling, docs/references.md, with t and k, a report costing ε·k/t of user-level privacy).
      */
     public static final String KEY_MODE = "privacy.mode";
 
@@ -55,7 +57,16 @@ public final class ClientConfig {
     public static final String KEY_STATE_DIR = "state.dir";
     public static final String KEY_REPORTS_PER_DAY = "reports.per.day.max";
 
-    /** User-level ε allowed per {@link #KEY_BUDGET_PERIOD}, or {@code none}. */
+    /**
+     * How long a report waits for the state directory's lock (shared with every program reporting
+     * from the same directory) before it is refused, in [PT0S, PT1M] (default PT5S).
+     */
+    public static final String KEY_STATE_LOCK_WAIT = "state.lock.wait";
+
+    /**
+     * User-level ε allowed per {@link #KEY_BUDGET_PERIOD} (default ln 9 a day, {@link
+     * PrivacyDefaults}), or {@code none}, the only way to have no budget.
+     */
     public static final String KEY_BUDGET = "privacy.budget";
 
     public static final String KEY_BUDGET_PERIOD = "privacy.budget.period";
@@ -90,11 +101,17 @@ public final class ClientConfig {
 
     /**
      * Opt-in to path tracing ({@code true}/{@code false}, default false). Path reports are not
-     * randomized: a device that opts in shares the paths its traced methods took, as they ran.
+     * randomized: a device that opts in shares the paths its traced methods took, as they ran. The
+     * machine's user's switch: {@link #withSystemProperties} takes it from a system property, the
+     * agent's command line or the user's consent file, never from the program's own settings
+     * ({@link PathsConsent}).
      */
     public static final String KEY_PATHS_ENABLED = "paths.enabled";
 
-    /** Path reports also carry the raw events, for exactness checks (default false). */
+    /**
+     * Path reports also carry the raw events, for exactness checks (default false); the user's
+     * switch as {@link #KEY_PATHS_ENABLED} is.
+     */
     public static final String KEY_PATHS_DEBUG = "paths.debug";
 
     /** Kafka topic of path reports (default {@value Topics#PATH_REPORTS}). */
@@ -131,6 +148,7 @@ public final class ClientConfig {
     private final Duration checkpointInterval;
     private final Path stateDir;
     private final int reportsPerDayCap;
+    private final Duration stateLockWait;
     private final double budget;
     private final Duration budgetPeriod;
     private final TransportKind transport;
@@ -145,6 +163,7 @@ public final class ClientConfig {
     private final int queueCapacity;
     private final boolean pathsEnabled;
     private final boolean pathsDebug;
+    private final boolean programAskedForPaths;
     private final String pathReportsTopic;
     private final String edgeModelsTopic;
     private final int pathMaxReportBytes;
@@ -154,9 +173,6 @@ public final class ClientConfig {
         this.deviceId = b.deviceId == null || b.deviceId.isBlank() ? null : b.deviceId.trim();
         this.methodCount = checkRange(b.methodCount, KEY_METHOD_COUNT, 1, MAX_METHOD_COUNT);
         this.configId = require(b.configId, KEY_CONFIG_ID, "a non-empty id");
-        if (b.epsilon == null) {
-            throw missing(KEY_EPSILON, "a number > 0 or ln(x)");
-        }
         if (b.mode == PrivacyMode.USER_LEVEL) {
             // One event per report (PrivacyParameters): t and k need not be configured.
             b.k = b.k == null ? Integer.valueOf(1) : b.k;
@@ -168,7 +184,9 @@ public final class ClientConfig {
                                 + KEY_T
                                 + " must be 1 when "
                                 + KEY_MODE
-                                + "=user-level, got k="
+                                + "=user-level (the default; "
+                                + KEY_MODE
+                                + "=epsilon-t for the epsilon-t mode), got k="
                                 + b.k
                                 + ", t="
                                 + b.t);
@@ -210,6 +228,11 @@ public final class ClientConfig {
         }
         this.stateDir = b.stateDir;
         this.reportsPerDayCap = checkRange(b.reportsPerDayCap, KEY_REPORTS_PER_DAY, 1, 1_000_000);
+        if (b.stateLockWait.isNegative() || b.stateLockWait.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException(
+                    KEY_STATE_LOCK_WAIT + " must be in [PT0S, PT1M], got " + b.stateLockWait);
+        }
+        this.stateLockWait = b.stateLockWait;
         if (!(b.budget > 0)) {
             throw new IllegalArgumentException(
                     KEY_BUDGET + " must be a number > 0, ln(x) or none, got " + b.budget);
@@ -249,6 +272,7 @@ public final class ClientConfig {
         this.queueCapacity = checkRange(b.queueCapacity, KEY_QUEUE_CAPACITY, 1, 1_000_000);
         this.pathsEnabled = b.pathsEnabled;
         this.pathsDebug = b.pathsDebug;
+        this.programAskedForPaths = b.programAskedForPaths;
         this.pathReportsTopic =
                 require(b.pathReportsTopic, KEY_PATHS_REPORTS_TOPIC, "a topic name");
         this.edgeModelsTopic = require(b.edgeModelsTopic, KEY_PATHS_MODELS_TOPIC, "a topic name");
@@ -279,15 +303,16 @@ public final class ClientConfig {
     }
 
     /**
-     * Starts a builder with the defaults: config id {@code default}, manual epochs (lazily
+     * Starts a builder with the defaults: the privacy of {@link PrivacyDefaults} (user-level mode,
+     * ε = ln 9 per report, a budget of ln 9 of user-level ε a day over every app of the state
+     * directory: at most one report a day), config id {@code default}, manual epochs (lazily
      * configured runtimes default to {@code epoch.span=run}: one epoch per program run),
-     * checkpoints every minute, 24 reports per day, transport {@code file}, topic {@value
-     * Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024 reports.
+     * checkpoints every minute, 24 reports per day, state in {@code ~/.fieldprof}, transport {@code
+     * file}, topic {@value Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024 reports.
      *
      * <pre>{@code
      * ClientConfig config = ClientConfig.builder()
-     *         .appVersion("demo:1.0").methodCount(120)
-     *         .privacy("default", Math.log(9), 1, 1000)
+     *         .appVersion("demo:1.0").methodCount(120) // user-level, ln 9 a report and a day
      *         .stateDir(Path.of("/var/lib/app/fieldprof"))
      *         .build();
      * }</pre>
@@ -312,6 +337,7 @@ public final class ClientConfig {
         b.checkpointInterval = checkpointInterval;
         b.stateDir = stateDir;
         b.reportsPerDayCap = reportsPerDayCap;
+        b.stateLockWait = stateLockWait;
         b.budget = budget;
         b.budgetPeriod = budgetPeriod;
         b.transport = transport;
@@ -327,6 +353,7 @@ public final class ClientConfig {
         b.queueCapacity = queueCapacity;
         b.pathsEnabled = pathsEnabled;
         b.pathsDebug = pathsDebug;
+        b.programAskedForPaths = programAskedForPaths;
         b.pathReportsTopic = pathReportsTopic;
         b.edgeModelsTopic = edgeModelsTopic;
         b.pathMaxReportBytes = pathMaxReportBytes;
@@ -353,13 +380,28 @@ public final class ClientConfig {
     /**
      * Applies {@code fieldprof.*} system properties over {@code resource} (what an instrumented
      * jar's {@value #RESOURCE} holds, or the device agent's equivalent from the program model; null
-     * if none); empty if there is no resource and no system property names an app version.
+     * if none); empty if there is no resource and no system property names an app version. Path
+     * tracing is the user's switch only: {@link #KEY_PATHS_ENABLED} and {@link #KEY_PATHS_DEBUG} in
+     * {@code resource} are ignored ({@link PathsConsent}).
      */
     public static Optional<ClientConfig> withSystemProperties(Properties resource) {
+        return withSystemProperties(resource, new Properties());
+    }
+
+    /**
+     * As above, with {@code commandLine} (the device agent's options, keys without the prefix) over
+     * the resource and under the system properties: set by whoever starts the program, they may
+     * turn path tracing on.
+     */
+    public static Optional<ClientConfig> withSystemProperties(
+            Properties resource, Properties commandLine) {
         Properties merged = new Properties();
+        boolean programAskedForPaths = false;
         if (resource != null) {
             merged.putAll(resource);
+            programAskedForPaths = PathsConsent.stripFromProgram(merged);
         }
+        merged.putAll(commandLine);
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith(SYSTEM_PREFIX)) {
                 merged.setProperty(
@@ -374,7 +416,10 @@ public final class ClientConfig {
             // An instrumented program nobody drives: one epoch per run of the program.
             merged.setProperty(KEY_EPOCH_SPAN, "run");
         }
-        return Optional.of(builder().properties(merged).build());
+        PathsConsent.fromUserFile(merged);
+        Builder builder = builder().properties(merged);
+        builder.programAskedForPaths = programAskedForPaths;
+        return Optional.of(builder.build());
     }
 
     /** Builds a configuration from properties alone (keys without the system prefix). */
@@ -419,8 +464,8 @@ public final class ClientConfig {
         private String deviceId;
         private Integer methodCount;
         private String configId = "default";
-        private Double epsilon;
-        private PrivacyMode mode = PrivacyMode.EPSILON_T;
+        private Double epsilon = PrivacyDefaults.EPSILON;
+        private PrivacyMode mode = PrivacyDefaults.MODE;
         private Integer t;
         private Integer k;
         private Duration epochSpan;
@@ -428,8 +473,9 @@ public final class ClientConfig {
         private Duration checkpointInterval = Duration.ofMinutes(1);
         private Path stateDir = defaultStateDir();
         private Integer reportsPerDayCap = 24;
-        private double budget = Double.POSITIVE_INFINITY;
-        private Duration budgetPeriod = Duration.ofDays(1);
+        private Duration stateLockWait = StateLock.DEFAULT_WAIT;
+        private double budget = PrivacyDefaults.BUDGET;
+        private Duration budgetPeriod = PrivacyDefaults.BUDGET_PERIOD;
         private TransportKind transport = TransportKind.FILE;
         private Path reportFile;
         private String kafkaBootstrapServers;
@@ -443,6 +489,7 @@ public final class ClientConfig {
         private Integer queueCapacity = 1024;
         private boolean pathsEnabled;
         private boolean pathsDebug;
+        private boolean programAskedForPaths;
         private String pathReportsTopic = Topics.PATH_REPORTS;
         private String edgeModelsTopic = Topics.EDGE_MODELS;
         private Integer pathMaxReportBytes = 16 * 1024;
@@ -470,7 +517,10 @@ public final class ClientConfig {
             return this;
         }
 
-        /** The ε-t mode with these parameters. */
+        /**
+         * The ε-t mode with these parameters: a report of k events protects any t changed events at
+         * ε and costs ε·k/t of user-level privacy (mind the budget).
+         */
         public Builder privacy(String configId, double epsilon, int t, int k) {
             this.mode = PrivacyMode.EPSILON_T;
             this.configId = configId;
@@ -539,13 +589,31 @@ public final class ClientConfig {
         }
 
         /**
-         * @param budget user-level ε allowed per period, > 0; {@code Double.POSITIVE_INFINITY} (the
-         *     default) for none
+         * How long a report waits for the state directory's lock before it is refused, in [PT0S,
+         * PT1M] (default {@link StateLock#DEFAULT_WAIT}).
+         */
+        public Builder stateLockWait(Duration wait) {
+            this.stateLockWait = wait;
+            return this;
+        }
+
+        /**
+         * @param budget user-level ε allowed per period, > 0 (default ln 9); {@code
+         *     Double.POSITIVE_INFINITY} for none
          * @param period the rolling period, >= 1 s (default one day)
          */
         public Builder budget(double budget, Duration period) {
             this.budget = budget;
             this.budgetPeriod = period;
+            return this;
+        }
+
+        /**
+         * No budget, asked for by name (as {@code privacy.budget=none}): the device spends what its
+         * reports cost, the ledger still counts it. For simulations and tests, never a default.
+         */
+        public Builder noBudget() {
+            this.budget = Double.POSITIVE_INFINITY;
             return this;
         }
 
@@ -702,8 +770,11 @@ public final class ClientConfig {
             if ((v = get(p, KEY_REPORTS_PER_DAY)) != null) {
                 reportsPerDayCap = parseInt(KEY_REPORTS_PER_DAY, v);
             }
+            if ((v = get(p, KEY_STATE_LOCK_WAIT)) != null) {
+                stateLockWait = parseDuration(KEY_STATE_LOCK_WAIT, v);
+            }
             if ((v = get(p, KEY_BUDGET)) != null) {
-                if ("none".equalsIgnoreCase(v)) {
+                if (PrivacyDefaults.NO_BUDGET.equalsIgnoreCase(v)) {
                     budget = Double.POSITIVE_INFINITY;
                 } else {
                     try {
@@ -867,6 +938,11 @@ public final class ClientConfig {
         return reportsPerDayCap;
     }
 
+    /** How long a report waits for the state directory's lock before it is refused. */
+    public Duration stateLockWait() {
+        return stateLockWait;
+    }
+
     /** User-level ε allowed per {@link #budgetPeriod()}; infinite when there is no budget. */
     public double budget() {
         return budget;
@@ -930,6 +1006,14 @@ public final class ClientConfig {
     /** Whether path reports also carry the raw events. */
     public boolean pathsDebug() {
         return pathsDebug;
+    }
+
+    /**
+     * Whether the program's own settings asked for path tracing, which only the machine's user can
+     * turn on ({@link PathsConsent}): to say why it is off.
+     */
+    public boolean programAskedForPaths() {
+        return programAskedForPaths;
     }
 
     public String pathReportsTopic() {

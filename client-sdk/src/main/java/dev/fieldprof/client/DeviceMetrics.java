@@ -78,6 +78,21 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getStateLockTimeouts() {
+        return runtime.counters(false).stateLockTimeouts();
+    }
+
+    @Override
+    public long getPathReportsDropped() {
+        return runtime.pathReportsDropped();
+    }
+
+    @Override
+    public long getBackgroundFailures() {
+        return runtime.backgroundFailures();
+    }
+
+    @Override
     public long getEpochFailures() {
         return runtime.counters(false).epochFailures();
     }

@@ -12,7 +12,19 @@ public interface DeviceMetricsMXBean {
 
     long getStateWriteFailures();
 
+    /**
+     * Reports refused because the state directory's lock, shared with every program reporting from
+     * it, was not obtained in time: nothing was spent or sent, the events wait for the next epoch.
+     */
+    long getStateLockTimeouts();
+
     long getEpochFailures();
+
+    /**
+     * Failures the device's background threads (epoch scheduler, transport, edge model feed, path
+     * report sink) caught and survived; each retries with a bounded backoff, none prints.
+     */
+    long getBackgroundFailures();
 
     /** User-level ε of this device's reports in the current budget period. */
     double getUserLevelEpsilonInBudgetPeriod();
@@ -31,6 +43,9 @@ public interface DeviceMetricsMXBean {
     long getKafkaAuthenticationFailures();
 
     boolean isPathTracing();
+
+    /** Path reports dropped unsent: the broker did not take them, or the queue was full. */
+    long getPathReportsDropped();
 
     /**
      * Whether the path probes' traced bodies are kept out of line in this JVM: "added" (the

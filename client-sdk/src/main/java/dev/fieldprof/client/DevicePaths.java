@@ -103,7 +103,13 @@ final class DevicePaths implements AutoCloseable {
     /** Why {@link #start} leaves path tracing off with these inputs, or null if it starts it. */
     static String whyOff(ClientConfig config, BranchTable table, PathReportSink givenSink) {
         if (!config.pathsEnabled()) {
-            return "not enabled (" + ClientConfig.KEY_PATHS_ENABLED + "=false)";
+            return config.programAskedForPaths()
+                    ? "not enabled: the program's settings ask for it, but only the machine's user"
+                            + " can turn it on (-Dfieldprof.paths.enabled=true, or"
+                            + " paths.enabled=true in "
+                            + PathsConsent.FILE
+                            + " in the user's state directory)"
+                    : "not enabled (" + ClientConfig.KEY_PATHS_ENABLED + "=false)";
         }
         if (table == null) {
             return "the program has no branch description ("
@@ -127,6 +133,26 @@ final class DevicePaths implements AutoCloseable {
 
     PathTracer tracer() {
         return tracer;
+    }
+
+    /** Path reports the sink dropped (the broker unreachable, a full queue), or 0 if unknown. */
+    long reportsDropped() {
+        if (!(sink instanceof AsyncPublisher<?> publisher)) {
+            return 0;
+        }
+        dev.fieldprof.client.transport.TransportCounters c = publisher.counters();
+        long dropped = 0;
+        for (dev.fieldprof.client.transport.DropReason reason :
+                dev.fieldprof.client.transport.DropReason.values()) {
+            dropped += c.dropped(reason);
+        }
+        return dropped;
+    }
+
+    /** Failures the threads of path tracing caught and survived: the model feed, the sink. */
+    long backgroundFailures() {
+        return (feed == null ? 0 : feed.failures())
+                + (sink instanceof AsyncPublisher<?> publisher ? publisher.threadFailures() : 0);
     }
 
     /** Cuts the path reports of the epoch (see {@link PathTracer#endEpoch()}) and saves counts. */

@@ -4,6 +4,7 @@ import dev.fieldprof.client.ledger.PrivacyBudget;
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.state.AtomicFiles;
 import dev.fieldprof.client.state.EpochState;
+import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.client.tracing.PathReportSink;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.client.transport.ReportTransport;
@@ -78,6 +79,8 @@ public final class DeviceRuntime implements AutoCloseable {
     private final Path stateFile;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private volatile DevicePaths paths;
+    private final java.util.concurrent.atomic.AtomicLong schedulerFailures =
+            new java.util.concurrent.atomic.AtomicLong();
     private volatile String pathsOff;
 
     // Guarded by this.
@@ -88,6 +91,8 @@ public final class DeviceRuntime implements AutoCloseable {
     private long reportsMade;
     private long epochsCarried;
     private long stateWriteFailures;
+    private long stateLockTimeouts;
+    private String lastStateFailure;
     private long epochFailures;
     private String stateDiscarded;
     private boolean pendingDirty;
@@ -123,6 +128,12 @@ public final class DeviceRuntime implements AutoCloseable {
     /**
      * Counters of the runtime itself (the transport has its own): what happened to epochs and
      * reports, never how many events the program ran.
+     *
+     * @param stateWriteFailures state files that could not be written or read (a report it was for
+     *     was not made)
+     * @param stateLockTimeouts reports refused because the state directory's lock was not obtained
+     *     within {@link ClientConfig#stateLockWait()}
+     * @param lastStateFailure what the latest of those two was
      */
     public record RuntimeCounters(
             long reportsMade,
@@ -130,7 +141,9 @@ public final class DeviceRuntime implements AutoCloseable {
             long droppedEvents,
             long stateWriteFailures,
             long epochFailures,
-            Optional<String> stateDiscarded) {}
+            Optional<String> stateDiscarded,
+            long stateLockTimeouts,
+            Optional<String> lastStateFailure) {}
 
     private DeviceRuntime(
             ClientConfig config,
@@ -159,8 +172,14 @@ public final class DeviceRuntime implements AutoCloseable {
                         config.appVersion(),
                         config.configId(),
                         config.privacy(),
-                        config.reportsPerDayCap());
-        this.budget = PrivacyBudget.open(config.stateDir(), config.budget(), config.budgetPeriod());
+                        config.reportsPerDayCap(),
+                        config.stateLockWait());
+        this.budget =
+                PrivacyBudget.open(
+                        config.stateDir(),
+                        config.budget(),
+                        config.budgetPeriod(),
+                        config.stateLockWait());
         this.stateFile = config.stateDir().resolve(stateFileName(config.appVersion()));
         loadPending();
     }
@@ -175,7 +194,7 @@ public final class DeviceRuntime implements AutoCloseable {
      *
      * <pre>{@code
      * DeviceRuntime runtime = DeviceRuntime.start(ClientConfig.builder()
-     *         .appVersion("demo:1.0").methodCount(120).privacy("default", Math.log(9), 1, 1000)
+     *         .appVersion("demo:1.0").methodCount(120) // user-level, ln 9 a report and a day
      *         .stateDir(Path.of("state")).build());
      * Probes.install(runtime);
      * }</pre>
@@ -368,7 +387,7 @@ public final class DeviceRuntime implements AutoCloseable {
                     c ->
                             tasks.add(
                                     executor.scheduleWithFixedDelay(
-                                            this::checkpoint,
+                                            this::checkpointQuietly,
                                             c.toMillis(),
                                             c.toMillis(),
                                             TimeUnit.MILLISECONDS)));
@@ -448,9 +467,37 @@ public final class DeviceRuntime implements AutoCloseable {
     private void endEpochQuietly() {
         try {
             endEpoch();
-        } catch (Throwable ignored) {
-            // counted inside; the scheduler thread must survive
+        } catch (Throwable e) {
+            // The scheduler thread must survive (a task that throws is never run again).
+            schedulerFailures.incrementAndGet();
         }
+    }
+
+    private void checkpointQuietly() {
+        try {
+            checkpoint();
+        } catch (Throwable e) {
+            schedulerFailures.incrementAndGet();
+        }
+    }
+
+    /** Path reports dropped by path tracing's sink (0 when path tracing is off). */
+    public long pathReportsDropped() {
+        DevicePaths p = paths;
+        return p == null ? 0 : p.reportsDropped();
+    }
+
+    /**
+     * Failures the device's background threads caught and survived: its epoch scheduler, its own
+     * transport's publisher, and path tracing's model feed and sink. None dies of one or prints.
+     */
+    public long backgroundFailures() {
+        DevicePaths p = paths;
+        return schedulerFailures.get()
+                + (transport instanceof dev.fieldprof.client.transport.AsyncPublisher<?> publisher
+                        ? publisher.threadFailures()
+                        : 0)
+                + (p == null ? 0 : p.backgroundFailures());
     }
 
     /**
@@ -475,53 +522,44 @@ public final class DeviceRuntime implements AutoCloseable {
                 return new EpochResult(Outcome.CARRIED_FORWARD, Optional.empty());
             }
             Instant now = clock.instant();
-            if (!ledger.mayReport(now)) {
-                resetPending(now);
-                persistPending();
-                try {
-                    ledger.recordSkippedByCap();
-                } catch (IOException e) {
-                    stateWriteFailures++;
-                }
-                return new EpochResult(Outcome.SKIPPED_BY_CAP, Optional.empty());
-            }
             double reportEpsilon = ledger.userLevelEpsilonPerReport();
-            if (!budget.allows(now, reportEpsilon)) {
-                resetPending(now);
-                persistPending();
-                try {
-                    ledger.recordSkippedByBudget();
-                } catch (IOException e) {
-                    stateWriteFailures++;
-                }
-                return new EpochResult(Outcome.SKIPPED_BY_BUDGET, Optional.empty());
-            }
-            int[] sample = HypergeometricSampler.sampleMultivariate(random, pending, k);
-            List<Integer> counts = new ArrayList<>(oracle == null ? sample.length : 0);
+            List<Integer> counts = new ArrayList<>();
             List<Integer> subset = new ArrayList<>();
-            if (oracle == null) {
-                for (int z : randomizer.randomize(sample)) {
-                    counts.add(z);
-                }
-            } else {
-                // k = 1: the one sampled event, uniform over the epoch's events.
-                int event = 0;
-                while (sample[event] == 0) {
-                    event++;
-                }
-                for (int z : oracle.randomize(random, event)) {
-                    subset.add(z);
-                }
-            }
-            // The ledger is written before the report can leave (a crash only over-counts), and
-            // numbers the report: a report the ledger could not record does not leave (fail
-            // closed) and its events stay pending for the next epoch end.
             long sequence;
-            try {
+            // Every program reporting from this state directory (by default every app of the
+            // user) checks and spends under its lock, on the ledger and budget as the files hold
+            // them now: none reports on spending it has not seen, none numbers a report alike.
+            try (StateLock lock = StateLock.acquire(config.stateDir(), config.stateLockWait())) {
+                ledger.reload();
+                budget.reload();
+                if (!ledger.mayReport(now)) {
+                    resetPending(now);
+                    persistPending();
+                    try {
+                        ledger.recordSkippedByCap();
+                    } catch (IOException e) {
+                        stateFailed(e);
+                    }
+                    return new EpochResult(Outcome.SKIPPED_BY_CAP, Optional.empty());
+                }
+                if (!budget.allows(now, reportEpsilon)) {
+                    resetPending(now);
+                    persistPending();
+                    try {
+                        ledger.recordSkippedByBudget();
+                    } catch (IOException e) {
+                        stateFailed(e);
+                    }
+                    return new EpochResult(Outcome.SKIPPED_BY_BUDGET, Optional.empty());
+                }
+                randomize(k, counts, subset);
+                // The ledger is written before the report can leave (a crash only over-counts),
+                // and numbers the report: a report the ledger could not record does not leave
+                // (fail closed) and its events stay pending for the next epoch end.
                 budget.spend(now, reportEpsilon);
                 sequence = ledger.recordReport(now).reports();
             } catch (IOException e) {
-                stateWriteFailures++;
+                stateFailed(e);
                 return new EpochResult(Outcome.FAILED, Optional.empty());
             }
             String reportId = UUID.randomUUID().toString();
@@ -548,6 +586,40 @@ public final class DeviceRuntime implements AutoCloseable {
             epochFailures++;
             return new EpochResult(Outcome.FAILED, Optional.empty());
         }
+    }
+
+    /**
+     * Samples exactly k of the pending events and randomizes them into {@code counts} (ε-t mode) or
+     * {@code subset} (user-level mode: the one sampled event through the oracle).
+     */
+    private void randomize(int k, List<Integer> counts, List<Integer> subset) {
+        int[] sample = HypergeometricSampler.sampleMultivariate(random, pending, k);
+        if (oracle == null) {
+            for (int z : randomizer.randomize(sample)) {
+                counts.add(z);
+            }
+        } else {
+            // k = 1: the one sampled event, uniform over the epoch's events.
+            int event = 0;
+            while (sample[event] == 0) {
+                event++;
+            }
+            for (int z : oracle.randomize(random, event)) {
+                subset.add(z);
+            }
+        }
+    }
+
+    /**
+     * Counts a state failure: the lock not obtained in time, or a file unreadable or unwritable.
+     */
+    private void stateFailed(IOException e) {
+        if (e instanceof StateLock.Busy) {
+            stateLockTimeouts++;
+        } else {
+            stateWriteFailures++;
+        }
+        lastStateFailure = e.getMessage();
     }
 
     /** Moves the counters' new events into the pending counts; returns how many. */
@@ -654,7 +726,9 @@ public final class DeviceRuntime implements AutoCloseable {
                 droppedEvents,
                 stateWriteFailures,
                 epochFailures,
-                Optional.ofNullable(stateDiscarded));
+                Optional.ofNullable(stateDiscarded),
+                stateLockTimeouts,
+                Optional.ofNullable(lastStateFailure));
     }
 
     /**

@@ -16,7 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * what the agent did, for {@link DeviceMetrics}. Thread-safe.
  */
 public final class LoadTimeInstrumentation {
-    private record Program(Properties clientProperties, BranchTable branches, ProbePlanText plan) {}
+    private record Program(
+            Properties clientProperties,
+            Properties commandLine,
+            BranchTable branches,
+            ProbePlanText plan) {}
 
     private static volatile Program program;
     private static final AtomicLong CLASSES_INSTRUMENTED = new AtomicLong();
@@ -34,12 +38,27 @@ public final class LoadTimeInstrumentation {
      */
     public static void describeProgram(
             Properties clientProperties, BranchTable branches, ProbePlanText plan) {
-        if (clientProperties == null) {
-            throw new IllegalArgumentException("clientProperties must not be null");
+        describeProgram(clientProperties, new Properties(), branches, plan);
+    }
+
+    /**
+     * As above, with the settings given on the program's command line (the agent's options, keys
+     * without the prefix): over the program's settings and under the system properties, and like
+     * them the machine's user's, so they may turn path tracing on ({@link PathsConsent}).
+     */
+    public static void describeProgram(
+            Properties clientProperties,
+            Properties commandLine,
+            BranchTable branches,
+            ProbePlanText plan) {
+        if (clientProperties == null || commandLine == null) {
+            throw new IllegalArgumentException("clientProperties and commandLine must not be null");
         }
         Properties copy = new Properties();
         copy.putAll(clientProperties);
-        program = new Program(copy, branches, plan);
+        Properties options = new Properties();
+        options.putAll(commandLine);
+        program = new Program(copy, options, branches, plan);
     }
 
     /** Whether the device agent described the program. */
@@ -55,7 +74,9 @@ public final class LoadTimeInstrumentation {
      */
     public static Optional<ClientConfig> config() {
         Program p = program;
-        return p == null ? Optional.empty() : ClientConfig.withSystemProperties(p.clientProperties);
+        return p == null
+                ? Optional.empty()
+                : ClientConfig.withSystemProperties(p.clientProperties, p.commandLine);
     }
 
     /** The described branch table, or null. */

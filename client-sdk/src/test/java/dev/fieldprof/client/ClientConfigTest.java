@@ -26,8 +26,50 @@ class ClientConfigTest {
         p.setProperty("privacy.epsilon", "ln(9)");
         p.setProperty("privacy.t", "2");
         p.setProperty("privacy.k", "1000");
+        p.setProperty("privacy.mode", "epsilon-t");
         p.setProperty("state.dir", dir.toString());
         return p;
+    }
+
+    @Test
+    void theBuilderDefaultsToTheCliPrivacyOneUserLevelReportOfLn9ADay() {
+        ClientConfig config =
+                ClientConfig.builder().appVersion("a:1").methodCount(10).stateDir(dir).build();
+        assertThat(config.privacy().mode()).isEqualTo(PrivacyMode.USER_LEVEL);
+        assertThat(config.privacy().epsilon()).isEqualTo(Math.log(9));
+        assertThat(config.privacy().t()).isEqualTo(1);
+        assertThat(config.privacy().k()).isEqualTo(1);
+        assertThat(config.privacy().userLevelEpsilonPerReport()).isEqualTo(Math.log(9));
+        assertThat(config.budget()).isEqualTo(Math.log(9));
+        assertThat(config.budgetPeriod()).isEqualTo(Duration.ofDays(1));
+        assertThat(config.configId()).isEqualTo("default");
+    }
+
+    @Test
+    void aClientPropertiesWithoutABudgetHasTheDefaultOneAndNoneOnlyByName() {
+        Properties p = new Properties();
+        p.setProperty("app.version", "demo:1.0");
+        p.setProperty("method.count", "120");
+        p.setProperty("state.dir", dir.toString());
+        ClientConfig defaults = ClientConfig.fromProperties(p);
+        assertThat(defaults.privacy().mode()).isEqualTo(PrivacyMode.USER_LEVEL);
+        assertThat(defaults.privacy().epsilon()).isEqualTo(Math.log(9));
+        assertThat(defaults.budget()).isEqualTo(Math.log(9));
+        assertThat(defaults.budgetPeriod()).isEqualTo(Duration.ofDays(1));
+        p.setProperty("privacy.budget", "none");
+        assertThat(ClientConfig.fromProperties(p).budget()).isEqualTo(Double.POSITIVE_INFINITY);
+        p.setProperty("privacy.budget", "");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("privacy.budget must be a number > 0, ln(x) or none, got ''");
+        // The epsilon-t mode's t and k are refused without the mode named.
+        p.remove("privacy.budget");
+        p.setProperty("privacy.t", "1");
+        p.setProperty("privacy.k", "50");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage(
+                        "privacy.k and privacy.t must be 1 when privacy.mode=user-level (the"
+                                + " default; privacy.mode=epsilon-t for the epsilon-t mode), got"
+                                + " k=50, t=1");
     }
 
     @Test
@@ -109,8 +151,9 @@ class ClientConfigTest {
         assertThatThrownBy(() -> ClientConfig.fromProperties(p))
                 .hasMessage("privacy.epsilon must be finite and > 0, got -1.0");
         p.remove("privacy.epsilon");
-        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
-                .hasMessage("privacy.epsilon is required: a number > 0 or ln(x)");
+        assertThat(ClientConfig.fromProperties(p).privacy().epsilon())
+                .as("the default epsilon, ln 9")
+                .isEqualTo(Math.log(9));
     }
 
     @Test

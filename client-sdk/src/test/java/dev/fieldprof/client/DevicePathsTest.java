@@ -254,6 +254,7 @@ class DevicePathsTest {
         p.setProperty(ClientConfig.KEY_EPSILON, "1.0");
         p.setProperty(ClientConfig.KEY_T, "1");
         p.setProperty(ClientConfig.KEY_K, "10");
+        p.setProperty(ClientConfig.KEY_MODE, "epsilon-t");
         p.setProperty(ClientConfig.KEY_STATE_DIR, dir.toString());
         ClientConfig defaults = ClientConfig.fromProperties(p);
         assertThat(defaults.pathsEnabled()).isFalse();

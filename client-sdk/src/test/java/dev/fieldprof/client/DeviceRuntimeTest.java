@@ -41,6 +41,9 @@ class DeviceRuntimeTest {
                 .deviceId("device-7")
                 .methodCount(6)
                 .privacy("default", Math.log(9), 1, 10)
+                // Reports of 10 ln 9 each, many a day: no budget, by name (the budget's own
+                // test sets one).
+                .noBudget()
                 .checkpointInterval(null)
                 .stateDir(dir);
     }
@@ -345,7 +348,8 @@ class DeviceRuntimeTest {
                         "app-data/fieldprof rwx------",
                         "app-data/fieldprof/epoch-demo_1.0-33026f9c.state rw-------",
                         "app-data/fieldprof/ledger-demo_1.0-33026f9c.properties rw-------",
-                        "app-data/fieldprof/privacy-budget.properties rw-------");
+                        "app-data/fieldprof/privacy-budget.properties rw-------",
+                        "app-data/fieldprof/state.lock rw-------");
     }
 
     @Test
@@ -408,13 +412,16 @@ class DeviceRuntimeTest {
                             "EpochsSkippedByCap",
                             "EpochsSkippedByBudget",
                             "StateWriteFailures",
+                            "StateLockTimeouts",
                             "EpochFailures",
+                            "BackgroundFailures",
                             "UserLevelEpsilonInBudgetPeriod",
                             "ReportsSent",
                             "ReportsSpooled",
                             "ReportsDropped",
                             "KafkaAuthenticationFailures",
                             "PathTracing",
+                            "PathReportsDropped",
                             "PathProbeInlining",
                             "ClassesInstrumentedAtLoad",
                             "ClassesLeftUninstrumentedAtLoad");
@@ -451,6 +458,51 @@ class DeviceRuntimeTest {
             assertThat(reported.await(20, TimeUnit.SECONDS)).isTrue();
             assertThat(runtime.ledger().reports()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void theEpochThreadOutlivesFailingEpochEndsCountsThemAndPrintsNothing() throws Exception {
+        java.io.PrintStream hostErr = System.err;
+        java.io.PrintStream hostOut = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream watching =
+                new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+        try (DeviceRuntime runtime =
+                start(config().epochSpan(Duration.ofSeconds(1)).build(), Clock.systemUTC())) {
+            // The ledger cannot be written: every epoch end on the scheduler thread fails.
+            Path ledger;
+            try (var files = Files.list(dir)) {
+                ledger =
+                        files.filter(f -> f.getFileName().toString().startsWith("ledger-"))
+                                .findFirst()
+                                .orElseThrow();
+            }
+            Files.delete(ledger);
+            Files.createDirectories(ledger.resolve("blocker"));
+            System.setErr(watching);
+            System.setOut(watching);
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (runtime.counters(false).stateWriteFailures() < 2
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            // Two failed epoch ends: the thread ran again after the first.
+            assertThat(runtime.counters(false).stateWriteFailures()).isGreaterThanOrEqualTo(2);
+            assertThat(runtime.backgroundFailures()).isZero(); // each failure was handled inside
+            assertThat(
+                            Thread.getAllStackTraces().keySet().stream()
+                                    .filter(t -> t.getName().equals("fieldprof-epochs"))
+                                    .filter(Thread::isAlive))
+                    .hasSize(1);
+        } finally {
+            System.setErr(hostErr);
+            System.setOut(hostOut);
+        }
+        assertThat(reports).isEmpty();
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8)).isEmpty();
     }
 
     @Test

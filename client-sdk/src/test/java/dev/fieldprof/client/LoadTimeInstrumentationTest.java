@@ -32,6 +32,14 @@ class LoadTimeInstrumentationTest {
         p.setProperty("privacy.epsilon", "2.0");
         p.setProperty("privacy.t", "1");
         p.setProperty("privacy.k", "2");
+        p.setProperty("privacy.mode", "epsilon-t");
+        p.setProperty("privacy.budget", "none");
+        return p;
+    }
+
+    /** The agent's {@code paths} option, given on the program's command line. */
+    private static Properties pathsOnTheCommandLine() {
+        Properties p = new Properties();
         p.setProperty("paths.enabled", "true");
         return p;
     }
@@ -42,7 +50,10 @@ class LoadTimeInstrumentationTest {
         System.setProperty("fieldprof.transport", "none");
         Probes.resetForTests();
         LoadTimeInstrumentation.describeProgram(
-                described(), ArrayBranchTable.builder(4).branch(1, 0, 2).build(), null);
+                described(),
+                pathsOnTheCommandLine(),
+                ArrayBranchTable.builder(4).branch(1, 0, 2).build(),
+                null);
         Probes.enter(1);
         Probes.enter(3);
         DeviceRuntime runtime = Probes.installed().orElseThrow();
@@ -59,7 +70,7 @@ class LoadTimeInstrumentationTest {
     void theDeviceIdTheAgentPicksAVariantByIsTheOneTheRuntimeKeeps() throws IOException {
         System.setProperty("fieldprof.state.dir", dir.toString());
         System.setProperty("fieldprof.transport", "none");
-        LoadTimeInstrumentation.describeProgram(described(), null, null);
+        LoadTimeInstrumentation.describeProgram(described(), pathsOnTheCommandLine(), null, null);
         ClientConfig config = LoadTimeInstrumentation.config().orElseThrow();
         String id = LoadTimeInstrumentation.deviceId(config);
         assertThat(LoadTimeInstrumentation.tracesPaths(config, null)).isFalse();

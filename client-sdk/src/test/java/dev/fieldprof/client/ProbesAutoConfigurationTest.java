@@ -38,6 +38,8 @@ class ProbesAutoConfigurationTest {
                         "privacy.epsilon", "ln(9)",
                         "privacy.t", "1",
                         "privacy.k", "2",
+                        "privacy.mode", "epsilon-t",
+                        "privacy.budget", "none",
                         "state.dir", dir.toString(),
                         "transport", "none",
                         "checkpoint.interval", "none"));
@@ -57,6 +59,7 @@ class ProbesAutoConfigurationTest {
                         "privacy.epsilon", "1",
                         "privacy.t", "1",
                         "privacy.k", "2",
+                        "privacy.mode", "epsilon-t",
                         "state.dir", dir.toString()));
         assertThatCode(() -> Probes.enter(1)).doesNotThrowAnyException();
         assertThat(Probes.installed()).isEmpty();

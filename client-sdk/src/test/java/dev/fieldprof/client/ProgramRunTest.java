@@ -30,6 +30,8 @@ class ProgramRunTest {
         command.add("-Dfieldprof.privacy.epsilon=ln(9)");
         command.add("-Dfieldprof.privacy.t=1");
         command.add("-Dfieldprof.privacy.k=50");
+        command.add("-Dfieldprof.privacy.mode=epsilon-t");
+        command.add("-Dfieldprof.privacy.budget=none");
         command.add("-Dfieldprof.state.dir=" + dir);
         command.add("-cp");
         command.add(

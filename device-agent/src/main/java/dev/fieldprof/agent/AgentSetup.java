@@ -54,11 +54,14 @@ final class AgentSetup {
         } catch (IllegalArgumentException | IOException e) {
             throw new AgentStartException(e.getMessage());
         }
+        // The agent's options are on the command line the program is started with: like a
+        // system property (which wins over them), they may turn path tracing on.
+        Properties commandLine = new Properties();
         if (options.paths()) {
-            client.setProperty(ClientConfig.KEY_PATHS_ENABLED, "true");
+            commandLine.setProperty(ClientConfig.KEY_PATHS_ENABLED, "true");
         }
         ProbePlanText plan = ProbePlanText.of(model);
-        LoadTimeInstrumentation.describeProgram(client, branches, plan);
+        LoadTimeInstrumentation.describeProgram(client, commandLine, branches, plan);
         ClientConfig config;
         try {
             config = LoadTimeInstrumentation.config().orElseThrow();

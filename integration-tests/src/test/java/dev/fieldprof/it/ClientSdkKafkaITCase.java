@@ -43,6 +43,8 @@ class ClientSdkKafkaITCase {
                         .deviceId("it-device")
                         .methodCount(40)
                         .privacy("default", Math.log(9), 2, 100)
+                        // Two reports of 50 ln 9 each: no budget, by name.
+                        .noBudget()
                         .stateDir(dir.resolve("state"))
                         .transport(ClientConfig.TransportKind.KAFKA)
                         .kafka(RUNTIME.bootstrapServers(), topic)

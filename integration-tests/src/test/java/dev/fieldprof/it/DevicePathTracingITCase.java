@@ -87,6 +87,8 @@ class DevicePathTracingITCase {
                             .deviceId("device-1")
                             .methodCount(2)
                             .privacy("default", Math.log(9), 1, 10)
+                            // A report of 10 ln 9: no budget, by name.
+                            .noBudget()
                             .checkpointInterval(null)
                             .stateDir(state)
                             .transport(ClientConfig.TransportKind.KAFKA)

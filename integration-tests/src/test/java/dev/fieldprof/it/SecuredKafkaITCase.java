@@ -645,6 +645,8 @@ class SecuredKafkaITCase {
                 .deviceId(id)
                 .methodCount(KnownReports.METHODS)
                 .privacy(KnownReports.CONFIG, KnownReports.EPSILON, KnownReports.T, KnownReports.K)
+                // Several reports of one device: no budget, by name.
+                .noBudget()
                 .stateDir(dir.resolve(id))
                 .transport(ClientConfig.TransportKind.KAFKA)
                 .kafka(secure, Topics.FREQUENCY_REPORTS)

@@ -170,6 +170,8 @@ class UserLevelModeITCase {
                 .appVersion(APP)
                 .deviceId(id)
                 .methodCount(METHODS)
+                // Several reports of one device: no budget, by name.
+                .noBudget()
                 .stateDir(dir.resolve(id))
                 .transport(ClientConfig.TransportKind.KAFKA)
                 .kafka(RUNTIME.bootstrapServers(), reportsTopic)

@@ -1,6 +1,7 @@
 package dev.fieldprof.bytecode.instrument;
 
 import dev.fieldprof.schemas.PrivacyConfig;
+import dev.fieldprof.schemas.PrivacyDefaults;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.time.Duration;
 import java.util.Locale;
@@ -16,8 +17,9 @@ import java.util.Locale;
  */
 public record DeviceBudget(double epsilon, Duration period) {
 
-    /** ε = ln 9 a day: one user-level report a day at the default ε. */
-    public static final DeviceBudget DEFAULT = new DeviceBudget(Math.log(9), Duration.ofDays(1));
+    /** ε = ln 9 a day: one user-level report a day at the default ε ({@link PrivacyDefaults}). */
+    public static final DeviceBudget DEFAULT =
+            new DeviceBudget(PrivacyDefaults.BUDGET, PrivacyDefaults.BUDGET_PERIOD);
 
     /** No bound: devices spend what their reports cost. */
     public static final DeviceBudget NONE =
@@ -82,7 +84,9 @@ public record DeviceBudget(double epsilon, Duration period) {
     /** The client-properties lines that give devices this budget. */
     String properties() {
         return "privacy.budget="
-                + (Double.isInfinite(epsilon) ? "none" : Double.toString(epsilon))
+                + (Double.isInfinite(epsilon)
+                        ? PrivacyDefaults.NO_BUDGET
+                        : Double.toString(epsilon))
                 + "\nprivacy.budget.period="
                 + period
                 + "\n";

@@ -43,8 +43,9 @@ public final class JarInstrumenter {
     private final DeviceBudget budget;
 
     /**
-     * An instrumenter that writes no budget into the jar: its devices spend without bound unless
-     * they are given {@code -Dfieldprof.privacy.budget}.
+     * An instrumenter that writes no budget into the jar: its devices get the client SDK's default
+     * budget ({@link dev.fieldprof.schemas.PrivacyDefaults}, the same as {@link
+     * DeviceBudget#DEFAULT}) unless they are given {@code -Dfieldprof.privacy.budget}.
      *
      * @param stripSignatures if false, signed jars are refused (instrumenting invalidates the
      *     signature); if true their signature files and per-entry digests are removed
@@ -55,7 +56,8 @@ public final class JarInstrumenter {
 
     /**
      * @param stripSignatures as in {@link #JarInstrumenter(boolean)}
-     * @param budget the budget written into the jar for its devices; null for none
+     * @param budget the budget written into the jar for its devices ({@link DeviceBudget#NONE} for
+     *     none); null to write none and leave devices the SDK's default
      */
     public JarInstrumenter(boolean stripSignatures, DeviceBudget budget) {
         this.stripSignatures = stripSignatures;
@@ -186,7 +188,8 @@ public final class JarInstrumenter {
      * The client SDK's configuration, from the model and its first privacy configuration: the text
      * of {@link #CLIENT_PROPERTIES}, which the device agent hands the SDK instead.
      *
-     * @param budget the device budget written with it; null for none
+     * @param budget the device budget written with it; null to write none (devices then get the
+     *     SDK's default)
      */
     public static String clientProperties(ProgramModel model, DeviceBudget budget) {
         if (model.getPrivacyConfigs().isEmpty()) {
@@ -202,9 +205,11 @@ public final class JarInstrumenter {
         out.append("privacy.epsilon=").append(Double.toString(config.getEpsilon())).append('\n');
         out.append("privacy.t=").append(config.getT()).append('\n');
         out.append("privacy.k=").append(config.getK()).append('\n');
-        if (config.getMode() == dev.fieldprof.schemas.PrivacyMode.USER_LEVEL) {
-            out.append("privacy.mode=user-level\n");
-        }
+        // Always named: a configuration without it is the SDK's default mode, user-level.
+        out.append(
+                config.getMode() == dev.fieldprof.schemas.PrivacyMode.USER_LEVEL
+                        ? "privacy.mode=user-level\n"
+                        : "privacy.mode=epsilon-t\n");
         if (budget != null) {
             out.append(budget.properties());
         }

@@ -18,8 +18,8 @@ import java.util.TreeMap;
 /** Builds, writes and reads ProgramModel files (the RecordCodec bytes of one ProgramModel). */
 public final class ProgramModels {
 
-    /** ln 9: the default privacy loss per report (docs/architecture.md, "The user-level mode"). */
-    public static final double DEFAULT_EPSILON = Math.log(9);
+    /** ln 9: the default privacy loss ({@link dev.fieldprof.schemas.PrivacyDefaults#EPSILON}). */
+    public static final double DEFAULT_EPSILON = dev.fieldprof.schemas.PrivacyDefaults.EPSILON;
 
     private ProgramModels() {}
 

@@ -39,7 +39,9 @@ import picocli.CommandLine.Option;
                 "Instrument a jar for a program model: every method of V calls"
                         + " dev.fieldprof.client.Probes.enter(id) on entry; with --paths the"
                         + " selected methods also call dev.fieldprof.client.PathProbes (path"
-                        + " tracing stays off on a device until it sets paths.enabled=true).")
+                        + " tracing stays off on a device until its user turns it on:"
+                        + " -Dfieldprof.paths.enabled=true, or paths.enabled=true in"
+                        + " consent.properties in the user's state directory).")
 public final class InstrumentCommand implements Callable<Integer> {
 
     @Option(names = "--jar", required = true, paramLabel = "APP.jar", description = "The jar.")

@@ -83,7 +83,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--epsilon",
-            defaultValue = "ln(9)",
+            defaultValue = dev.fieldprof.schemas.PrivacyDefaults.EPSILON_TEXT,
             description = "Epsilon of every report: a number or ln(x) (default: ${DEFAULT-VALUE}).")
     String epsilon;
 

@@ -22,7 +22,10 @@ public record DemoPrivacy(PrivacyMode mode, double epsilon, DeviceBudget budget)
 
     /** User-level reports at ε = ln 9, at most ln 9 a day. */
     public static final DemoPrivacy DEFAULT =
-            new DemoPrivacy(PrivacyMode.USER_LEVEL, Math.log(9), DeviceBudget.DEFAULT);
+            new DemoPrivacy(
+                    dev.fieldprof.schemas.PrivacyDefaults.MODE,
+                    dev.fieldprof.schemas.PrivacyDefaults.EPSILON,
+                    DeviceBudget.DEFAULT);
 
     /**
      * The analyzed model with this mode and ε in each of its privacy configurations (the demo's

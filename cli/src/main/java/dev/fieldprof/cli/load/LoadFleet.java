@@ -88,7 +88,10 @@ final class LoadFleet implements AutoCloseable {
                                 .methodCount(methods)
                                 .stateDir(stateRoot.resolve(deviceId))
                                 .reportsPerDayCap(REPORTS_PER_DAY)
-                                .privacy(privacy);
+                                .privacy(privacy)
+                                // Simulated devices report many times a day to load the jobs:
+                                // no budget, by name.
+                                .noBudget();
                 devices.add(
                         DeviceRuntime.start(
                                 config.build(),

@@ -2,6 +2,7 @@ package dev.fieldprof.cli.options;
 
 import dev.fieldprof.bytecode.instrument.DeviceBudget;
 import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.schemas.PrivacyDefaults;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Option;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Option;
 public final class BudgetOptions {
     @Option(
             names = "--budget",
-            defaultValue = "ln(9)",
+            defaultValue = PrivacyDefaults.BUDGET_TEXT,
             paramLabel = "EPS|none",
             description =
                     "User-level epsilon a device may spend per --budget-period: a number, ln(x),"
@@ -36,7 +37,7 @@ public final class BudgetOptions {
      */
     public DeviceBudget budget() {
         double epsilon =
-                budget.trim().equalsIgnoreCase("none")
+                budget.trim().equalsIgnoreCase(PrivacyDefaults.NO_BUDGET)
                         ? Double.POSITIVE_INFINITY
                         : PrivacyParameters.parseEpsilon(budget);
         return new DeviceBudget(epsilon, period);

@@ -252,6 +252,9 @@ class EstimatesReleaseDiffTest {
                                         privacy.getEpsilon(),
                                         privacy.getT(),
                                         privacy.getK())
+                                // Simulated devices of the model's epsilon-t configuration:
+                                // no budget, by name.
+                                .noBudget()
                                 .stateDir(dir.resolve("devices").resolve(deviceId))
                                 .build();
                 long seed = release * 1_000_003L + device;

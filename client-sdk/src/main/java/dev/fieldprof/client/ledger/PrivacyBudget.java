@@ -1,6 +1,7 @@
 package dev.fieldprof.client.ledger;
 
 import dev.fieldprof.client.state.AtomicFiles;
+import dev.fieldprof.client.state.StateLock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Reader;
@@ -25,18 +26,27 @@ import java.util.Properties;
  * <p>Fails closed: a report is spent (persisted) before it may leave, and when the budget file
  * cannot be written the report is not sent. A report stays in the window until its time is more
  * than one period before the latest report time seen, so a clock set back never frees budget (a
- * clock set forward does; only the device's own user can set it). Thread-safe within one JVM; two
- * processes sharing a state directory are not coordinated.
+ * clock set forward does; only the device's own user can set it). Processes and threads sharing a
+ * state directory are coordinated by its {@link StateLock}: a caller holds it across {@link
+ * #reload()}, {@link #allows} and {@link #spend}, and {@code spend} itself re-reads the file under
+ * the lock before it adds the report, so no process writes over another's spending. A file that is
+ * not a budget (a missing {@code reports} line, a negative or unreadable ε, a bad time) is refused
+ * with the one reason, and no report is made while it stays so.
  *
  * <pre>{@code
  * PrivacyBudget budget = PrivacyBudget.open(stateDir, 8.0, Duration.ofDays(1));
- * if (budget.allows(now, reportEpsilon)) { budget.spend(now, reportEpsilon); send(report); }
+ * try (StateLock lock = StateLock.acquire(stateDir, StateLock.DEFAULT_WAIT)) {
+ *     budget.reload();
+ *     if (budget.allows(now, reportEpsilon)) { budget.spend(now, reportEpsilon); send(report); }
+ * }
  * }</pre>
  */
 public final class PrivacyBudget {
     private static final int FORMAT = 1;
     static final String FILE = "privacy-budget.properties";
 
+    private final Path stateDir;
+    private final Duration lockWait;
     private final Path file;
     private final double budget;
     private final Duration period;
@@ -44,8 +54,10 @@ public final class PrivacyBudget {
     private final List<long[]> times = new ArrayList<>();
     private final List<Double> spent = new ArrayList<>();
 
-    private PrivacyBudget(Path file, double budget, Duration period) {
-        this.file = file;
+    private PrivacyBudget(Path stateDir, Duration lockWait, double budget, Duration period) {
+        this.stateDir = stateDir;
+        this.lockWait = lockWait;
+        this.file = stateDir.resolve(FILE);
         this.budget = budget;
         this.period = period;
     }
@@ -54,32 +66,85 @@ public final class PrivacyBudget {
      * @param budget user-level ε allowed per period, > 0, or {@code Double.POSITIVE_INFINITY} for
      *     none (the spending is still recorded and shown)
      * @param period the rolling period, >= 1 s
+     * @throws IOException if the file cannot be read or is refused
      */
     public static PrivacyBudget open(Path stateDir, double budget, Duration period)
             throws IOException {
+        return open(stateDir, budget, period, StateLock.DEFAULT_WAIT);
+    }
+
+    /** As above, waiting at most {@code lockWait} for the state directory's lock in a spend. */
+    public static PrivacyBudget open(
+            Path stateDir, double budget, Duration period, Duration lockWait) throws IOException {
         if (!(budget > 0)) {
             throw new IllegalArgumentException("budget must be > 0 (or none), got " + budget);
         }
         if (period.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("budget period must be >= 1 s, got " + period);
         }
-        PrivacyBudget b = new PrivacyBudget(stateDir.resolve(FILE), budget, period);
+        PrivacyBudget b = new PrivacyBudget(stateDir, lockWait, budget, period);
+        b.reload();
+        return b;
+    }
+
+    /**
+     * Replaces the reports this budget holds with those its file holds now (other processes may
+     * have spent since). Call with the state directory's {@link StateLock} held.
+     *
+     * @throws IOException if the file cannot be read or is refused; what was held is kept
+     */
+    public synchronized void reload() throws IOException {
         Properties p = new Properties();
-        try (Reader reader = Files.newBufferedReader(b.file, StandardCharsets.UTF_8)) {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(reader);
         } catch (NoSuchFileException e) {
-            return b;
+            times.clear();
+            spent.clear();
+            return;
         }
+        List<long[]> readTimes = new ArrayList<>();
+        List<Double> readSpent = new ArrayList<>();
+        parseReports(p, readTimes, readSpent);
+        times.clear();
+        times.addAll(readTimes);
+        spent.clear();
+        spent.addAll(readSpent);
+    }
+
+    private void parseReports(Properties p, List<long[]> readTimes, List<Double> readSpent)
+            throws IOException {
         if (!String.valueOf(FORMAT).equals(p.getProperty("format"))) {
-            throw new IOException("unsupported budget format in " + b.file);
+            throw refused("unsupported format " + p.getProperty("format"));
         }
-        String reports = p.getProperty("reports", "");
-        for (String item : reports.isEmpty() ? new String[0] : reports.split(",")) {
-            String[] parts = item.split("@");
-            b.spent.add(Double.parseDouble(parts[0]));
-            b.times.add(new long[] {Long.parseLong(parts[1])});
+        String reports = p.getProperty("reports");
+        if (reports == null) {
+            throw refused("no reports line");
         }
-        return b;
+        reports = reports.trim();
+        String[] items = reports.isEmpty() ? new String[0] : reports.split(",", -1);
+        for (int i = 0; i < items.length; i++) {
+            String[] parts = items[i].split("@", -1);
+            double epsilon;
+            long time;
+            try {
+                if (parts.length != 2) {
+                    throw new NumberFormatException("not epsilon@time");
+                }
+                epsilon = Double.parseDouble(parts[0].trim());
+                time = Long.parseLong(parts[1].trim());
+            } catch (NumberFormatException e) {
+                throw refused("report " + (i + 1) + " is not epsilon@time: '" + items[i] + "'");
+            }
+            if (!(epsilon >= 0) || Double.isInfinite(epsilon)) {
+                throw refused("report " + (i + 1) + " has epsilon " + epsilon + ", not >= 0");
+            }
+            readSpent.add(epsilon);
+            readTimes.add(new long[] {time});
+        }
+    }
+
+    private IOException refused(String reason) {
+        return new IOException("privacy budget file " + file + " refused: " + reason);
     }
 
     /** The budget stored in {@code stateDir} as its device last wrote it, if any (for the CLI). */
@@ -105,17 +170,24 @@ public final class PrivacyBudget {
     }
 
     /**
-     * Enters a report costing {@code epsilon} at {@code now} and persists it; call before the
-     * report leaves, and send nothing if this throws.
+     * Enters a report costing {@code epsilon} at {@code now} and persists it, under the state
+     * directory's lock on the spending as the file holds it; call before the report leaves, and
+     * send nothing if this throws ({@link StateLock.Busy} when the lock was not obtained in time).
      */
-    public synchronized void spend(Instant now, double epsilon) throws IOException {
-        long horizon = horizon(now);
-        forgetBefore(horizon);
-        // Never earlier than the latest time seen: a report made while the clock is set back
-        // stays in the window as long as the reports before it.
-        times.add(new long[] {horizon + period.toMillis()});
-        spent.add(epsilon);
-        persist();
+    public void spend(Instant now, double epsilon) throws IOException {
+        // The directory's lock before this budget's monitor, always.
+        try (StateLock lock = StateLock.acquire(stateDir, lockWait)) {
+            synchronized (this) {
+                reload();
+                long horizon = horizon(now);
+                forgetBefore(horizon);
+                // Never earlier than the latest time seen: a report made while the clock is set
+                // back stays in the window as long as the reports before it.
+                times.add(new long[] {horizon + period.toMillis()});
+                spent.add(epsilon);
+                persist();
+            }
+        }
     }
 
     /** User-level ε of the reports in the period that ends at {@code now}. */

@@ -1,6 +1,7 @@
 package dev.fieldprof.client.ledger;
 
 import dev.fieldprof.client.state.AtomicFiles;
+import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.ldp.PrivacyParameters;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -30,7 +32,10 @@ import java.util.Properties;
  * an upper bound. A report is entered before it is handed to the transport, so a crash can only
  * over-count. A per-day cap (UTC days of the device clock; a clock set back to an earlier day stays
  * on the latest day seen) stops reporting when reached. Stored as a versioned properties file,
- * written atomically.
+ * written atomically. Every write re-reads the file under the state directory's {@link StateLock}
+ * and changes what it holds, so processes of the same app version sharing the directory count each
+ * other's reports and never number two alike; a write that cannot get the lock in time fails (and a
+ * report it was for is not made).
  *
  * <p>The ledger also shows whether path tracing is on and how many path reports (and bytes of path
  * data) the device has handed over for sending. <b>Path reports are not randomized</b>: they carry
@@ -44,6 +49,8 @@ public final class PrivacyLedger {
     private static final String PREFIX = "ledger-";
     private static final String SUFFIX = ".properties";
 
+    private final Path stateDir;
+    private final Duration lockWait;
     private final Path file;
     private final String deviceId;
     private final String appVersion;
@@ -61,7 +68,9 @@ public final class PrivacyLedger {
     private boolean pathTracing;
     private long pathReports;
     private long pathBytes;
-    private boolean pathsDirty;
+    // Path reports counted since the last write, added to the file's counts at the next one.
+    private long unsavedPathReports;
+    private long unsavedPathBytes;
 
     /**
      * A read-only view of one ledger.
@@ -139,12 +148,16 @@ public final class PrivacyLedger {
     }
 
     private PrivacyLedger(
+            Path stateDir,
+            Duration lockWait,
             Path file,
             String deviceId,
             String appVersion,
             String configId,
             PrivacyParameters parameters,
             int reportsPerDayCap) {
+        this.stateDir = stateDir;
+        this.lockWait = lockWait;
         this.file = file;
         this.deviceId = deviceId;
         this.appVersion = appVersion;
@@ -154,11 +167,12 @@ public final class PrivacyLedger {
     }
 
     /**
-     * Opens (or starts) the ledger of {@code appVersion} in {@code stateDir}. Thread-safe.
+     * Opens (or starts) the ledger of {@code appVersion} in {@code stateDir}, waiting at most
+     * {@link StateLock#DEFAULT_WAIT} for the directory's lock. Thread-safe.
      *
      * <pre>{@code
      * PrivacyLedger ledger = PrivacyLedger.open(dir, "device-1", "demo:1.0", "default",
-     *         new PrivacyParameters(Math.log(9), 1, 1000), 24);
+     *         new PrivacyParameters(PrivacyMode.USER_LEVEL, Math.log(9), 1, 1), 24);
      * }</pre>
      *
      * @param reportsPerDayCap reports allowed per UTC day, >= 1
@@ -171,40 +185,85 @@ public final class PrivacyLedger {
             PrivacyParameters parameters,
             int reportsPerDayCap)
             throws IOException {
+        return open(
+                stateDir,
+                deviceId,
+                appVersion,
+                configId,
+                parameters,
+                reportsPerDayCap,
+                StateLock.DEFAULT_WAIT);
+    }
+
+    /**
+     * As above, waiting at most {@code lockWait} for the state directory's lock whenever the ledger
+     * is written.
+     *
+     * @throws StateLock.Busy if the lock was not obtained in time
+     */
+    public static PrivacyLedger open(
+            Path stateDir,
+            String deviceId,
+            String appVersion,
+            String configId,
+            PrivacyParameters parameters,
+            int reportsPerDayCap,
+            Duration lockWait)
+            throws IOException {
         if (reportsPerDayCap < 1) {
             throw new IllegalArgumentException(
                     "reportsPerDayCap must be >= 1, got " + reportsPerDayCap);
         }
         PrivacyLedger ledger =
                 new PrivacyLedger(
+                        stateDir,
+                        lockWait,
                         stateDir.resolve(fileName(appVersion)),
                         deviceId,
                         appVersion,
                         configId,
                         parameters,
                         reportsPerDayCap);
-        Properties stored = load(ledger.file);
-        if (stored != null) {
-            ledger.reports = Long.parseLong(stored.getProperty("reports", "0"));
-            ledger.eventsReported = Long.parseLong(stored.getProperty("eventsReported", "0"));
-            ledger.userLevelEpsilon =
-                    Double.parseDouble(stored.getProperty("userLevelEpsilon", "0"));
-            String day = stored.getProperty("day", "");
-            ledger.day = day.isEmpty() ? null : LocalDate.parse(day);
-            ledger.reportsOnDay = Integer.parseInt(stored.getProperty("reportsOnDay", "0"));
-            ledger.epochsSkippedByCap =
-                    Long.parseLong(stored.getProperty("epochsSkippedByCap", "0"));
-            ledger.epochsSkippedByBudget =
-                    Long.parseLong(stored.getProperty("epochsSkippedByBudget", "0"));
-            ledger.lastReportMillis = Long.parseLong(stored.getProperty("lastReportMillis", "0"));
-            // Absent in ledgers written before path tracing existed: nothing was shared then.
-            ledger.pathTracing = Boolean.parseBoolean(stored.getProperty("pathTracing", "false"));
-            ledger.pathReports = Long.parseLong(stored.getProperty("pathReports", "0"));
-            ledger.pathBytes = Long.parseLong(stored.getProperty("pathBytes", "0"));
-        } else {
-            ledger.persist(); // so that the CLI lists a device that has not reported yet
+        try (StateLock lock = StateLock.acquire(stateDir, lockWait)) {
+            if (!ledger.reload()) {
+                ledger.persist(); // so that the CLI lists a device that has not reported yet
+            }
         }
         return ledger;
+    }
+
+    /**
+     * Replaces what this ledger holds with what its file holds now (another process of the same app
+     * version may have reported since), keeping the path counts not yet written. Call with the
+     * state directory's {@link StateLock} held.
+     *
+     * @return false if there is no file yet
+     * @throws IOException if the file cannot be read or is not a ledger
+     */
+    public synchronized boolean reload() throws IOException {
+        Properties stored = load(file);
+        if (stored == null) {
+            return false;
+        }
+        try {
+            reports = Long.parseLong(stored.getProperty("reports", "0"));
+            eventsReported = Long.parseLong(stored.getProperty("eventsReported", "0"));
+            userLevelEpsilon = Double.parseDouble(stored.getProperty("userLevelEpsilon", "0"));
+            String storedDay = stored.getProperty("day", "");
+            day = storedDay.isEmpty() ? null : LocalDate.parse(storedDay);
+            reportsOnDay = Integer.parseInt(stored.getProperty("reportsOnDay", "0"));
+            epochsSkippedByCap = Long.parseLong(stored.getProperty("epochsSkippedByCap", "0"));
+            epochsSkippedByBudget =
+                    Long.parseLong(stored.getProperty("epochsSkippedByBudget", "0"));
+            lastReportMillis = Long.parseLong(stored.getProperty("lastReportMillis", "0"));
+            // Absent in ledgers written before path tracing existed: nothing was shared then.
+            pathTracing = Boolean.parseBoolean(stored.getProperty("pathTracing", "false"));
+            pathReports = Long.parseLong(stored.getProperty("pathReports", "0"));
+            pathBytes = Long.parseLong(stored.getProperty("pathBytes", "0"));
+        } catch (RuntimeException e) {
+            throw new IOException("unreadable ledger " + file + ": " + e.getMessage(), e);
+        }
+        return true;
     }
 
     static String fileName(String appVersion) {
@@ -239,26 +298,45 @@ public final class PrivacyLedger {
         return day == null || LocalDate.ofInstant(now, ZoneOffset.UTC).isAfter(day);
     }
 
-    /** Enters one report of k events and persists the ledger before the report may leave. */
-    public synchronized Entry recordReport(Instant now) throws IOException {
-        if (startsNewDay(now)) {
-            day = LocalDate.ofInstant(now, ZoneOffset.UTC);
-            reportsOnDay = 0;
-        }
-        reportsOnDay++;
-        reports++;
-        eventsReported += parameters.k();
-        userLevelEpsilon += userLevelEpsilonPerReport();
-        lastReportMillis = now.toEpochMilli();
-        persist();
-        return entry();
+    /**
+     * Enters one report of k events and persists the ledger before the report may leave: under the
+     * state directory's lock, on the ledger as its file holds it, so that the report's number
+     * ({@link Entry#reports()}) is never one another process of the same app version used.
+     *
+     * @throws StateLock.Busy if the lock was not obtained in time (nothing is entered)
+     */
+    public Entry recordReport(Instant now) throws IOException {
+        return update(
+                () -> {
+                    if (startsNewDay(now)) {
+                        day = LocalDate.ofInstant(now, ZoneOffset.UTC);
+                        reportsOnDay = 0;
+                    }
+                    reportsOnDay++;
+                    reports++;
+                    eventsReported += parameters.k();
+                    userLevelEpsilon += userLevelEpsilonPerReport();
+                    lastReportMillis = now.toEpochMilli();
+                });
     }
 
     /** Enters one epoch that ended without a report because the privacy budget was spent. */
-    public synchronized Entry recordSkippedByBudget() throws IOException {
-        epochsSkippedByBudget++;
-        persist();
-        return entry();
+    public Entry recordSkippedByBudget() throws IOException {
+        return update(() -> epochsSkippedByBudget++);
+    }
+
+    /** Under the lock: re-read, change, write; the file is left as it was if this throws. */
+    private Entry update(Runnable change) throws IOException {
+        // The directory's lock before this ledger's monitor, always: a thread holding the
+        // monitor never waits for the lock.
+        try (StateLock lock = StateLock.acquire(stateDir, lockWait)) {
+            synchronized (this) {
+                reload();
+                change.run();
+                persist();
+                return entry();
+            }
+        }
     }
 
     /**
@@ -270,24 +348,21 @@ public final class PrivacyLedger {
     }
 
     /** Enters one epoch that ended without a report because the cap was reached. */
-    public synchronized Entry recordSkippedByCap() throws IOException {
-        epochsSkippedByCap++;
-        persist();
-        return entry();
+    public Entry recordSkippedByCap() throws IOException {
+        return update(() -> epochsSkippedByCap++);
     }
 
     /**
      * Records whether path tracing is on for this device and app version, and persists it (a
      * runtime start that changes nothing writes nothing).
      */
-    public synchronized Entry recordPathTracing(boolean on) throws IOException {
-        if (pathTracing == on) {
-            return entry();
+    public Entry recordPathTracing(boolean on) throws IOException {
+        synchronized (this) {
+            if (pathTracing == on) {
+                return entry();
+            }
         }
-        pathTracing = on;
-        pathsDirty = false;
-        persist();
-        return entry();
+        return update(() -> pathTracing = on);
     }
 
     /**
@@ -298,17 +373,18 @@ public final class PrivacyLedger {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         }
-        pathReports++;
-        pathBytes += bytes;
-        pathsDirty = true;
+        unsavedPathReports++;
+        unsavedPathBytes += bytes;
     }
 
     /** Writes the path counts if they changed since the last write. */
-    public synchronized void persistPathCounts() throws IOException {
-        if (pathsDirty) {
-            pathsDirty = false;
-            persist();
+    public void persistPathCounts() throws IOException {
+        synchronized (this) {
+            if (unsavedPathReports == 0 && unsavedPathBytes == 0) {
+                return;
+            }
         }
+        update(() -> {});
     }
 
     public synchronized Entry entry() {
@@ -329,8 +405,8 @@ public final class PrivacyLedger {
                 epochsSkippedByBudget,
                 lastReportMillis,
                 pathTracing,
-                pathReports,
-                pathBytes);
+                pathReports + unsavedPathReports,
+                pathBytes + unsavedPathBytes);
     }
 
     private void persist() throws IOException {
@@ -352,12 +428,15 @@ public final class PrivacyLedger {
         p.setProperty("epochsSkippedByBudget", Long.toString(epochsSkippedByBudget));
         p.setProperty("lastReportMillis", Long.toString(lastReportMillis));
         p.setProperty("pathTracing", Boolean.toString(pathTracing));
-        p.setProperty("pathReports", Long.toString(pathReports));
-        p.setProperty("pathBytes", Long.toString(pathBytes));
-        pathsDirty = false;
+        p.setProperty("pathReports", Long.toString(pathReports + unsavedPathReports));
+        p.setProperty("pathBytes", Long.toString(pathBytes + unsavedPathBytes));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         p.store(bytes, "fieldprof privacy ledger");
         AtomicFiles.write(file, bytes.toByteArray());
+        pathReports += unsavedPathReports;
+        pathBytes += unsavedPathBytes;
+        unsavedPathReports = 0;
+        unsavedPathBytes = 0;
     }
 
     /** Reads every ledger in {@code stateDir}, as stored (for the CLI). */

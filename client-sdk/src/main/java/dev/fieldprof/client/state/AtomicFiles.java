@@ -103,6 +103,12 @@ public final class AtomicFiles {
         syncDirectory(dir);
     }
 
+    /** Opens {@code file} for writing, created readable by the device's user only if missing. */
+    static FileChannel openPrivate(Path file) throws IOException {
+        return FileChannel.open(
+                file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), PRIVATE_FILE);
+    }
+
     /** Makes a rename or deletion in {@code dir} durable where the platform allows it. */
     public static void syncDirectory(Path dir) {
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {

@@ -22,6 +22,8 @@ public abstract class AsyncPublisher<R> {
     private final Object progress = new Object();
     private long accepted;
     private long finished;
+    private final java.util.concurrent.atomic.AtomicLong threadFailures =
+            new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closing;
     private volatile boolean closed;
 
@@ -161,12 +163,26 @@ public abstract class AsyncPublisher<R> {
         }
     }
 
-    private static void safely(Runnable action) {
+    private void safely(Runnable action) {
         try {
             action.run();
-        } catch (Throwable ignored) {
+        } catch (Throwable e) {
             // A subclass bug must not kill the publisher thread; its outcome was counted or lost.
+            threadFailures.incrementAndGet();
         }
+    }
+
+    /**
+     * Failures the publisher thread caught and survived (a delivery, idle or prepare step that
+     * threw); the thread never dies of one and never prints it.
+     */
+    public final long threadFailures() {
+        return threadFailures.get();
+    }
+
+    /** Whether the publisher thread runs (from its start until close). */
+    public final boolean publisherAlive() {
+        return publisher.isAlive();
     }
 
     /**

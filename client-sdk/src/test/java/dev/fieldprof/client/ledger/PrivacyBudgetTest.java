@@ -63,4 +63,42 @@ class PrivacyBudgetTest {
         assertThatThrownBy(() -> PrivacyBudget.open(dir, 0, DAY))
                 .hasMessage("budget must be > 0 (or none), got 0.0");
     }
+
+    @Test
+    void refusesAFileWithANegativeEpsilonWithThatOneReason() throws Exception {
+        Files.writeString(
+                dir.resolve(PrivacyBudget.FILE), "format=1\nreports=1.0@1000,-2.0@2000\n");
+        assertThatThrownBy(() -> PrivacyBudget.open(dir, 8, DAY))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessage(
+                        "privacy budget file "
+                                + dir.resolve(PrivacyBudget.FILE)
+                                + " refused: report 2 has epsilon -2.0, not >= 0");
+    }
+
+    @Test
+    void refusesAFileWithoutAReportsLineWithThatOneReason() throws Exception {
+        Files.writeString(dir.resolve(PrivacyBudget.FILE), "format=1\nbudget=8.0\n");
+        assertThatThrownBy(() -> PrivacyBudget.open(dir, 8, DAY))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessage(
+                        "privacy budget file "
+                                + dir.resolve(PrivacyBudget.FILE)
+                                + " refused: no reports line");
+    }
+
+    @Test
+    void aFileRefusedAfterOpeningRefusesTheNextSpendAndKeepsWhatWasHeld() throws Exception {
+        PrivacyBudget budget = PrivacyBudget.open(dir, 8, DAY);
+        budget.spend(NOON, 3);
+        Files.writeString(dir.resolve(PrivacyBudget.FILE), "format=1\nreports=NaN@1000\n");
+        assertThatThrownBy(() -> budget.spend(NOON, 1))
+                .hasMessage(
+                        "privacy budget file "
+                                + dir.resolve(PrivacyBudget.FILE)
+                                + " refused: report 1 has epsilon NaN, not >= 0");
+        assertThat(budget.spentWithin(NOON)).isEqualTo(3.0);
+        assertThat(Files.readString(dir.resolve(PrivacyBudget.FILE)))
+                .isEqualTo("format=1\nreports=NaN@1000\n");
+    }
 }

@@ -57,6 +57,34 @@ class KafkaPathReportSinkTest {
     }
 
     @Test
+    void itsThreadOutlivesADeadBrokerCountsTheFailuresAndPrintsNothing() {
+        // SLF4J's one-time note about the host's missing logging backend is not the sink's.
+        org.slf4j.LoggerFactory.getLogger(KafkaPathReportSinkTest.class);
+        java.io.PrintStream hostErr = System.err;
+        java.io.PrintStream hostOut = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream watching =
+                new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+        System.setErr(watching);
+        System.setOut(watching);
+        try (KafkaPathReportSink sink =
+                new KafkaPathReportSink(DEAD_BROKER, "paths", Duration.ofMillis(300))) {
+            for (int i = 0; i < 3; i++) {
+                sink.send(report(i));
+            }
+            assertThat(sink.flush(Duration.ofSeconds(60))).isTrue();
+            // Each report the broker never took is counted (PathReportsDropped in JMX).
+            assertThat(sink.counters().dropped(DropReason.UNDELIVERED)).isEqualTo(3);
+            assertThat(sink.publisherAlive()).isTrue();
+            assertThat(sink.threadFailures()).isZero();
+        } finally {
+            System.setErr(hostErr);
+            System.setOut(hostOut);
+        }
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
     void aSendAfterCloseIsCountedNotThrown() {
         KafkaPathReportSink sink =
                 new KafkaPathReportSink(DEAD_BROKER, "paths", Duration.ofMillis(200));

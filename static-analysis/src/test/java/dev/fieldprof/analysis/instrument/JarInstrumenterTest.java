@@ -247,7 +247,24 @@ class JarInstrumenterTest {
         expected.put("privacy.epsilon", "2.1972245773362196");
         expected.put("privacy.t", "1");
         expected.put("privacy.k", "15");
+        expected.put("privacy.mode", "epsilon-t");
         assertThat(new TreeMap<>(properties)).isEqualTo(expected);
+    }
+
+    @Test
+    void theClientSdksDefaultsAreTheInstrumentersDefaults() {
+        dev.fieldprof.client.ClientConfig sdk =
+                dev.fieldprof.client.ClientConfig.builder()
+                        .appVersion("fixture:1.0")
+                        .methodCount(model.getMethods().size())
+                        .stateDir(work.resolve("defaults-state"))
+                        .build();
+        assertThat(sdk.budget()).isEqualTo(DeviceBudget.DEFAULT.epsilon());
+        assertThat(sdk.budgetPeriod()).isEqualTo(DeviceBudget.DEFAULT.period());
+        assertThat(sdk.privacy().epsilon()).isEqualTo(ProgramModels.DEFAULT_EPSILON);
+        assertThat(sdk.privacy().mode()).isEqualTo(dev.fieldprof.schemas.PrivacyMode.USER_LEVEL);
+        assertThat(DeviceBudget.DEFAULT.affords(sdk.privacy().userLevelEpsilonPerReport()))
+                .isTrue();
     }
 
     @Test

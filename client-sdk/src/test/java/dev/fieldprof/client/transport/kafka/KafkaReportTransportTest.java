@@ -51,6 +51,36 @@ class KafkaReportTransportTest {
     }
 
     @Test
+    void itsThreadOutlivesABrokerThatDoesNotAnswerCountsItAndPrintsNothing() throws Exception {
+        // SLF4J's one-time note about the host's missing logging backend is not the transport's.
+        org.slf4j.LoggerFactory.getLogger(KafkaReportTransportTest.class);
+        java.io.PrintStream hostErr = System.err;
+        java.io.PrintStream hostOut = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream watching =
+                new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+        System.setErr(watching);
+        System.setOut(watching);
+        try (KafkaReportTransport transport =
+                new KafkaReportTransport(
+                        DEAD_BROKER, "reports", Duration.ofMillis(300), dir, 1 << 20, 64)) {
+            for (int i = 0; i < 3; i++) {
+                transport.submit(Reports.report(i, 5));
+            }
+            assertThat(transport.flush(Duration.ofSeconds(60))).isTrue();
+            // Each failed send is counted (spooled for a later try, ReportsSpooled in JMX).
+            assertThat(transport.counters().spooledNow()).isEqualTo(3);
+            assertThat(transport.counters().sent()).isZero();
+            assertThat(transport.publisherAlive()).isTrue();
+            assertThat(transport.threadFailures()).isZero();
+        } finally {
+            System.setErr(hostErr);
+            System.setOut(hostOut);
+        }
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
     void dropsTheOldestPastTheSpoolCapAndCountsThem() throws Exception {
         long oneReport =
                 dev.fieldprof.schemas.RecordCodec.of(dev.fieldprof.schemas.FrequencyReport.class)
