@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fieldprof.jobs.frequency.DeadLetters;
 import dev.fieldprof.jobs.frequency.functions.DecodePrograms;
 import dev.fieldprof.jobs.frequency.functions.DecodeReports;
+import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.paths.DecodeEdgeModels;
 import dev.fieldprof.jobs.paths.DecodePathReports;
 import dev.fieldprof.jobs.paths.DecodeProgramBranches;
@@ -16,6 +17,8 @@ import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.PoisonRecords;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.Topics;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -88,6 +91,32 @@ class HostileRecordsDecodeTest {
                                 PathDeadLetters.TAG,
                                 poisonString(ProgramModel.class)))
                 .containsExactly("0 UNDECODABLE ProgramModel: " + STRING_CLAIM);
+    }
+
+    @Test
+    void aDeadLetterOfARecordLargerThanTheDeadLetterTopicAllowsKeepsItsStartAndFits()
+            throws Exception {
+        byte[] garbage = new byte[2 * 1024 * 1024];
+        Arrays.fill(garbage, (byte) 7);
+        try (OneInputStreamOperatorTestHarness<RawRecord, ProgramUpdate> harness =
+                ProcessFunctionTestHarnesses.forProcessFunction(new DecodePrograms())) {
+            harness.processElement(
+                    new RawRecord("fieldprof.programs", 0, 9, 1000L, new byte[100_000], garbage),
+                    1000L);
+            EncodedRecord encoded = harness.getSideOutput(DeadLetters.TAG).poll().getValue();
+            DeadLetter letter = LETTERS.decode(encoded.value);
+
+            assertThat(letter.getValue().remaining())
+                    .isEqualTo(DeadLetterRecords.MAX_KEPT_VALUE_BYTES);
+            assertThat(letter.getKey().remaining()).isEqualTo(DeadLetterRecords.MAX_KEPT_KEY_BYTES);
+            assertThat(encoded.key).hasSize(DeadLetterRecords.MAX_KEPT_KEY_BYTES);
+            assertThat(letter.getReason())
+                    .isEqualTo(
+                            "ProgramModel: cannot decode 2097152 bytes: no single-object marker"
+                                    + " (value cut to its first 524288 of 2097152 bytes)");
+            assertThat(encoded.key.length + encoded.value.length)
+                    .isLessThan(Topics.MAX_RESULT_BYTES);
+        }
     }
 
     private static byte[] poisonString(
