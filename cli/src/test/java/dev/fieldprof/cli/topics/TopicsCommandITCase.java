@@ -49,6 +49,8 @@ class TopicsCommandITCase {
                         String.join(
                                 "\n",
                                 "fieldprof.programs: missing",
+                                "fieldprof.reports.frequency: max.message.bytes is 1048588,"
+                                        + " fieldprof needs 1048576 (fix with --fix)",
                                 "fieldprof.reports.frequency: message.timestamp.type is"
                                         + " CreateTime, fieldprof needs LogAppendTime (fix with"
                                         + " --fix)",
