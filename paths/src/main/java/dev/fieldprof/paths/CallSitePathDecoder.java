@@ -20,6 +20,18 @@ final class CallSitePathDecoder {
 
     void decode(byte[] report, PathReportHeader h, PathEventSink sink)
             throws InvalidPathReportException {
+        try {
+            decodeFrames(report, h, sink);
+        } finally {
+            if (frameMethod.length > PathDecoder.RETAINED_FRAMES) {
+                frameMethod = new int[64];
+                framePosition = new int[64];
+            }
+        }
+    }
+
+    private void decodeFrames(byte[] report, PathReportHeader h, PathEventSink sink)
+            throws InvalidPathReportException {
         int[] openMethods = h.openMethods();
         int[] openPositions = h.openPositions();
         int depth = openMethods.length;
@@ -74,6 +86,13 @@ final class CallSitePathDecoder {
                     if (callee >= methods) {
                         throw new InvalidPathReportException(
                                 "corrupt stream: call of method " + callee + " at event " + i);
+                    }
+                    if (depth + 1 >= PathDecoder.MAX_DEPTH) {
+                        throw new InvalidPathReportException(
+                                "stack deeper than "
+                                        + PathDecoder.MAX_DEPTH
+                                        + " frames at event "
+                                        + i);
                     }
                     sink.enter(callee);
                     if (depth == 0) {

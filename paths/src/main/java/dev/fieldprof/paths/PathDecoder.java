@@ -16,8 +16,30 @@ import java.util.Arrays;
  * }</pre>
  */
 public final class PathDecoder {
-    /** Default limit on the events of one report, so a corrupt count cannot spin for long. */
-    public static final long DEFAULT_MAX_EVENTS = 1L << 28;
+    /**
+     * Default limit on the events of one report. The bytes cannot bound the count: the range coder
+     * reads zeros past the end of a report, and a run of a position's likeliest event costs about
+     * 3·10⁻⁷ bits each, so 2²⁸ nested calls fit in 23 bytes, and a sink that records events (the
+     * jobs' scratch recording) would grow with the claim. Devices cut a report at 2¹⁶ events (the
+     * SDK's PathTracer.MAX_REPORT_EVENTS, plus the few exits one exception unwinds); 2²⁰ leaves
+     * sixteen times that for other encoders while keeping what one report can make a job hold to a
+     * few MB.
+     */
+    public static final long DEFAULT_MAX_EVENTS = 1L << 20;
+
+    /**
+     * Deepest call stack a report may open (frames in its header plus calls during it). A JVM
+     * thread at the usual stack sizes (512 KB to 8 MB) holds tens of thousands of frames at most,
+     * since a frame takes tens of bytes or more; 2²⁰ frames would need tens of MB of stack. Deeper
+     * claims are refused before the frame arrays (12 bytes a frame) grow beyond a few MB.
+     */
+    public static final int MAX_DEPTH = 1 << 20;
+
+    /**
+     * Frame capacity a decoder keeps between reports: one deep report must not leave every cached
+     * decoder holding MBs.
+     */
+    static final int RETAINED_FRAMES = 1 << 12;
 
     private final EdgeModel model;
     private final BranchLayout layout;
@@ -80,7 +102,15 @@ public final class PathDecoder {
         int rootCalls = (int) (frames % PathFormat.PACK);
         if (frames / PathFormat.PACK > report.length / 2) {
             throw new InvalidPathReportException(
-                    "malformed header: " + frames / PathFormat.PACK + " open frames");
+                    "malformed header: "
+                            + frames / PathFormat.PACK
+                            + " open frames in "
+                            + report.length
+                            + " bytes (each takes two at least)");
+        }
+        if (frames / PathFormat.PACK >= MAX_DEPTH) {
+            throw new InvalidPathReportException(
+                    "header opens " + frames / PathFormat.PACK + " frames, limit " + MAX_DEPTH);
         }
         int d = (int) (frames / PathFormat.PACK);
         int[] methods = new int[d];
@@ -108,6 +138,10 @@ public final class PathDecoder {
         long events = in.varLong("event count");
         // Each open frame takes at least two bytes: bounds the allocation by the report size.
         int d = in.varInt("open frame count", report.length / 2 + 1);
+        if (d >= MAX_DEPTH) {
+            throw new InvalidPathReportException(
+                    "header opens " + d + " frames, limit " + MAX_DEPTH);
+        }
         long root = in.varLong("outermost position");
         if (root < 0 || root / PathFormat.PACK > BranchTable.MAX_METHODS) {
             throw new InvalidPathReportException("malformed header: outermost position");
@@ -171,6 +205,20 @@ public final class PathDecoder {
             callSites.decode(report, h, sink);
             return h;
         }
+        try {
+            decodeVersion1(report, h, sink);
+        } finally {
+            if (frameMethod.length > RETAINED_FRAMES) {
+                frameMethod = new int[64];
+                frameEdge = new int[64];
+                frameCalls = new int[64];
+            }
+        }
+        return h;
+    }
+
+    private void decodeVersion1(byte[] report, PathReportHeader h, PathEventSink sink)
+            throws InvalidPathReportException {
         edges.reset();
         successors.reset();
         int[] openMethods = h.openMethods();
@@ -226,6 +274,10 @@ public final class PathDecoder {
                     frameCalls[depth] = 0;
                 } else {
                     int callee = symbol - SuccessorModel.FIRST_BRANCH - b;
+                    if (depth + 1 >= MAX_DEPTH) {
+                        throw new InvalidPathReportException(
+                                "stack deeper than " + MAX_DEPTH + " frames at event " + i);
+                    }
                     sink.enter(callee);
                     if (++depth == frameMethod.length) {
                         grow();
@@ -252,7 +304,6 @@ public final class PathDecoder {
         } catch (IllegalStateException e) {
             throw new InvalidPathReportException(e.getMessage(), e);
         }
-        return h;
     }
 
     private void grow() {

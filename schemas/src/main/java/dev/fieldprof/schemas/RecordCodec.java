@@ -6,13 +6,14 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
-import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.io.DatumReader;
 import org.apache.avro.message.BinaryMessageEncoder;
-import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
 
@@ -22,8 +23,13 @@ import org.apache.avro.specific.SpecificRecordBase;
  * published version of the schema (kept under {@code
  * dev/fieldprof/schemas/history/<Name>-v<N>.avsc}) stay readable.
  *
- * <p>Thread-safe after construction: encoders and decoders from Avro's message package are safe for
- * concurrent use.
+ * <p>Decoding trusts no claim of the bytes: a string or bytes length, or an array or map block
+ * count, larger than the bytes left is refused before anything is allocated for it (see {@link
+ * BoundedBinaryDecoder}), so a short hostile record cannot make the reader allocate gigabytes. What
+ * one record can make the reader allocate stays within a small multiple of its length.
+ *
+ * <p>Thread-safe after construction: Avro's encoder and datum readers are safe for concurrent use,
+ * and each decode reads through its own decoder.
  *
  * <pre>{@code
  * RecordCodec<FrequencyReport> codec = RecordCodec.of(FrequencyReport.class);
@@ -33,22 +39,34 @@ import org.apache.avro.specific.SpecificRecordBase;
  */
 public final class RecordCodec<T extends SpecificRecordBase> {
     private static final String HISTORY = "/dev/fieldprof/schemas/history/";
+    private static final int HEADER = 10;
 
     private final Class<T> type;
     private final Schema schema;
     private final BinaryMessageEncoder<T> encoder;
-    private final BinaryMessageDecoder<T> decoder;
+    private final Map<Long, DatumReader<T>> readersByFingerprint = new HashMap<>();
 
     private RecordCodec(Class<T> type) {
         this.type = Objects.requireNonNull(type, "type");
         this.schema = SpecificData.get().getSchema(type);
         SpecificData model = new SpecificData(type.getClassLoader());
         this.encoder = new BinaryMessageEncoder<>(model, schema);
-        SchemaStore.Cache store = new SchemaStore.Cache();
-        for (Schema previous : historyOf(schema.getName())) {
-            store.addSchema(previous);
+        List<Schema> writers = new ArrayList<>(historyOf(schema.getName()));
+        writers.add(schema);
+        for (Schema writer : writers) {
+            String zeroByteItem = BoundedBinaryDecoder.zeroByteItem(writer);
+            if (zeroByteItem != null) {
+                // The decoder's count bound assumes every item takes a byte; refuse to guess.
+                throw new IllegalStateException(
+                        schema.getName()
+                                + ": a schema version has an item type written in zero bytes ("
+                                + zeroByteItem
+                                + "), so its counts cannot be bounded by its length");
+            }
+            @SuppressWarnings("unchecked")
+            DatumReader<T> reader = (DatumReader<T>) model.createDatumReader(writer, schema);
+            readersByFingerprint.put(SchemaNormalization.parsingFingerprint64(writer), reader);
         }
-        this.decoder = new BinaryMessageDecoder<>(model, schema, store);
     }
 
     /** A codec for one generated record class. */
@@ -83,14 +101,15 @@ public final class RecordCodec<T extends SpecificRecordBase> {
     /**
      * Decodes bytes written with the current or any earlier schema version.
      *
-     * @throws RecordDecodingException naming what is wrong when the bytes are not such a record
+     * @throws RecordDecodingException naming what is wrong when the bytes are not such a record,
+     *     among them a length or count larger than the bytes left could hold
      */
     public T decode(byte[] bytes) {
         if (bytes == null) {
             throw new RecordDecodingException(schema.getName() + ": no bytes (null value)");
         }
         try {
-            return decoder.decode(bytes);
+            return readerFor(bytes).read(null, new BoundedBinaryDecoder(bytes, HEADER));
         } catch (IOException | RuntimeException e) {
             throw new RecordDecodingException(
                     schema.getName()
@@ -102,6 +121,26 @@ public final class RecordCodec<T extends SpecificRecordBase> {
                                     : e.getMessage()),
                     e);
         }
+    }
+
+    private DatumReader<T> readerFor(byte[] bytes) throws IOException {
+        if (bytes.length < HEADER) {
+            throw new IOException("not enough header bytes");
+        }
+        if (bytes[0] != (byte) 0xC3 || bytes[1] != (byte) 0x01) {
+            throw new IOException("no single-object marker");
+        }
+        // Avro writes the CRC-64-AVRO fingerprint little-endian.
+        long fingerprint = 0;
+        for (int i = HEADER - 1; i >= 2; i--) {
+            fingerprint = (fingerprint << 8) | (bytes[i] & 0xFF);
+        }
+        DatumReader<T> reader = readersByFingerprint.get(fingerprint);
+        if (reader == null) {
+            throw new IOException(
+                    "writer schema fingerprint " + fingerprint + " is no known version");
+        }
+        return reader;
     }
 
     /**

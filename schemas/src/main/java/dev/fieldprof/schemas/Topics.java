@@ -36,8 +36,35 @@ public final class Topics {
                     EDGE_MODELS,
                     DEAD_LETTERS);
 
-    /** Largest record of the compacted topics: a program model carries every CFG (MBs). */
+    /**
+     * Largest record of the compacted topics (max.message.bytes), 64 MiB. A program model carries a
+     * signature (about 100 bytes) and a CFG (blocks of three ints, edges of two ints and a kind)
+     * per method, its pairs and its call graph: a few MB for a library of 10⁴ methods, tens of MB
+     * for an application of 10⁵. An edge model is smaller (frequencies of the branch nodes only)
+     * and shares the limit.
+     */
     public static final int MAX_MODEL_BYTES = 64 * 1024 * 1024;
+
+    /**
+     * Largest record of the report topics, 1 MiB: what a device's Kafka producer sends at its
+     * default max.request.size. A FrequencyReport is about 200 bytes plus one or two bytes per
+     * method (counts lie in [0, k]), so 1 MiB holds |V| up to about 500,000; a PathReport is cut at
+     * 16 KiB of coded bytes, and in debug mode carries at most 2¹⁶ raw events of a few bytes.
+     * Explicit, so that a broker whose own limit was raised (for the models) does not let a device
+     * put MBs on a report topic.
+     */
+    public static final int MAX_REPORT_BYTES = 1024 * 1024;
+
+    /**
+     * Largest record of the result topics (estimates, dead letters), 1 MiB: what the jobs' Kafka
+     * producers send at their default max.request.size. An estimate is about 16 bytes per method
+     * (two doubles); a dead letter keeps at most the first 512 KiB of a rejected record's value, so
+     * that rejecting a large record can never make the dead letter itself too large to publish.
+     */
+    public static final int MAX_RESULT_BYTES = 1024 * 1024;
+
+    /** Kafka's topic setting that bounds the size of one record batch (so of one record). */
+    public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
 
     /** Kafka's topic setting that decides whose clock stamps a record. */
     public static final String TIMESTAMP_TYPE = "message.timestamp.type";
@@ -60,7 +87,8 @@ public final class Topics {
     /**
      * The topic-level settings a fieldprof topic needs (Kafka topic config names): compaction and
      * large records for the compacted topics, the broker's append time for the report topics, so
-     * that device clocks cannot steer event time.
+     * that device clocks cannot steer event time, and on every topic a record size limit (see the
+     * MAX_*_BYTES constants for how each was chosen).
      */
     public static Map<String, String> settings(String topic) {
         if (isCompacted(topic)) {
@@ -72,22 +100,28 @@ public final class Topics {
         return resultSettings();
     }
 
-    /** Settings of a result topic (estimates, dead letters): deleted by retention. */
+    /**
+     * Settings of a result topic (estimates, dead letters): deleted by retention, 1 MiB records.
+     */
     public static Map<String, String> resultSettings() {
-        return Map.of("cleanup.policy", "delete");
+        return Map.of(
+                "cleanup.policy", "delete", MAX_MESSAGE_BYTES, Integer.toString(MAX_RESULT_BYTES));
     }
 
     /** Settings of a compacted topic (programs, edge models). */
     public static Map<String, String> compactedSettings() {
         return Map.of(
-                "cleanup.policy",
-                "compact",
-                "max.message.bytes",
-                Integer.toString(MAX_MODEL_BYTES));
+                "cleanup.policy", "compact", MAX_MESSAGE_BYTES, Integer.toString(MAX_MODEL_BYTES));
     }
 
-    /** Settings of a report topic: deleted by retention, stamped by the broker. */
+    /** Settings of a report topic: deleted by retention, stamped by the broker, 1 MiB records. */
     public static Map<String, String> reportSettings() {
-        return Map.of("cleanup.policy", "delete", TIMESTAMP_TYPE, LOG_APPEND_TIME);
+        return Map.of(
+                "cleanup.policy",
+                "delete",
+                TIMESTAMP_TYPE,
+                LOG_APPEND_TIME,
+                MAX_MESSAGE_BYTES,
+                Integer.toString(MAX_REPORT_BYTES));
     }
 }

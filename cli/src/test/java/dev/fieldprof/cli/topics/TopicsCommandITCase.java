@@ -49,6 +49,8 @@ class TopicsCommandITCase {
                         String.join(
                                 "\n",
                                 "fieldprof.programs: missing",
+                                "fieldprof.reports.frequency: max.message.bytes is 1048588,"
+                                        + " fieldprof needs 1048576 (fix with --fix)",
                                 "fieldprof.reports.frequency: message.timestamp.type is"
                                         + " CreateTime, fieldprof needs LogAppendTime (fix with"
                                         + " --fix)",
@@ -65,7 +67,7 @@ class TopicsCommandITCase {
         assertThat(create.out())
                 .contains(
                         "created fieldprof.reports.paths (3 partitions, cleanup.policy=delete,"
-                                + " message.timestamp.type=LogAppendTime)\n",
+                            + " max.message.bytes=1048576, message.timestamp.type=LogAppendTime)\n",
                         "created fieldprof.programs (3 partitions, cleanup.policy=compact,"
                                 + " max.message.bytes=67108864)\n",
                         "fieldprof.reports.frequency: message.timestamp.type is CreateTime,"

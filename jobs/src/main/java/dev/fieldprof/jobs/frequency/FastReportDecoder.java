@@ -12,7 +12,11 @@ import java.nio.charset.StandardCharsets;
  * into an {@code int[]}, without Avro's boxed {@code List<Integer>}: the counts are almost all of a
  * report, and decoding them dominates the job's per-report cost. Bytes of any other schema version
  * return null so the caller falls back to {@link RecordCodec}, which resolves old versions.
- * Thread-safe.
+ *
+ * <p>Bounds every claim the bytes make as {@link RecordCodec} does: a string length, or an array
+ * block count (each int takes at least one byte), larger than the bytes left is refused before
+ * anything is allocated, with the same message, so a 42-byte record claiming 2·10⁹ counts costs
+ * nothing. Thread-safe.
  */
 final class FastReportDecoder {
     private static final long FINGERPRINT = RecordCodec.of(FrequencyReport.class).fingerprint();
@@ -70,7 +74,23 @@ final class FastReportDecoder {
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new RecordDecodingException(
                     "FrequencyReport: cannot decode " + bytes.length + " bytes: truncated", e);
+        } catch (ClaimTooLarge e) {
+            throw new RecordDecodingException(
+                    "FrequencyReport: cannot decode " + bytes.length + " bytes: " + e.getMessage());
         }
+    }
+
+    /** A length or count larger than the bytes left; the message names claim and bytes left. */
+    private static final class ClaimTooLarge extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ClaimTooLarge(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private int remaining() {
+        return bytes.length - position;
     }
 
     private static long fingerprint(byte[] bytes) {
@@ -118,10 +138,12 @@ final class FastReportDecoder {
     }
 
     private String string() {
-        int length = integer();
-        if (length < 0 || length > bytes.length - position) {
-            throw new RecordDecodingException("FrequencyReport: bad string length " + length);
+        long claimed = varLong();
+        if (claimed < 0 || claimed > remaining()) {
+            throw new ClaimTooLarge(
+                    "string claims " + claimed + " bytes but " + remaining() + " bytes are left");
         }
+        int length = (int) claimed;
         String value = new String(bytes, position, length, StandardCharsets.UTF_8);
         position += length;
         return value;
@@ -136,11 +158,27 @@ final class FastReportDecoder {
                 break;
             }
             if (block < 0) {
+                if (block == Long.MIN_VALUE) {
+                    throw new ClaimTooLarge("array block claims " + block + " items");
+                }
                 block = -block;
-                varLong(); // the block's size in bytes, only for skipping
+                long blockBytes = varLong(); // the block's size in bytes, only for skipping
+                if (blockBytes < 0 || blockBytes > remaining()) {
+                    throw new ClaimTooLarge(
+                            "array block claims "
+                                    + blockBytes
+                                    + " bytes but "
+                                    + remaining()
+                                    + " bytes are left");
+                }
             }
-            if (block > bytes.length - position) {
-                throw new RecordDecodingException("FrequencyReport: bad array block " + block);
+            if (block > remaining()) {
+                throw new ClaimTooLarge(
+                        "array block claims "
+                                + block
+                                + " items but "
+                                + remaining()
+                                + " bytes are left (every item takes at least one)");
             }
             if (size + block > counts.length) {
                 counts =

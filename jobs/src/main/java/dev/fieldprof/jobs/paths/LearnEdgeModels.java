@@ -379,6 +379,10 @@ public final class LearnEdgeModels
         if (record.getBranchFingerprint() != EdgeModel.branchFingerprint(table)) {
             return null;
         }
-        return EdgeModelRecords.fromRecord(record, table);
+        try {
+            return EdgeModelRecords.fromRecord(record, table);
+        } catch (IllegalArgumentException e) {
+            return null; // a record that does not fit its own table: no model to learn on
+        }
     }
 }

@@ -243,7 +243,15 @@ final class PathReferenceData {
         if (record.getBranchFingerprint() != EdgeModel.branchFingerprint(table)) {
             return null; // for other code: a program model republished with other CFGs
         }
-        d = new PathDecoder(EdgeModelRecords.fromRecord(record, table));
+        try {
+            d = new PathDecoder(EdgeModelRecords.fromRecord(record, table));
+        } catch (IllegalArgumentException e) {
+            // A record that decodes but does not fit its own table (frequencies of the wrong
+            // degree, a node that is no branch node): held by no one, so the reports naming it
+            // wait and end as UNKNOWN_MODEL_VERSION, instead of failing the job on every replay
+            // of a record that stays on the compacted topic.
+            return null;
+        }
         decoders.put(key, d);
         return d;
     }

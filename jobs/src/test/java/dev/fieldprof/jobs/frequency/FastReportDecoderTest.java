@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PoisonRecords;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.RecordDecodingException;
 import java.time.Instant;
@@ -96,5 +97,62 @@ class FastReportDecoderTest {
         assertThatThrownBy(() -> ReportValidation.decode(raw(padded)))
                 .isInstanceOf(RecordDecodingException.class)
                 .hasMessageContaining("trailing");
+    }
+
+    @Test
+    void refusesTheFortyTwoByteReportClaimingTwoBillionCountsOnTheFastPath() {
+        byte[] poison = PoisonRecords.frequencyReportClaimingTwoBillionCounts(CODEC.schema());
+
+        assertThatThrownBy(() -> FastReportDecoder.decode(raw(poison)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage(
+                        "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000"
+                                + " items but 0 bytes are left (every item takes at least one)");
+    }
+
+    @Test
+    void refusesTheFortyTwoByteReportOfAnOldSchemaThroughTheCodec() {
+        byte[] poison =
+                PoisonRecords.frequencyReportClaimingTwoBillionCounts(
+                        RecordCodec.historyOf("FrequencyReport").get(0));
+
+        assertThat(FastReportDecoder.decode(raw(poison))).isNull();
+        assertThatThrownBy(() -> ReportValidation.decode(raw(poison)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage(
+                        "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000"
+                                + " items but 0 bytes are left (every item takes at least one)");
+    }
+
+    @Test
+    void refusesTheFifteenByteReportClaimingATwoGigabyteString() {
+        byte[] poison = PoisonRecords.fifteenBytesClaimingTwoGigabyteString(CODEC.schema());
+
+        assertThatThrownBy(() -> ReportValidation.decode(raw(poison)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage(
+                        "FrequencyReport: cannot decode 15 bytes: string claims 2000000000 bytes"
+                                + " but 0 bytes are left");
+    }
+
+    @Test
+    void refusesABlockWhoseByteSizeExceedsTheBytesLeft() {
+        java.io.ByteArrayOutputStream out = PoisonRecords.header(CODEC.schema());
+        for (int i = 0; i < 4; i++) {
+            PoisonRecords.varLong(out, 0);
+        }
+        PoisonRecords.varLong(out, 1); // k
+        PoisonRecords.varLong(out, 0); // createdAtMillis
+        PoisonRecords.varLong(out, -1); // a block of one item
+        PoisonRecords.varLong(out, 1_000_000); // that claims 10⁶ bytes
+        PoisonRecords.varLong(out, 1);
+        byte[] bytes = out.toByteArray();
+
+        assertThatThrownBy(() -> FastReportDecoder.decode(raw(bytes)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage(
+                        "FrequencyReport: cannot decode "
+                                + bytes.length
+                                + " bytes: array block claims 1000000 bytes but 1 bytes are left");
     }
 }

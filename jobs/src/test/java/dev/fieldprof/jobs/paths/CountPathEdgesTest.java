@@ -196,4 +196,32 @@ class CountPathEdgesTest {
                                 + " input ended: no program model with CFGs and no --branches");
         harness.close();
     }
+
+    @Test
+    void aPublishedModelThatDoesNotFitItsTableFailsNothingAndItsReportsEndAsDeadLetters()
+            throws Exception {
+        var harness = harness(4, 100);
+        harness.setProcessingTime(0);
+        harness.processBroadcastElement(table(), 0);
+        // The right branch fingerprint, but three frequencies for a node with two out-edges.
+        dev.fieldprof.schemas.EdgeModel unfit =
+                dev.fieldprof.paths.EdgeModelRecords.toRecord(
+                        model(1, "job-a", 5), PathJobHarnesses.APP, java.time.Instant.EPOCH, 1);
+        unfit.getNodes().get(0).setFrequencies(List.of(5, 1, 1));
+        harness.processBroadcastElement(
+                PathSideInput.model(
+                        PathJobHarnesses.APP,
+                        dev.fieldprof.schemas.RecordCodec.of(dev.fieldprof.schemas.EdgeModel.class)
+                                .encode(unfit)),
+                0);
+        harness.processElement(report("unfit", model(1, "job-a", 5), "job-a", 1, 1, 1_000), 1_000);
+        assertThat(letters(harness)).isEmpty();
+
+        harness.setProcessingTime(WAIT);
+        assertThat(letters(harness))
+                .containsExactly(
+                        "1 UNKNOWN_MODEL_VERSION edge model version 1 of paths:1 did not reach"
+                                + " the job within PT1M (--table-wait)");
+        harness.close();
+    }
 }

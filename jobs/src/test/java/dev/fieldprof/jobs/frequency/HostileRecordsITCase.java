@@ -1,0 +1,364 @@
+package dev.fieldprof.jobs.frequency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.fieldprof.jobs.testing.TestProgramModels;
+import dev.fieldprof.runtime.EmbeddedKafka;
+import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.EstimateWindow;
+import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.PoisonRecords;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.schemas.Topics;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectClusterRESTAddress;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The frequency job on a real broker with the short records that claim gigabytes among its input:
+ * on the report topic the 42-byte FrequencyReports claiming 2·10⁹ counts (current schema and the
+ * first) and the 15-byte one claiming a 2·10⁹-byte string, between valid reports; on the programs
+ * topic, ahead of the valid model, a 15-byte ProgramModel claiming such a string and an 18-byte one
+ * claiming 2·10⁹ methods. Before the decoders bounded claims by the bytes left, each of these threw
+ * OutOfMemoryError in the decode functions, and the job restarted on the same record forever. Now
+ * every valid report is counted in exactly its window, each poison record is one UNDECODABLE dead
+ * letter naming the claim, and the job never restarts.
+ */
+class HostileRecordsITCase {
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    private static final String APP = "hostile-it:1.0";
+    private static final int METHODS = 5;
+    private static final long WINDOW = Duration.ofSeconds(3).toMillis();
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    private static final RecordCodec<FrequencyReport> REPORTS =
+            RecordCodec.of(FrequencyReport.class);
+    private static final RecordCodec<ProgramModel> PROGRAMS = RecordCodec.of(ProgramModel.class);
+
+    private static final String COUNTS_CLAIM =
+            "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000 items but 0"
+                    + " bytes are left (every item takes at least one)";
+    private static final String STRING_CLAIM =
+            "cannot decode 15 bytes: string claims 2000000000 bytes but 0 bytes are left";
+
+    private static EmbeddedKafka kafka;
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.builder().start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void poisonRecordsEndAsDeadLettersAndEveryValidReportIsCounted(
+            @InjectClusterRESTAddress URI rest) throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        String reports = "it.hostile.reports." + suffix;
+        String programs = "it.hostile.programs." + suffix;
+        String estimates = "it.hostile.estimates." + suffix;
+        String deadLetters = "it.hostile.dead-letters." + suffix;
+        kafka.createTopic(reports, 1, Topics.reportSettings());
+        kafka.createTopic(programs, 1, Topics.compactedSettings());
+        kafka.createTopic(estimates, 1, Topics.resultSettings());
+        kafka.createTopic(deadLetters, 1, Topics.resultSettings());
+
+        ProgramModel model = TestProgramModels.model(APP, METHODS, new int[][] {{0, 1}});
+        produce(
+                List.of(
+                        new ProducerRecord<>(
+                                programs,
+                                "poison:1",
+                                PoisonRecords.fifteenBytesClaimingTwoGigabyteString(
+                                        PROGRAMS.schema())),
+                        new ProducerRecord<>(programs, "poison:2", programClaimingMethods()),
+                        new ProducerRecord<>(programs, APP, PROGRAMS.encode(model))));
+
+        JobClient job = start(reports, programs, estimates, deadLetters);
+        try {
+            // The job got past both poison programs (their dead letters are committed, and the
+            // model follows them on the topic) before any report arrives: reports that wait for
+            // their model are another matter than this test's.
+            assertThat(awaitDeadLetters(deadLetters, 2))
+                    .extracting(DeadLetter::getSourceTopic)
+                    .containsExactly(programs, programs);
+            List<byte[]> poisons =
+                    List.of(
+                            PoisonRecords.frequencyReportClaimingTwoBillionCounts(REPORTS.schema()),
+                            PoisonRecords.frequencyReportClaimingTwoBillionCounts(
+                                    RecordCodec.historyOf("FrequencyReport").get(0)),
+                            PoisonRecords.fifteenBytesClaimingTwoGigabyteString(REPORTS.schema()));
+            Random random = new Random(20261127L);
+            TreeMap<Long, Long> expected = new TreeMap<>();
+            int sent = 0;
+            for (byte[] poison : poisons) {
+                List<ProducerRecord<String, byte[]>> batch = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    batch.add(
+                            new ProducerRecord<>(reports, "device-" + sent, report(sent, random)));
+                    sent++;
+                }
+                batch.add(new ProducerRecord<>(reports, "poison", poison));
+                List<RecordMetadata> acknowledged = produce(batch);
+                for (RecordMetadata valid : acknowledged.subList(0, 4)) {
+                    long start = valid.timestamp() - Math.floorMod(valid.timestamp(), WINDOW);
+                    expected.merge(start, 1L, Long::sum);
+                }
+            }
+
+            // A tumbling and a cumulative estimate per window.
+            List<EstimateWindow> published = awaitEstimates(estimates, 2 * expected.size());
+
+            List<EstimateWindow> tumbling =
+                    published.stream()
+                            .filter(w -> !w.getCumulative())
+                            .sorted(Comparator.comparing(EstimateWindow::getWindowStartMillis))
+                            .toList();
+            assertThat(tumbling)
+                    .as("one estimate per window with exactly its valid reports")
+                    .extracting(
+                            w -> w.getWindowStartMillis().toEpochMilli(),
+                            EstimateWindow::getReports)
+                    .containsExactlyElementsOf(
+                            expected.entrySet().stream()
+                                    .map(e -> tuple(e.getKey(), e.getValue()))
+                                    .toList());
+            assertThat(
+                            published.stream()
+                                    .filter(EstimateWindow::getCumulative)
+                                    .mapToLong(EstimateWindow::getReports)
+                                    .max())
+                    .as("cumulative n")
+                    .hasValue(12);
+
+            List<DeadLetter> letters = awaitDeadLetters(deadLetters, 5);
+            assertThat(letters)
+                    .extracting(
+                            DeadLetter::getSourceTopic,
+                            DeadLetter::getReasonCode,
+                            DeadLetter::getReason)
+                    .containsExactlyInAnyOrder(
+                            tuple(reports, DeadLetterReason.UNDECODABLE, COUNTS_CLAIM),
+                            tuple(reports, DeadLetterReason.UNDECODABLE, COUNTS_CLAIM),
+                            tuple(
+                                    reports,
+                                    DeadLetterReason.UNDECODABLE,
+                                    "FrequencyReport: " + STRING_CLAIM),
+                            tuple(
+                                    programs,
+                                    DeadLetterReason.UNDECODABLE,
+                                    "ProgramModel: " + STRING_CLAIM),
+                            tuple(
+                                    programs,
+                                    DeadLetterReason.UNDECODABLE,
+                                    "ProgramModel: cannot decode 18 bytes: array block claims"
+                                            + " 2000000000 items but 0 bytes are left (every item"
+                                            + " takes at least one)"));
+            assertThat(letters)
+                    .as("each dead letter keeps its record whole")
+                    .extracting(l -> l.getValue().remaining())
+                    .containsOnly(42, 15, 18);
+
+            assertThat(restarts(rest, job)).as("restarts of the job").isZero();
+        } finally {
+            job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** A ProgramModel of 18 bytes: an app version, a time, then a methods array of 2·10⁹ items. */
+    private static byte[] programClaimingMethods() {
+        ByteArrayOutputStream out = PoisonRecords.header(PROGRAMS.schema());
+        PoisonRecords.varLong(out, 1); // appVersion: one byte
+        out.write('p');
+        PoisonRecords.varLong(out, 0); // createdAtMillis
+        PoisonRecords.varLong(out, PoisonRecords.CLAIM); // methods
+        return out.toByteArray();
+    }
+
+    private static byte[] report(int index, Random random) {
+        int[] counts = IntStream.range(0, METHODS).map(v -> random.nextInt(5)).toArray();
+        return REPORTS.encode(
+                FrequencyReport.newBuilder()
+                        .setReportId("hostile-" + index)
+                        .setDeviceId("device-" + index)
+                        .setAppVersion(APP)
+                        .setConfigId("default")
+                        .setK(TestProgramModels.K)
+                        .setCreatedAtMillis(Instant.now())
+                        .setCounts(IntStream.of(counts).boxed().toList())
+                        .build());
+    }
+
+    private static JobClient start(
+            String reports, String programs, String estimates, String deadLetters)
+            throws Exception {
+        Map<String, String> options = new HashMap<>();
+        options.put(FrequencyJobOptions.BOOTSTRAP.key(), kafka.bootstrapServers());
+        options.put(FrequencyJobOptions.REPORTS_TOPIC.key(), reports);
+        options.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programs);
+        options.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimates);
+        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadLetters);
+        options.put(FrequencyJobOptions.GROUP_ID.key(), "hostile-" + reports);
+        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), "hostile-" + reports);
+        options.put(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms");
+        options.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
+        // Covers the delay from the broker's append to the job's read of a report, which a
+        // loaded machine can stretch to seconds.
+        options.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "2 s");
+        options.put(FrequencyJobOptions.IDLENESS.key(), "1 s");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        FrequencyEstimationJob.onKafka(FrequencyJobOptions.fromMap(options)).buildInto(env);
+        return env.executeAsync(FrequencyEstimationJob.NAME);
+    }
+
+    private static List<RecordMetadata> produce(List<ProducerRecord<String, byte[]>> records)
+            throws Exception {
+        List<RecordMetadata> acknowledged = new ArrayList<>();
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(
+                        kafka.clientProperties(),
+                        new StringSerializer(),
+                        new ByteArraySerializer())) {
+            List<java.util.concurrent.Future<RecordMetadata>> sent = new ArrayList<>();
+            for (ProducerRecord<String, byte[]> record : records) {
+                sent.add(producer.send(record));
+            }
+            producer.flush();
+            for (java.util.concurrent.Future<RecordMetadata> future : sent) {
+                acknowledged.add(future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+            }
+        }
+        return acknowledged;
+    }
+
+    private static List<EstimateWindow> awaitEstimates(String topic, int count) {
+        RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
+        List<EstimateWindow> estimates = new ArrayList<>();
+        for (byte[] bytes : awaitValues(topic, count)) {
+            estimates.add(codec.decode(bytes));
+        }
+        return estimates;
+    }
+
+    private static List<DeadLetter> awaitDeadLetters(String topic, int count) {
+        RecordCodec<DeadLetter> codec = RecordCodec.of(DeadLetter.class);
+        List<DeadLetter> letters = new ArrayList<>();
+        for (byte[] bytes : awaitValues(topic, count)) {
+            letters.add(codec.decode(bytes));
+        }
+        return letters;
+    }
+
+    /**
+     * The committed values of {@code topic} once there are at least {@code count}, and whatever
+     * more arrived by then (a deadline of {@link #TIMEOUT} for a real condition, not a timing).
+     */
+    private static List<byte[]> awaitValues(String topic, int count) {
+        Properties properties = kafka.clientProperties();
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<byte[]> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(
+                        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (values.size() < count) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(
+                            "only " + values.size() + " of " + count + " records on " + topic);
+                }
+                for (ConsumerRecord<byte[], byte[]> record :
+                        consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+            // Anything published beyond the expected count is read too, so the test sees it.
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(2))) {
+                values.add(record.value());
+            }
+        }
+        return values;
+    }
+
+    /**
+     * The job's numRestarts metric from the MiniCluster's REST API, polled until the REST API's
+     * metric refresh has fetched it.
+     */
+    private static long restarts(URI rest, JobClient job) throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest request =
+                HttpRequest.newBuilder(
+                                rest.resolve(
+                                        "/jobs/" + job.getJobID() + "/metrics?get=numRestarts"))
+                        .build();
+        Pattern value = Pattern.compile("\"value\":\"(\\d+)\"");
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            String body =
+                    client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                            .body();
+            Matcher found = value.matcher(body);
+            if (found.find()) {
+                return Long.parseLong(found.group(1));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no numRestarts in " + body);
+            }
+            Thread.sleep(500); // polling a real condition: the REST metrics' refresh
+        }
+    }
+}
