@@ -1,5 +1,6 @@
 package dev.fieldprof.cli;
 
+import dev.fieldprof.cli.support.CliFailure;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

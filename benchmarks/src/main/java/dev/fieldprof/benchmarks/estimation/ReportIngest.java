@@ -1,8 +1,8 @@
 package dev.fieldprof.benchmarks.estimation;
 
 import dev.fieldprof.estimation.PartialSum;
-import dev.fieldprof.jobs.frequency.ProgramIndex;
-import dev.fieldprof.jobs.frequency.ReportValidation;
+import dev.fieldprof.jobs.frequency.core.ProgramIndex;
+import dev.fieldprof.jobs.frequency.core.ReportValidation;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.io.RawRecord;
 

@@ -3,7 +3,7 @@ package dev.fieldprof.benchmarks.estimation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fieldprof.jobs.frequency.ReportValidation;
+import dev.fieldprof.jobs.frequency.core.ReportValidation;
 import org.junit.jupiter.api.Test;
 
 /** The benchmarked per-report work sums exactly what the fixture reports hold; fast. */

@@ -8,7 +8,7 @@ import dev.fieldprof.analysis.World;
 import dev.fieldprof.bytecode.AppPackages;
 import dev.fieldprof.bytecode.jar.InvalidJarException;
 import dev.fieldprof.bytecode.model.ProgramModels;
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.support.CliFailure;
 import java.io.File;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.fieldprof.cli.demo;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.BudgetOptions;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyMode;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.device;
 
-import dev.fieldprof.cli.CheckoutArtifacts;
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.support.CheckoutArtifacts;
+import dev.fieldprof.cli.support.CliFailure;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

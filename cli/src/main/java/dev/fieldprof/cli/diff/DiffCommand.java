@@ -1,8 +1,8 @@
 package dev.fieldprof.cli.diff;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.diff.cct.CallingContextTree;
 import dev.fieldprof.diff.match.ProfileDiff;
 import dev.fieldprof.diff.match.ProfileDiffer;

@@ -1,6 +1,6 @@
 package dev.fieldprof.cli.diff;
 
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;

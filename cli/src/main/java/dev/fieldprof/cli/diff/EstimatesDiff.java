@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.diff;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.KafkaFailure;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.diff.estimates.CallGraph;
 import dev.fieldprof.diff.estimates.EstimateDiff;
 import dev.fieldprof.diff.estimates.EstimateDiffer;

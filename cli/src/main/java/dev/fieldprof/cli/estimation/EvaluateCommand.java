@@ -1,6 +1,6 @@
 package dev.fieldprof.cli.estimation;
 
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.SignaturePairs;
 import dev.fieldprof.estimation.evaluation.AccuracyChart;

@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.jobs;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.runtime.FlinkRestClient;
 import dev.fieldprof.runtime.FlinkRestClient.FlinkRestException;
 import java.time.Duration;

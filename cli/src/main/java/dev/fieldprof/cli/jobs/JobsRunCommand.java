@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.jobs;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.paths.PathJobOptions;

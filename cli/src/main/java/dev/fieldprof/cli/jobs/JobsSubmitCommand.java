@@ -1,9 +1,9 @@
 package dev.fieldprof.cli.jobs;
 
-import dev.fieldprof.cli.CheckoutArtifacts;
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.cli.support.CheckoutArtifacts;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.io.JobArguments;
 import dev.fieldprof.jobs.io.KafkaClientSettings;

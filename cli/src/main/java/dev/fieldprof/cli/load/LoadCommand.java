@@ -1,13 +1,13 @@
 package dev.fieldprof.cli.load;
 
 import dev.fieldprof.bytecode.model.ProgramModels;
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.load.PipelineObserver.CommittedWindow;
 import dev.fieldprof.cli.load.PipelineObserver.Observation;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.cli.programs.ProgramPublisher;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.Topics;

@@ -1,8 +1,8 @@
 package dev.fieldprof.cli.monitor;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.monitor.FlinkJobHealth;
 import dev.fieldprof.monitor.MonitorFeed;
 import dev.fieldprof.monitor.MonitorHistory;

@@ -1,6 +1,6 @@
 package dev.fieldprof.cli.options;
 
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import java.util.Properties;
 

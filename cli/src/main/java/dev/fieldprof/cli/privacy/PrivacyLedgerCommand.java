@@ -1,6 +1,6 @@
 package dev.fieldprof.cli.privacy;
 
-import dev.fieldprof.cli.CliFailure;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.client.ledger.PrivacyBudget;
 import dev.fieldprof.client.ledger.PrivacyLedger;
 import java.io.IOException;

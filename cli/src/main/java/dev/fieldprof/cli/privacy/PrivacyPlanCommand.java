@@ -1,8 +1,8 @@
 package dev.fieldprof.cli.privacy;
 
 import dev.fieldprof.bytecode.model.ProgramModels;
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.plan.PrivacyPlanChart;
 import dev.fieldprof.estimation.plan.PrivacyPlanner;

@@ -1,11 +1,11 @@
 package dev.fieldprof.cli.programs;
 
 import dev.fieldprof.bytecode.model.ProgramModels;
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.DurationConverter;
 import dev.fieldprof.cli.options.KafkaBootstrap;
 import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.cli.options.KafkaFailure;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.Topics;
 import java.nio.file.Files;

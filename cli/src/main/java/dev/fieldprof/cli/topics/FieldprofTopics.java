@@ -1,7 +1,7 @@
 package dev.fieldprof.cli.topics;
 
-import dev.fieldprof.cli.CliFailure;
 import dev.fieldprof.cli.options.KafkaClientProperties;
+import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.jobs.io.FieldprofAcls;
 import dev.fieldprof.jobs.io.TopicSettings;
 import dev.fieldprof.schemas.Topics;

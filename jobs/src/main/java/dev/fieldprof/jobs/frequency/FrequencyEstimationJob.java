@@ -1,5 +1,6 @@
 package dev.fieldprof.jobs.frequency;
 
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.functions.DecodePrograms;
 import dev.fieldprof.jobs.frequency.functions.DecodeReports;
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;

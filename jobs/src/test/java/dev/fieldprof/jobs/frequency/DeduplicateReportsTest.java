@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.frequency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;

@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.core.ProgramIndex;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.records.WindowSum;

@@ -4,6 +4,7 @@ import static dev.fieldprof.jobs.testing.TestProgramModels.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fieldprof.jobs.frequency.core.ProgramIndex;
 import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.jobs.testing.CollectingSink;

@@ -2,7 +2,7 @@ package dev.fieldprof.jobs.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.functions.DecodePrograms;
 import dev.fieldprof.jobs.frequency.functions.DecodeReports;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;

@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.testing;
 
-import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.core.ProgramIndex;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.OrderPair;

@@ -1,7 +1,7 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.ProgramIndex;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;

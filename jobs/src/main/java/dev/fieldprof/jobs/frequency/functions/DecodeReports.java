@@ -1,7 +1,7 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.ReportValidation;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.ReportValidation;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;

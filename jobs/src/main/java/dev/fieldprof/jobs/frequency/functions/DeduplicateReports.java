@@ -1,7 +1,7 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.SequenceWindow;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.SequenceWindow;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.ProgramCache;
-import dev.fieldprof.jobs.frequency.ProgramIndex;
-import dev.fieldprof.jobs.frequency.ProgramShape;
-import dev.fieldprof.jobs.frequency.WindowEstimates;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.ProgramCache;
+import dev.fieldprof.jobs.frequency.core.ProgramIndex;
+import dev.fieldprof.jobs.frequency.core.ProgramShape;
+import dev.fieldprof.jobs.frequency.core.WindowEstimates;
 import dev.fieldprof.jobs.frequency.records.EstimatorState;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.WindowSum;

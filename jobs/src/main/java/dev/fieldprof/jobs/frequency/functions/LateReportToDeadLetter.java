@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetterReason;

@@ -1,6 +1,6 @@
 package dev.fieldprof.jobs.frequency.validation;
 
-import dev.fieldprof.jobs.frequency.ProgramShape;
+import dev.fieldprof.jobs.frequency.core.ProgramShape;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,8 +1,8 @@
 package dev.fieldprof.jobs.frequency.validation;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.ProgramShape;
-import dev.fieldprof.jobs.frequency.ReportValidation;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.ProgramShape;
+import dev.fieldprof.jobs.frequency.core.ReportValidation;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.io.EncodedRecord;

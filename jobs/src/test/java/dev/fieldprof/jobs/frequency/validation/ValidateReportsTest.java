@@ -3,8 +3,8 @@ package dev.fieldprof.jobs.frequency.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.fieldprof.jobs.frequency.DeadLetters;
-import dev.fieldprof.jobs.frequency.ProgramIndex;
+import dev.fieldprof.jobs.frequency.core.DeadLetters;
+import dev.fieldprof.jobs.frequency.core.ProgramIndex;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;

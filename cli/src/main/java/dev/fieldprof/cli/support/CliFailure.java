@@ -1,4 +1,4 @@
-package dev.fieldprof.cli;
+package dev.fieldprof.cli.support;
 
 /**
  * A failure the user can act on: the command prints its message as one line and exits 1. Bad option

@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
-import static dev.fieldprof.jobs.frequency.SequenceWindow.Verdict.DUPLICATE;
-import static dev.fieldprof.jobs.frequency.SequenceWindow.Verdict.NEW;
-import static dev.fieldprof.jobs.frequency.SequenceWindow.Verdict.TOO_OLD;
+import static dev.fieldprof.jobs.frequency.core.SequenceWindow.Verdict.DUPLICATE;
+import static dev.fieldprof.jobs.frequency.core.SequenceWindow.Verdict.NEW;
+import static dev.fieldprof.jobs.frequency.core.SequenceWindow.Verdict.TOO_OLD;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

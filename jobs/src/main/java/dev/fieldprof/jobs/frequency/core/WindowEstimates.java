@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
 import dev.fieldprof.estimation.FrequencyEstimate;
 import dev.fieldprof.estimation.FrequencyEstimator;

@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
 /**
  * Which numbered reports of one device and app version were counted: the highest sequence number

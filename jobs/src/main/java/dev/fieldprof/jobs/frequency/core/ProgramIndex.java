@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.ConstraintProjection;

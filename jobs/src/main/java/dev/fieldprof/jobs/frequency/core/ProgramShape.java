@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.ldp.SubsetSelection;

@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

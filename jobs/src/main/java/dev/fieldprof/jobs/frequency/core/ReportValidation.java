@@ -1,4 +1,4 @@
-package dev.fieldprof.jobs.frequency;
+package dev.fieldprof.jobs.frequency.core;
 
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.io.RawRecord;
