@@ -24,6 +24,7 @@ import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.jobs.io.ResolvedStartingOffsets;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -32,7 +33,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -42,7 +42,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.ParameterTool;
-import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,14 +59,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Event time is the Kafka record timestamp of the reports: the broker's append time on report
  * topics created by fieldprof (the job warns at start when its topic keeps the producers' clocks).
- * A quiet partition's watermark follows the wall clock instead of turning idle, so every window
- * closes, and no stage closes a window before an earlier stage has emitted its sum ({@link
- * dev.fieldprof.jobs.io.ReportWatermarks}). Program models never take part in it (their source is
- * idle from the start, {@link EventTime#ofReferenceData()}), so a model stamped after its reports
- * cannot close their windows. Instead, validation holds the watermark below every report that waits
- * for its model ({@link ValidateReports}): a report counts in its own window whether its model was
- * published before or after it, at the price of windows closing up to {@code --hold-limit} later
- * while a report waits (a report whose model comes later still is a LATE dead letter).
+ * Once the source has read its partitions past the end offsets Kafka reported at a time T, its
+ * watermark follows T instead of turning idle, so every window closes, a backlog the job has not
+ * fetched yet is never taken for quiet, and no stage closes a window before an earlier stage has
+ * emitted its sum ({@link dev.fieldprof.jobs.io.ReportWatermarks}). Program models never take part
+ * in it (their source is idle from the start, {@link EventTime#ofReferenceData()}), so a model
+ * stamped after its reports cannot close their windows. Instead, validation holds the watermark
+ * below every report that waits for its model ({@link ValidateReports}): a report counts in its own
+ * window whether its model was published before or after it, at the price of windows closing up to
+ * {@code --hold-limit} later while a report waits (a report whose model comes later still is a LATE
+ * dead letter).
  *
  * <p>Options of {@link #main} (defaults in brackets; see {@link FrequencyJobOptions}):
  *
@@ -91,7 +92,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code --transaction-timeout} below the broker's maximum [10 min]
  *   <li>{@code --out-of-orderness} watermark bound, also the tolerated broker-to-job clock
  *       difference [10 s]
- *   <li>{@code --idleness} a partition without records this long follows the wall clock [30 s]
+ *   <li>{@code --idleness} how often the end offsets of the report partitions are observed: a
+ *       partition read to its end follows the wall clock this much later at most [30 s]
  *   <li>{@code --model-wait} how long (wall clock) a report waits for its program model [1 min]
  *   <li>{@code --max-pending} reports waiting for models in one validation instance, over all app
  *       versions [100000]
@@ -152,9 +154,13 @@ public final class FrequencyEstimationJob {
     public static FrequencyEstimationJob onKafka(FrequencyJobOptions options) {
         return new FrequencyEstimationJob(
                 options,
-                kafkaSource(options, options.reportsTopic(), options.groupId(), false),
-                kafkaSource(
-                        options, options.programsTopic(), options.groupId() + "-programs", true),
+                reportSource(options),
+                // Programs: always the whole compacted topic.
+                KafkaRecords.source(
+                        options.kafkaClient(),
+                        options.programsTopic(),
+                        options.groupId() + "-programs",
+                        OffsetsInitializer.earliest()),
                 KafkaRecords.sink(options, options.estimatesTopic(), "estimates"),
                 KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"));
     }
@@ -184,7 +190,7 @@ public final class FrequencyEstimationJob {
                         .uid("copy-program-models-to-shards");
 
         WatermarkStrategy<RawRecord> reportTime =
-                EventTime.ofReports(options.outOfOrderness(), options.idleness());
+                EventTime.ofReports(reports, options.outOfOrderness());
         SingleOutputStreamOperator<ReportRecord> decoded =
                 env.fromSource(reports, reportTime, "frequency-reports-source")
                         .uid("frequency-reports-source")
@@ -295,22 +301,19 @@ public final class FrequencyEstimationJob {
         onKafka(options).execute();
     }
 
-    private static KafkaSource<RawRecord> kafkaSource(
-            FrequencyJobOptions options, String topic, String groupId, boolean fromEarliest) {
-        // Programs: always the whole compacted topic. Reports: as the options say (a restore
-        // from a checkpoint uses the checkpointed offsets instead).
-        return KafkaRecords.source(
+    private static Source<RawRecord, ?, ?> reportSource(FrequencyJobOptions options) {
+        // As the options say (a restore from a checkpoint uses the checkpointed offsets instead).
+        ResolvedStartingOffsets.From from =
+                switch (options.startingOffsets()) {
+                    case "earliest" -> ResolvedStartingOffsets.From.EARLIEST;
+                    case "latest" -> ResolvedStartingOffsets.From.LATEST;
+                    default -> ResolvedStartingOffsets.From.COMMITTED;
+                };
+        return KafkaRecords.trackedSource(
                 options.kafkaClient(),
-                topic,
-                groupId,
-                fromEarliest ? OffsetsInitializer.earliest() : reportOffsets(options));
-    }
-
-    private static OffsetsInitializer reportOffsets(FrequencyJobOptions options) {
-        return switch (options.startingOffsets()) {
-            case "earliest" -> OffsetsInitializer.earliest();
-            case "latest" -> OffsetsInitializer.latest();
-            default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-        };
+                options.reportsTopic(),
+                options.groupId(),
+                from,
+                options.idleness());
     }
 }

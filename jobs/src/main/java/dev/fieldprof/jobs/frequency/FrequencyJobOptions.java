@@ -110,7 +110,7 @@ public record FrequencyJobOptions(
         require(shards >= 1, "--" + SHARDS + " must be >= 1");
         require(positive(transactionTimeout), "--" + TRANSACTION_TIMEOUT + " must be > 0");
         require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
-        require(positive(idleness), "--" + IDLENESS + " must be > 0");
+        require(!idleness.isNegative(), "--" + IDLENESS + " must be >= 0");
         require(!modelWait.isNegative(), "--" + MODEL_WAIT + " must be >= 0");
         require(maxPending >= 0, "--" + MAX_PENDING + " must be >= 0");
         require(!holdLimit.isNegative(), "--" + HOLD_LIMIT + " must be >= 0");

@@ -114,7 +114,7 @@ public record PathJobOptions(
                 "--" + TARGET_TOTAL + " must be in [2, 65536]");
         require(!checkpointInterval.isNegative(), "--" + CHECKPOINT_INTERVAL + " must be >= 0");
         require(!outOfOrderness.isNegative(), "--" + OUT_OF_ORDERNESS + " must be >= 0");
-        require(!idleness.isNegative() && !idleness.isZero(), "--" + IDLENESS + " must be > 0");
+        require(!idleness.isNegative(), "--" + IDLENESS + " must be >= 0");
         require(!tableWait.isNegative(), "--" + TABLE_WAIT + " must be >= 0");
         require(shards >= 1 && shards <= 4096, "--" + SHARDS + " must be in [1, 4096]");
         require(maxWaiting >= 0, "--" + MAX_WAITING + " must be >= 0");
