@@ -19,8 +19,8 @@
 # Needs the built CLI and job jar (mvn -B package -DskipTests -pl cli -am).
 # Environment: FIELDPROF_MVN_ARGS (e.g. -o), READY_TIMEOUT_SECONDS, KEEP_RUN_DIR=1 to keep logs,
 # FAULT_RATE (reports/s, 100), FAULT_DEVICES (20), FAULT_OUTAGE_SECONDS (broker outage, 10),
-# FAULT_IDLENESS (the job's --idleness, 30s as by default: see deploy/README.md for what a short
-# one does to a restored job's backlog).
+# FAULT_IDLENESS (the job's --idleness, 30s as by default: how often it observes end offsets; a
+# short one must pass as well).
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(cd "$DEPLOY_DIR/.." && pwd)"
