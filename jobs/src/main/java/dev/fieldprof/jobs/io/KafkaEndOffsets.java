@@ -61,12 +61,16 @@ public final class KafkaEndOffsets {
             Properties client, String topic, long intervalMillis) {
         String key = key(client, topic);
         Observer observer = OBSERVERS.get(key);
-        if (observer == null) {
+        boolean fresh = observer == null;
+        if (fresh) {
             observer = new Observer(key, client, topic);
             OBSERVERS.put(key, observer);
+        }
+        // Before the thread starts, so that its first pause already has an interval.
+        observer.addUser(Math.max(intervalMillis, MIN_INTERVAL.toMillis()));
+        if (fresh) {
             observer.start();
         }
-        observer.addUser(Math.max(intervalMillis, MIN_INTERVAL.toMillis()));
         return new Handle(observer);
     }
 
