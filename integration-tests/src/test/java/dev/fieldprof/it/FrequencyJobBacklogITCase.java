@@ -24,7 +24,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -72,78 +75,16 @@ class FrequencyJobBacklogITCase {
 
     @Test
     void aBacklogFetchedSlowlyCountsWholeAndNothingIsLate() throws Exception {
-        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, PARTITIONS);
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                topics.programs(),
-                                APP,
-                                RecordCodec.of(ProgramModel.class)
-                                        .encode(KnownReports.model(APP)))),
-                new StringSerializer(),
-                new ByteArraySerializer());
-
-        // The backlog: batches over several windows, on partitions 0 and 1 only.
+        FrequencyJobTopics topics = topicsWithModel();
         List<Report> known = KnownReports.randomized(SEED, APP, "backlog", BATCHES * PER_BATCH);
-        List<Report> sent = new ArrayList<>();
-        for (int b = 0; b < BATCHES; b++) {
-            sent.addAll(
-                    KnownReports.produce(
-                            RUNTIME,
-                            topics.reports(),
-                            known.subList(b * PER_BATCH, (b + 1) * PER_BATCH),
-                            r -> r.index() % 2,
-                            r -> null,
-                            List.of()));
-            Thread.sleep(WINDOW / 2); // spreads the backlog over windows (no timing is asserted)
-        }
-        // Every backlog window is over, out-of-orderness included, before the job starts: a
-        // watermark that followed the wall clock now would close them all.
-        long lastAppend = sent.stream().mapToLong(Report::timestamp).max().orElseThrow();
-        while (System.currentTimeMillis() <= lastAppend + WINDOW + OUT_OF_ORDERNESS) {
-            Thread.sleep(100); // waiting for a point in wall-clock time, asserted on nothing
-        }
+        List<Report> sent = produceBacklog(topics, known);
 
-        JobClient job = start(topics);
+        JobClient job = start(topics, "backlog-it", true, new Configuration());
         try {
-            TreeMap<Long, PartialSum> expected = KnownReports.sumsByWindow(sent, WINDOW);
-            // Each report ends in one window estimate or one dead letter: wait until all are.
-            List<EstimateWindow> tumbling = List.of();
-            List<DeadLetter> letters = List.of();
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (System.nanoTime() < deadline
-                    && (tumbling.size() < expected.size()
-                            || counted(tumbling) + letters.size() < sent.size())) {
-                Thread.sleep(500); // polling a real condition: the job's output so far
-                tumbling = tumblingEstimates(topics.estimates());
-                letters = deadLetters(topics.deadLetters());
-            }
-            Map<DeadLetterReason, Long> lettersByReason =
-                    letters.stream()
-                            .collect(
-                                    Collectors.groupingBy(
-                                            DeadLetter::getReasonCode,
-                                            TreeMap::new,
-                                            Collectors.counting()));
-            assertThat(lettersByReason)
-                    .as(
-                            "dead letters by reason (of %d reports, %d counted)",
-                            sent.size(), counted(tumbling))
-                    .isEmpty();
-            assertThat(tumbling)
-                    .as("one estimate per backlog window with exactly its reports")
-                    .extracting(
-                            w -> w.getWindowStartMillis().toEpochMilli(),
-                            EstimateWindow::getReports)
-                    .containsExactlyElementsOf(
-                            expected.entrySet().stream()
-                                    .map(e -> tuple(e.getKey(), e.getValue().getReports()))
-                                    .toList());
-            assertThat(counted(tumbling)).as("Σ n over windows").isEqualTo(sent.size());
+            assertEveryReportCountedOnce(topics, sent);
             System.out.printf(
-                    "backlog: %d reports in %d windows, %d fetched per pause of %d ms, all"
-                            + " counted%n",
-                    sent.size(), expected.size(), SlowFetches.RECORDS_PER_FETCH, SlowFetches.PAUSE);
+                    "backlog: %d reports, %d fetched per pause of %d ms, all counted%n",
+                    sent.size(), SlowFetches.RECORDS_PER_FETCH, SlowFetches.PAUSE);
         } finally {
             job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -156,26 +97,151 @@ class FrequencyJobBacklogITCase {
                 .isZero();
     }
 
-    private JobClient start(FrequencyJobTopics topics) throws Exception {
-        Path slow = dir.resolve("slow-fetches.properties");
-        writeSlowFetches(slow);
-        FrequencyJobOptions options =
-                topics.options(
-                        "backlog-it",
-                        Map.of(
-                                FrequencyJobOptions.WINDOW,
-                                WINDOW + " ms",
-                                FrequencyJobOptions.CHECKPOINT_INTERVAL,
-                                "1 s",
-                                FrequencyJobOptions.SHARDS,
-                                "2",
-                                FrequencyJobOptions.OUT_OF_ORDERNESS,
-                                OUT_OF_ORDERNESS + " ms",
-                                FrequencyJobOptions.IDLENESS,
-                                "1 s",
-                                FrequencyJobOptions.KAFKA_PROPERTIES,
-                                slow.toString()));
+    /**
+     * An outage of the job longer than its idleness while devices keep reporting: stopped with a
+     * savepoint once its first reports are counted, the job is restored when the reports sent
+     * meanwhile are in windows that are over, and fetches them slowly. Every report counts once,
+     * none is late.
+     */
+    @Test
+    void aJobRestoredAfterAnOutageCountsTheReportsSentMeanwhile() throws Exception {
+        FrequencyJobTopics topics = topicsWithModel();
+        List<Report> known =
+                KnownReports.randomized(SEED + 1, APP, "outage", (BATCHES + 1) * PER_BATCH);
+        JobClient first = start(topics, "outage-it", false, new Configuration());
+        List<Report> sent =
+                new ArrayList<>(
+                        KnownReports.produce(
+                                RUNTIME,
+                                topics.reports(),
+                                known.subList(0, PER_BATCH),
+                                r -> r.index() % 2,
+                                r -> null,
+                                List.of()));
+        assertEveryReportCountedOnce(topics, sent);
+        String savepoint =
+                first.stopWithSavepoint(
+                                false,
+                                dir.resolve("savepoints").toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+
+        sent.addAll(produceBacklog(topics, known.subList(PER_BATCH, known.size())));
+
+        Configuration restore = new Configuration();
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        JobClient second = start(topics, "outage-it", true, restore);
+        try {
+            assertEveryReportCountedOnce(topics, sent);
+            System.out.printf(
+                    "outage: %d reports before the stop, %d during the outage, all counted once%n",
+                    PER_BATCH, sent.size() - PER_BATCH);
+        } finally {
+            second.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static FrequencyJobTopics topicsWithModel() {
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, PARTITIONS);
+        RUNTIME.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                topics.programs(),
+                                APP,
+                                RecordCodec.of(ProgramModel.class)
+                                        .encode(KnownReports.model(APP)))),
+                new StringSerializer(),
+                new ByteArraySerializer());
+        return topics;
+    }
+
+    /**
+     * Writes {@code reports} in batches over several windows, on partitions 0 and 1 only, and
+     * returns once every window they are in is over, out-of-orderness included: a watermark that
+     * followed the wall clock from then on would close them all before they are read.
+     */
+    private static List<Report> produceBacklog(FrequencyJobTopics topics, List<Report> reports)
+            throws InterruptedException {
+        List<Report> sent = new ArrayList<>();
+        for (int b = 0; b < BATCHES; b++) {
+            sent.addAll(
+                    KnownReports.produce(
+                            RUNTIME,
+                            topics.reports(),
+                            reports.subList(b * PER_BATCH, (b + 1) * PER_BATCH),
+                            r -> r.index() % 2,
+                            r -> null,
+                            List.of()));
+            Thread.sleep(WINDOW / 2); // spreads the backlog over windows (no timing is asserted)
+        }
+        long lastAppend = sent.stream().mapToLong(Report::timestamp).max().orElseThrow();
+        while (System.currentTimeMillis() <= lastAppend + WINDOW + OUT_OF_ORDERNESS) {
+            Thread.sleep(100); // waiting for a point in wall-clock time, asserted on nothing
+        }
+        return sent;
+    }
+
+    /**
+     * Waits until every report sent ended in a window estimate or a dead letter, then checks that
+     * none is a dead letter and each window counted exactly its reports.
+     */
+    private static void assertEveryReportCountedOnce(FrequencyJobTopics topics, List<Report> sent)
+            throws InterruptedException {
+        TreeMap<Long, PartialSum> expected = KnownReports.sumsByWindow(sent, WINDOW);
+        List<EstimateWindow> tumbling = List.of();
+        List<DeadLetter> letters = List.of();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline
+                && (tumbling.size() < expected.size()
+                        || counted(tumbling) + letters.size() < sent.size())) {
+            Thread.sleep(500); // polling a real condition: the job's output so far
+            tumbling = tumblingEstimates(topics.estimates());
+            letters = deadLetters(topics.deadLetters());
+        }
+        Map<DeadLetterReason, Long> lettersByReason =
+                letters.stream()
+                        .collect(
+                                Collectors.groupingBy(
+                                        DeadLetter::getReasonCode,
+                                        TreeMap::new,
+                                        Collectors.counting()));
+        assertThat(lettersByReason)
+                .as(
+                        "dead letters by reason (of %d reports, %d counted)",
+                        sent.size(), counted(tumbling))
+                .isEmpty();
+        assertThat(tumbling)
+                .as("one estimate per window with exactly its reports")
+                .extracting(
+                        w -> w.getWindowStartMillis().toEpochMilli(), EstimateWindow::getReports)
+                .containsExactlyElementsOf(
+                        expected.entrySet().stream()
+                                .map(e -> tuple(e.getKey(), e.getValue().getReports()))
+                                .toList());
+        assertThat(counted(tumbling)).as("Σ n over windows").isEqualTo(sent.size());
+    }
+
+    /**
+     * Starts the job with {@code --idleness 1s}; {@code slowly}: its consumers fetch a few records
+     * at a time and pause after each fetch ({@link SlowFetches}).
+     */
+    private JobClient start(
+            FrequencyJobTopics topics, String prefix, boolean slowly, Configuration configuration)
+            throws Exception {
+        Map<String, String> tuning = new java.util.HashMap<>();
+        tuning.put(FrequencyJobOptions.WINDOW, WINDOW + " ms");
+        tuning.put(FrequencyJobOptions.CHECKPOINT_INTERVAL, "1 s");
+        tuning.put(FrequencyJobOptions.SHARDS, "2");
+        tuning.put(FrequencyJobOptions.OUT_OF_ORDERNESS, OUT_OF_ORDERNESS + " ms");
+        tuning.put(FrequencyJobOptions.IDLENESS, "1 s");
+        if (slowly) {
+            Path slow = dir.resolve("slow-fetches.properties");
+            writeSlowFetches(slow);
+            tuning.put(FrequencyJobOptions.KAFKA_PROPERTIES, slow.toString());
+        }
+        FrequencyJobOptions options = topics.options(prefix, tuning);
         StreamExecutionEnvironment env = RUNTIME.environment();
+        env.configure(configuration);
         env.setParallelism(PARALLELISM);
         FrequencyEstimationJob.onKafka(options).buildInto(env);
         return env.executeAsync(FrequencyEstimationJob.NAME);
