@@ -22,8 +22,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * A Kafka source that tells its subtask's {@link ReadProgress} which partitions it reads from
  * where, and observes their end offsets while its reader is open. Otherwise exactly the Kafka
- * source it wraps: same splits, state and enumerator, so a job restores from checkpoints taken
- * without it.
+ * source it wraps: the same splits, split and enumerator state, and serializers.
  */
 public final class ProgressTrackingSource
         implements Source<RawRecord, KafkaPartitionSplit, KafkaSourceEnumState>,
