@@ -178,8 +178,7 @@ class FrequencyJobRecoveryITCase {
                                 FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s",
                                 FrequencyJobOptions.SHARDS.key(), "2",
                                 FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1 s",
-                                // A quiet partition follows the wall clock after this long:
-                                // longer than a restored source takes to fetch its backlog.
+                                // How often end offsets are observed (any value is safe).
                                 FrequencyJobOptions.IDLENESS.key(), "3 s"));
 
         // Run 1: the first half. A quarter at the start of a window, which closes and is committed

@@ -155,16 +155,15 @@ public final class PipelineThroughput {
             settings.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
             settings.put(FrequencyJobOptions.SHARDS.key(), Integer.toString(partitions));
             settings.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1 s");
-            // Partitions read as a backlog are busy until their sentinels close the windows; a
-            // long idleness keeps the wall clock out of it while the job starts.
+            // The reports are read as a backlog and their sentinels close the windows; with a long
+            // idleness (how often end offsets are observed) the wall clock plays no part.
             settings.put(FrequencyJobOptions.IDLENESS.key(), "60 s");
             settings.put(FrequencyJobOptions.GROUP_ID.key(), "bench-" + suffix);
             settings.put(FrequencyJobOptions.STARTING_OFFSETS.key(), "earliest");
             settings.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), "bench-" + suffix);
             FrequencyJobOptions options = FrequencyJobOptions.fromMap(settings);
             StreamExecutionEnvironment env = runtime.environment();
-            // One source subtask per partition: a subtask without a partition holds event time
-            // back until it has been quiet for the idleness (then it follows the wall clock).
+            // One source subtask per partition, so that every source subtask holds one.
             env.setParallelism(partitions);
             FrequencyEstimationJob.onKafka(options).buildInto(env);
             long submitted = System.nanoTime();

@@ -25,6 +25,7 @@ import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.jobs.io.ResolvedStartingOffsets;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -33,7 +34,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -43,7 +43,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.ParameterTool;
-import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,14 +61,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Event time is the Kafka record timestamp of the reports: the broker's append time on report
  * topics created by fieldprof (the job warns at start when its topic keeps the producers' clocks).
- * A quiet partition's watermark follows the wall clock instead of turning idle, so every window
- * closes, and no stage closes a window before an earlier stage has emitted its sum ({@link
- * dev.fieldprof.jobs.io.ReportWatermarks}). Program models never take part in it (their source is
- * idle from the start, {@link EventTime#ofReferenceData()}), so a model stamped after its reports
- * cannot close their windows. Instead, validation holds the watermark below every report that waits
- * for its model ({@link ValidateReports}): a report counts in its own window whether its model was
- * published before or after it, at the price of windows closing up to {@code --hold-limit} later
- * while a report waits (a report whose model comes later still is a LATE dead letter).
+ * Once the source has read its partitions past the end offsets Kafka reported at a time T, its
+ * watermark follows T instead of turning idle, so every window closes, a backlog the job has not
+ * fetched yet is never taken for quiet, and no stage closes a window before an earlier stage has
+ * emitted its sum ({@link dev.fieldprof.jobs.io.ReportWatermarks}). Program models never take part
+ * in it (their source is idle from the start, {@link EventTime#ofReferenceData()}), so a model
+ * stamped after its reports cannot close their windows. Instead, validation holds the watermark
+ * below every report that waits for its model ({@link ValidateReports}): a report counts in its own
+ * window whether its model was published before or after it, at the price of windows closing up to
+ * {@code --hold-limit} later while a report waits (a report whose model comes later still is a LATE
+ * dead letter).
  *
  * <p>Options of {@link #main}: each is declared once, with its default and meaning, in {@link
  * FrequencyJobOptions}; {@code --help} lists them, and docs/jobs.md has the same list.
@@ -122,9 +123,13 @@ public final class FrequencyEstimationJob {
     public static FrequencyEstimationJob onKafka(FrequencyJobOptions options) {
         return new FrequencyEstimationJob(
                 options,
-                kafkaSource(options, options.reportsTopic(), options.groupId(), false),
-                kafkaSource(
-                        options, options.programsTopic(), options.groupId() + "-programs", true),
+                reportSource(options),
+                // Programs: always the whole compacted topic.
+                KafkaRecords.source(
+                        options.kafkaClient(),
+                        options.programsTopic(),
+                        options.groupId() + "-programs",
+                        OffsetsInitializer.earliest()),
                 KafkaRecords.sink(options, options.estimatesTopic(), "estimates"),
                 KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"));
     }
@@ -154,7 +159,7 @@ public final class FrequencyEstimationJob {
                         .uid("copy-program-models-to-shards");
 
         WatermarkStrategy<RawRecord> reportTime =
-                EventTime.ofReports(options.outOfOrderness(), options.idleness());
+                EventTime.ofReports(reports, options.outOfOrderness());
         SingleOutputStreamOperator<ReportRecord> decoded =
                 env.fromSource(reports, reportTime, "frequency-reports-source")
                         .uid("frequency-reports-source")
@@ -274,22 +279,19 @@ public final class FrequencyEstimationJob {
         onKafka(options).execute();
     }
 
-    private static KafkaSource<RawRecord> kafkaSource(
-            FrequencyJobOptions options, String topic, String groupId, boolean fromEarliest) {
-        // Programs: always the whole compacted topic. Reports: as the options say (a restore
-        // from a checkpoint uses the checkpointed offsets instead).
-        return KafkaRecords.source(
+    private static Source<RawRecord, ?, ?> reportSource(FrequencyJobOptions options) {
+        // As the options say (a restore from a checkpoint uses the checkpointed offsets instead).
+        ResolvedStartingOffsets.From from =
+                switch (options.startingOffsets()) {
+                    case "earliest" -> ResolvedStartingOffsets.From.EARLIEST;
+                    case "latest" -> ResolvedStartingOffsets.From.LATEST;
+                    default -> ResolvedStartingOffsets.From.COMMITTED;
+                };
+        return KafkaRecords.trackedSource(
                 options.kafkaClient(),
-                topic,
-                groupId,
-                fromEarliest ? OffsetsInitializer.earliest() : reportOffsets(options));
-    }
-
-    private static OffsetsInitializer reportOffsets(FrequencyJobOptions options) {
-        return switch (options.startingOffsets()) {
-            case "earliest" -> OffsetsInitializer.earliest();
-            case "latest" -> OffsetsInitializer.latest();
-            default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-        };
+                options.reportsTopic(),
+                options.groupId(),
+                from,
+                options.idleness());
     }
 }

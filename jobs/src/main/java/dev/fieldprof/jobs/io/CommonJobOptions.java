@@ -80,9 +80,10 @@ public final class CommonJobOptions {
             JobOption.duration(
                             "idleness",
                             "30 s",
-                            "how long a partition must have been quiet before its watermark"
-                                    + " follows the wall clock")
-                    .check(JobOption::positive, "must be > 0");
+                            "how often the end offsets of the job's input partitions are"
+                                    + " observed: a partition read to its end follows the wall"
+                                    + " clock this much later at most (any value is safe)")
+                    .check(JobOption::notNegative, "must be >= 0");
 
     public static final JobOption<String> STATE_BACKEND =
             JobOption.choice(

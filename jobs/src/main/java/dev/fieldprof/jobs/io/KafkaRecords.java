@@ -1,5 +1,6 @@
 package dev.fieldprof.jobs.io;
 
+import java.time.Duration;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -34,6 +35,24 @@ public final class KafkaRecords {
                 .setDeserializer(new RawRecordDeserializer())
                 .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                 .build();
+    }
+
+    /**
+     * A source of the raw records of {@code topic} that knows how far it has read against the end
+     * offsets Kafka reports, observed every {@code observeEvery} while it runs: what event time
+     * needs to follow the wall clock ({@link EventTime}, {@link ReadProgress}). Where a fresh start
+     * reads from is resolved to offsets when a partition is assigned ({@link
+     * ResolvedStartingOffsets}).
+     */
+    public static ProgressTrackingSource trackedSource(
+            Properties client,
+            String topic,
+            String groupId,
+            ResolvedStartingOffsets.From from,
+            Duration observeEvery) {
+        return new ProgressTrackingSource(
+                source(client, topic, groupId, new ResolvedStartingOffsets(from)),
+                ReadProgress.against(KafkaEndOffsets.of(client, topic, observeEvery)));
     }
 
     /**

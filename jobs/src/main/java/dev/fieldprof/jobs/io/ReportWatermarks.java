@@ -7,74 +7,83 @@ import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 
 /**
- * Watermarks of one report partition: bounded out-of-orderness over the report times, never ahead
- * of the job's wall clock, and following the wall clock once the partition has been quiet.
+ * Watermarks of report partitions: bounded out-of-orderness over the report times, and, once the
+ * subtask has read its partitions to the end as of a time T that Kafka vouches for, {@code T −
+ * outOfOrderness − 1}; never the current wall clock.
  *
- * <p>Report topics stamp records with the broker's append time, so a partition that has been read
- * to its end and stays quiet can only receive records stamped at least "now" (less the difference
- * of the broker's and the job's clocks, which the out-of-orderness bound covers). Its watermark may
- * then follow the wall clock, and that is why the partition is never declared idle: an idle channel
- * is left out of the downstream watermark, and an operator whose inputs all turned idle while it
- * still held a window emits that window's sum later, after the next stage has closed it (reports
- * were lost that way). Advancing on the wall clock instead keeps every channel's watermark
- * meaningful and closes a quiet app's last window within {@code window + outOfOrderness +
- * idleness}.
+ * <p>Report topics stamp records with the broker's append time. When every partition of the subtask
+ * was read past the end offset Kafka reported at T ({@link ReadProgress#readToEndAt()}), every
+ * record appended before T has been read, and any record still to come was appended after T:
+ * stamped at least T less the difference between the broker's and the job's clocks, which the
+ * out-of-orderness bound covers. A partition whose records the job has not fetched yet (at start,
+ * after a restore, under backpressure, on a slow machine) is therefore never taken for quiet,
+ * however long it delivers nothing. How soon a quiet partition's watermark follows depends only on
+ * how often end offsets are observed ({@code --idleness}).
+ *
+ * <p>Quiet partitions are never declared idle: an idle channel is left out of the downstream
+ * watermark, and an operator whose inputs all turned idle while it still held a window emits that
+ * window's sum later, after the next stage has closed it. Only a subtask that holds no partition
+ * and will get none ({@link ReadProgress#holdsNoPartition()}) is idle: it carries no records, and
+ * every operator downstream also reads subtasks that hold partitions.
  *
  * <p>A record stamped in the future (a device clock on a topic that keeps the producer's time)
  * counts as stamped now, so one record cannot move event time ahead of the wall clock and close
- * windows early. Used per Kafka partition (split), so a busy partition cannot drag the others: the
- * source combines the partitions' watermarks by their minimum.
+ * windows early. One generator runs per Kafka partition (split) plus one for the subtask; the
+ * source combines the partitions' watermarks by their minimum, so a busy partition cannot drag the
+ * others.
  */
-public final class ReportWatermarks<T> implements WatermarkGenerator<T> {
+public final class ReportWatermarks implements WatermarkGenerator<RawRecord> {
     private final long outOfOrdernessMillis;
-    private final long idlenessMillis;
+    private final ReadProgress progress;
     private final LongSupplier clock;
 
     private long maxTimestamp = Long.MIN_VALUE;
-    private long lastRecordAt;
     private long emitted = Long.MIN_VALUE;
+    private boolean idle;
 
     /**
      * @param outOfOrderness how much earlier than the latest report time a report may still come,
      *     also the tolerated difference between the broker's and the job's clocks (≥ 0)
-     * @param idleness how long a partition must be quiet before its watermark follows the wall
-     *     clock (≥ 0)
+     * @param progress how far the subtask has read, shared by its generators and its reader
      * @param clock the job's wall clock in epoch milliseconds
      */
-    public ReportWatermarks(Duration outOfOrderness, Duration idleness, LongSupplier clock) {
-        if (outOfOrderness.isNegative() || idleness.isNegative()) {
+    public ReportWatermarks(Duration outOfOrderness, ReadProgress progress, LongSupplier clock) {
+        if (outOfOrderness.isNegative()) {
             throw new IllegalArgumentException(
-                    "outOfOrderness and idleness must be >= 0, got "
-                            + outOfOrderness
-                            + " and "
-                            + idleness);
+                    "outOfOrderness must be >= 0, got " + outOfOrderness);
         }
         this.outOfOrdernessMillis = outOfOrderness.toMillis();
-        this.idlenessMillis = idleness.toMillis();
+        this.progress = progress;
         this.clock = clock;
-        this.lastRecordAt = clock.getAsLong();
     }
 
     @Override
-    public void onEvent(T event, long eventTimestamp, WatermarkOutput output) {
-        long now = clock.getAsLong();
-        maxTimestamp = Math.max(maxTimestamp, Math.min(eventTimestamp, now));
-        lastRecordAt = now;
+    public void onEvent(RawRecord event, long eventTimestamp, WatermarkOutput output) {
+        maxTimestamp = Math.max(maxTimestamp, Math.min(eventTimestamp, clock.getAsLong()));
+        progress.consumed(event.partition, event.offset);
     }
 
     @Override
     public void onPeriodicEmit(WatermarkOutput output) {
-        long now = clock.getAsLong();
         long candidate =
                 maxTimestamp == Long.MIN_VALUE
                         ? Long.MIN_VALUE
                         : maxTimestamp - outOfOrdernessMillis - 1;
-        if (now - lastRecordAt >= idlenessMillis) {
-            candidate = Math.max(candidate, now - outOfOrdernessMillis - 1);
+        long readToEnd = progress.readToEndAt();
+        if (readToEnd != ReadProgress.UNKNOWN) {
+            candidate = Math.max(candidate, readToEnd - outOfOrdernessMillis - 1);
         }
         if (candidate > emitted) {
             emitted = candidate;
+            idle = false;
             output.emitWatermark(new Watermark(candidate));
+        } else if (progress.holdsNoPartition() != idle) {
+            idle = !idle;
+            if (idle) {
+                output.markIdle();
+            } else {
+                output.markActive();
+            }
         }
     }
 }

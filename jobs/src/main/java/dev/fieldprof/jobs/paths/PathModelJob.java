@@ -7,6 +7,7 @@ import dev.fieldprof.jobs.io.EventTime;
 import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.RawRecord;
+import dev.fieldprof.jobs.io.ResolvedStartingOffsets;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import java.time.Duration;
@@ -22,7 +23,6 @@ import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ParameterTool;
-import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,11 +38,11 @@ import org.slf4j.LoggerFactory;
  * the compacted {@code fieldprof.programs} ({@link DecodeProgramBranches}); {@code --branches
  * app:1=branches.txt} (the description the path instrumenter writes into the jar) overrides them.
  * Event time is the reports' Kafka record time: the programs stream only holds the watermark back
- * at the start, until its topic has been quiet for {@code --idleness}, and never moves it ({@link
- * dev.fieldprof.jobs.io.SideInputWatermarks}), so a model published late cannot close the windows
- * of reports in flight; a window whose app version has no branch table yet when it closes waits for
- * it (at most {@code --table-wait} of wall-clock time, or until the input ends) before its reports
- * become dead letters.
+ * at the start, until its partitions have been read to the end offsets Kafka reported, and never
+ * moves it ({@link dev.fieldprof.jobs.io.SideInputWatermarks}), so a model published late cannot
+ * close the windows of reports in flight; a window whose app version has no branch table yet when
+ * it closes waits for it (at most {@code --table-wait} of wall-clock time, or until the input ends)
+ * before its reports become dead letters.
  *
  * <p>Reports are decoded and counted as they arrive, in parallel per (app version, shard of device
  * ids) ({@link CountPathEdges}): state holds each open window's edge counts, not its reports. The
@@ -116,19 +116,21 @@ public final class PathModelJob {
      */
     public static PathModelJob onKafka(PathJobOptions options) {
         Properties client = options.kafkaClient();
-        KafkaSource<RawRecord> source =
-                KafkaRecords.source(
+        Source<RawRecord, ?, ?> source =
+                KafkaRecords.trackedSource(
                         client,
                         options.reportsTopic(),
                         options.groupId(),
-                        OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST));
+                        ResolvedStartingOffsets.From.COMMITTED,
+                        options.idleness());
         // Programs and models: always the whole compacted topic.
-        KafkaSource<RawRecord> programs =
-                KafkaRecords.source(
+        Source<RawRecord, ?, ?> programs =
+                KafkaRecords.trackedSource(
                         client,
                         options.programsTopic(),
                         options.groupId() + "-programs",
-                        OffsetsInitializer.earliest());
+                        ResolvedStartingOffsets.From.EARLIEST,
+                        options.idleness());
         KafkaSource<RawRecord> modelFeed =
                 KafkaRecords.source(
                         client,
@@ -155,8 +157,8 @@ public final class PathModelJob {
         Checkpoints.configure(env, options, NAME);
         StateBackends.configure(env, options.stateBackend());
         WatermarkStrategy<RawRecord> recordTime =
-                EventTime.ofReports(options.outOfOrderness(), options.idleness());
-        WatermarkStrategy<RawRecord> sideInputTime = EventTime.ofSideInput(options.idleness());
+                EventTime.ofReports(reports, options.outOfOrderness());
+        WatermarkStrategy<RawRecord> sideInputTime = EventTime.ofSideInput(programs);
         SingleOutputStreamOperator<PathSideInput> branches =
                 env.fromSource(programs, sideInputTime, "path-programs-source")
                         .uid("path-programs-source")

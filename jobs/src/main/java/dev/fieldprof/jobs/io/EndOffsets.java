@@ -1,0 +1,22 @@
+package dev.fieldprof.jobs.io;
+
+import java.io.Serializable;
+
+/**
+ * The latest end offsets of a topic's partitions, as observed in the background: reading them never
+ * blocks and never fails.
+ */
+public interface EndOffsets extends AutoCloseable {
+
+    /** The latest observation, or null while there is none yet. */
+    EndOffsetObservation latest();
+
+    /** Stops observing for this user (the observer stops when its last user has closed). */
+    @Override
+    void close();
+
+    /** Opens an {@link EndOffsets} where the job's tasks run: what a source carries to them. */
+    interface Factory extends Serializable {
+        EndOffsets open();
+    }
+}
