@@ -1,6 +1,7 @@
 package dev.fieldprof.cli;
 
 import dev.fieldprof.cli.support.CliFailure;
+import dev.fieldprof.cli.support.LogFile;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -8,7 +8,6 @@ import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.client.tracing.PathReportSink;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.client.transport.ReportTransport;
-import dev.fieldprof.client.transport.ReportTransports;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.ldp.ChaCha20RandomSource;
 import dev.fieldprof.ldp.HypergeometricSampler;

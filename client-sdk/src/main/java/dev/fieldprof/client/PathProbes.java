@@ -1,5 +1,7 @@
 package dev.fieldprof.client;
 
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

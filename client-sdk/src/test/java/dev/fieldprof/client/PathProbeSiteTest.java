@@ -2,6 +2,8 @@ package dev.fieldprof.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -2,6 +2,8 @@ package dev.fieldprof.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

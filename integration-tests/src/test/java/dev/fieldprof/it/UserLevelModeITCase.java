@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
+import dev.fieldprof.client.ReportTransports;
 import dev.fieldprof.client.transport.ReportTransport;
-import dev.fieldprof.client.transport.ReportTransports;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.ldp.SeededRandomSource;

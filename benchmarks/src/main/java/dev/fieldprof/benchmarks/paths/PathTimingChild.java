@@ -1,7 +1,7 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.paths.PathEventSink;

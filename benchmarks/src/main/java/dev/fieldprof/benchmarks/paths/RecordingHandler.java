@@ -1,7 +1,7 @@
 package dev.fieldprof.benchmarks.paths;
 
-import dev.fieldprof.client.PathProbeHandle;
-import dev.fieldprof.client.PathProbeHandler;
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.paths.PathRecording;
 
 /**

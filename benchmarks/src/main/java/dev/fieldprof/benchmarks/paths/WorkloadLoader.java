@@ -1,8 +1,8 @@
 package dev.fieldprof.benchmarks.paths;
 
 import dev.fieldprof.bytecode.jar.JarContents;
-import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;

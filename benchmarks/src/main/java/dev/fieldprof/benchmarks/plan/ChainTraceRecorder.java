@@ -1,7 +1,7 @@
 package dev.fieldprof.benchmarks.plan;
 
-import dev.fieldprof.client.PathProbeHandle;
-import dev.fieldprof.client.PathProbeHandler;
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import java.util.Arrays;
 
 /**

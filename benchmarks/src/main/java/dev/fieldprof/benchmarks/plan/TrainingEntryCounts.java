@@ -2,8 +2,8 @@ package dev.fieldprof.benchmarks.plan;
 
 import dev.fieldprof.benchmarks.paths.LibraryProgram;
 import dev.fieldprof.benchmarks.paths.WorkloadLoader;
-import dev.fieldprof.client.PathProbeHandle;
-import dev.fieldprof.client.PathProbeHandler;
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import java.nio.file.Path;
 
 /**

@@ -145,7 +145,7 @@ public final class JobsRunCommand implements Callable<Integer> {
     /** Where the CLI's log4j2.xml writes Flink's and Kafka's warnings. */
     static String logFile() {
         return System.getProperty(
-                dev.fieldprof.cli.LogFile.PROPERTY,
+                dev.fieldprof.cli.support.LogFile.PROPERTY,
                 java.nio.file.Path.of(
                                 System.getProperty("java.io.tmpdir"),
                                 "fieldprof-" + System.getProperty("user.name") + ".log")

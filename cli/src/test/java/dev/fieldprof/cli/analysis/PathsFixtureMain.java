@@ -2,10 +2,10 @@ package dev.fieldprof.cli.analysis;
 
 import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
-import dev.fieldprof.client.PathProbeHandle;
-import dev.fieldprof.client.PathProbeHandler;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.Probes;
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.concurrent.atomic.AtomicLong;

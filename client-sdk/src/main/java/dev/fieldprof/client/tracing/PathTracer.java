@@ -1,7 +1,7 @@
 package dev.fieldprof.client.tracing;
 
-import dev.fieldprof.client.PathProbeHandle;
-import dev.fieldprof.client.PathProbeHandler;
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.EdgeModel;
 import dev.fieldprof.paths.PathRecording;
@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * coding with the {@link EdgeModelStore}'s model, cut into {@link PathReport}s when a report
  * reaches {@code maxReportBytes} or an epoch ends, and handed to a {@link PathReportSink}. A thread
  * adopts the store's newer model at the cut, so every report is coded with one model version and
- * names it. {@link dev.fieldprof.client.PathProbes} calls it.
+ * names it. {@code PathProbes} calls it.
  *
  * <p>An epoch end ({@link #endEpoch()}) cuts the calling thread's report and those of threads that
  * have ended at once; any other live thread cuts its report at its own next method exit, because
@@ -169,9 +169,8 @@ public final class PathTracer implements PathProbeHandler {
     }
 
     /**
-     * Entry probe of the calling thread (see {@link dev.fieldprof.client.PathProbes}): the one
-     * place the thread's trace is looked up; the invocation's branches and exit go to the returned
-     * handle.
+     * Entry probe of the calling thread (see {@code PathProbes}): the one place the thread's trace
+     * is looked up; the invocation's branches and exit go to the returned handle.
      */
     @Override
     public PathProbeHandle enter(int methodId) {

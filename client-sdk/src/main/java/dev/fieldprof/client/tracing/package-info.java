@@ -7,7 +7,7 @@
  * {@link dev.fieldprof.client.tracing.EdgeModelStore} holds the model to code with, fed from the
  * compacted {@code fieldprof.models.edges} topic by {@link
  * dev.fieldprof.client.tracing.KafkaEdgeModelFeed}. Nothing is traced until a tracer is installed
- * with {@link dev.fieldprof.client.PathProbes#install}.
+ * with {@code PathProbes.install} (the device runtime does, for a device whose user opted in).
  *
  * <pre>{@code
  * BranchTable table = BranchTableText.fromClasspath(loader);   // written by the instrumenter

@@ -1,6 +1,5 @@
 package dev.fieldprof.client.transport.kafka;
 
-import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.transport.AsyncReportTransport;
 import dev.fieldprof.client.transport.DropReason;
 import dev.fieldprof.client.transport.ReportSpool;
@@ -146,16 +145,26 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         start();
     }
 
-    /** Builds the transport a {@link ClientConfig} with transport=kafka describes. */
-    public static KafkaReportTransport fromConfig(ClientConfig config) {
+    /**
+     * The transport a device's settings describe (what {@code ReportTransports} calls, by name, for
+     * transport=kafka).
+     */
+    public static KafkaReportTransport create(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity,
+            Map<String, String> clientProperties) {
         return new KafkaReportTransport(
-                config.kafkaBootstrapServers(),
-                config.kafkaTopic(),
-                config.kafkaTimeout(),
-                config.spoolDir(),
-                config.spoolMaxBytes(),
-                config.queueCapacity(),
-                config.kafkaClientProperties(),
+                bootstrapServers,
+                topic,
+                timeout,
+                spoolDir,
+                spoolMaxBytes,
+                queueCapacity,
+                clientProperties,
                 null);
     }
 

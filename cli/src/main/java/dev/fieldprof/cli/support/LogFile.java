@@ -1,4 +1,4 @@
-package dev.fieldprof.cli;
+package dev.fieldprof.cli.support;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

@@ -1,4 +1,4 @@
-package dev.fieldprof.cli;
+package dev.fieldprof.cli.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,11 @@
-package dev.fieldprof.client.transport;
+package dev.fieldprof.client;
 
-import dev.fieldprof.client.ClientConfig;
+import dev.fieldprof.client.transport.CallbackReportTransport;
+import dev.fieldprof.client.transport.FileReportTransport;
+import dev.fieldprof.client.transport.ReportTransport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 
 /**
  * Builds the transport a {@link ClientConfig} names. The Kafka transport is loaded reflectively, so
@@ -23,8 +28,24 @@ public final class ReportTransports {
                 try {
                     return (ReportTransport)
                             Class.forName(KAFKA_CLASS)
-                                    .getMethod("fromConfig", ClientConfig.class)
-                                    .invoke(null, config);
+                                    .getMethod(
+                                            "create",
+                                            String.class,
+                                            String.class,
+                                            Duration.class,
+                                            Path.class,
+                                            long.class,
+                                            int.class,
+                                            Map.class)
+                                    .invoke(
+                                            null,
+                                            config.kafkaBootstrapServers(),
+                                            config.kafkaTopic(),
+                                            config.kafkaTimeout(),
+                                            config.spoolDir(),
+                                            config.spoolMaxBytes(),
+                                            config.queueCapacity(),
+                                            config.kafkaClientProperties());
                 } catch (ReflectiveOperationException | LinkageError e) {
                     throw new IllegalStateException(
                             ClientConfig.KEY_TRANSPORT

@@ -1,4 +1,4 @@
-package dev.fieldprof.client;
+package dev.fieldprof.client.probe;
 
 /**
  * One thread's receiver of path probe events: {@link PathProbeHandler#enter} returns it at a
@@ -6,7 +6,7 @@ package dev.fieldprof.client;
  * branch and exit probes of that invocation hand their events straight to it, so a thread is looked
  * up once per invocation, not at every event. A handle belongs to the thread it was returned to:
  * only that thread calls it (the local variable is never shared), so it needs no lock. Its methods
- * must not throw or block; {@link PathProbes} swallows and counts what they throw anyway.
+ * must not throw or block; {@code PathProbes} swallows and counts what they throw anyway.
  *
  * <p>An abstract class rather than an interface: the host's bytecode holds the handle as an {@code
  * Object}, and the cast back to a class compiles to one compare (to an interface, to a scan of the
