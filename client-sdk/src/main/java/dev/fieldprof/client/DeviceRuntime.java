@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -501,6 +502,15 @@ public final class DeviceRuntime implements AutoCloseable {
     }
 
     /**
+     * The start of the UTC day of {@code instant}: what a report says of when it was made. No job
+     * reads the field (windows use the Kafka record timestamp); the exact time would tell the
+     * collector when each run of the program ended.
+     */
+    static Instant dayOf(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.DAYS);
+    }
+
+    /**
      * Ends the current epoch now: with at least k events (counted plus carried), samples exactly k
      * uniformly, randomizes them and hands one report to the transport; with fewer, persists the
      * counts and sends nothing. Does not throw on I/O failures (they are counted).
@@ -570,7 +580,7 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setAppVersion(config.appVersion())
                             .setConfigId(config.configId())
                             .setK(k)
-                            .setCreatedAtMillis(Instant.ofEpochMilli(now.toEpochMilli()))
+                            .setCreatedAtMillis(dayOf(now))
                             .setCounts(counts)
                             .setSequence(sequence)
                             .setSubset(subset)
