@@ -536,8 +536,9 @@ public final class DeviceRuntime implements AutoCloseable {
             List<Integer> counts = new ArrayList<>();
             List<Integer> subset = new ArrayList<>();
             long sequence;
-            // Every program reporting from this state directory (by default every app of the
-            // user) checks and spends under its lock, on the ledger and budget as the files hold
+            // Every program reporting from this state directory (by default every process and
+            // version of this app; a configured one may be shared) checks and spends under its
+            // lock, on the ledger and budget as the files hold
             // them now: none reports on spending it has not seen, none numbers a report alike.
             try (StateLock lock = StateLock.acquire(config.stateDir(), config.stateLockWait())) {
                 ledger.reload();
