@@ -147,6 +147,8 @@ public final class ClientConfig {
     private final boolean endEpochAtExit;
     private final Duration checkpointInterval;
     private final Path stateDir;
+    // False when stateDir is the app's default, which follows the app name.
+    private final boolean stateDirGiven;
     private final int reportsPerDayCap;
     private final Duration stateLockWait;
     private final double budget;
@@ -223,10 +225,14 @@ public final class ClientConfig {
                             + b.checkpointInterval);
         }
         this.checkpointInterval = b.checkpointInterval;
-        if (b.stateDir == null) {
+        this.stateDirGiven = b.stateDir != null;
+        this.stateDir =
+                stateDirGiven
+                        ? b.stateDir
+                        : AppStateDirectory.of(System.getProperty("user.home"), appVersion);
+        if (stateDir == null) {
             throw missing(KEY_STATE_DIR, "a directory path");
         }
-        this.stateDir = b.stateDir;
         this.reportsPerDayCap = checkRange(b.reportsPerDayCap, KEY_REPORTS_PER_DAY, 1, 1_000_000);
         if (b.stateLockWait.isNegative() || b.stateLockWait.compareTo(Duration.ofMinutes(1)) > 0) {
             throw new IllegalArgumentException(
@@ -304,11 +310,13 @@ public final class ClientConfig {
 
     /**
      * Starts a builder with the defaults: the privacy of {@link PrivacyDefaults} (user-level mode,
-     * ε = ln 9 per report, a budget of ln 9 of user-level ε a day over every app of the state
-     * directory: at most one report a day), config id {@code default}, manual epochs (lazily
+     * ε = ln 9 per report, a budget of ln 9 of user-level ε a day over every app version of the
+     * state directory: at most one report a day), config id {@code default}, manual epochs (lazily
      * configured runtimes default to {@code epoch.span=run}: one epoch per program run),
-     * checkpoints every minute, 24 reports per day, state in {@code ~/.fieldprof}, transport {@code
-     * file}, topic {@value Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024 reports.
+     * checkpoints every minute, 24 reports per day, state (device id, budget, ledger) in the app's
+     * own {@code ~/.fieldprof/apps/<app>} (the app of {@code app:version}, as a safe file name),
+     * transport {@code file}, topic {@value Topics#FREQUENCY_REPORTS}, 16 MiB spool, queue of 1024
+     * reports.
      *
      * <pre>{@code
      * ClientConfig config = ClientConfig.builder()
@@ -335,7 +343,7 @@ public final class ClientConfig {
         b.epochSpan = epochSpan;
         b.endEpochAtExit = endEpochAtExit;
         b.checkpointInterval = checkpointInterval;
-        b.stateDir = stateDir;
+        b.stateDir = stateDirGiven ? stateDir : null;
         b.reportsPerDayCap = reportsPerDayCap;
         b.stateLockWait = stateLockWait;
         b.budget = budget;
@@ -471,7 +479,8 @@ public final class ClientConfig {
         private Duration epochSpan;
         private boolean endEpochAtExit;
         private Duration checkpointInterval = Duration.ofMinutes(1);
-        private Path stateDir = defaultStateDir();
+        // null: the app's default, AppStateDirectory.
+        private Path stateDir;
         private Integer reportsPerDayCap = 24;
         private Duration stateLockWait = StateLock.DEFAULT_WAIT;
         private double budget = PrivacyDefaults.BUDGET;
@@ -495,11 +504,6 @@ public final class ClientConfig {
         private Integer pathMaxReportBytes = 16 * 1024;
 
         private Builder() {}
-
-        private static Path defaultStateDir() {
-            String home = System.getProperty("user.home");
-            return home == null ? null : Paths.get(home, ".fieldprof");
-        }
 
         public Builder appVersion(String appVersion) {
             this.appVersion = appVersion;
@@ -578,6 +582,10 @@ public final class ClientConfig {
             return this;
         }
 
+        /**
+         * Where the device keeps its id, budget, ledger and epoch state; used as given. Unset: the
+         * app's own {@code ~/.fieldprof/apps/<app>} (see {@link #builder()}).
+         */
         public Builder stateDir(Path stateDir) {
             this.stateDir = stateDir;
             return this;

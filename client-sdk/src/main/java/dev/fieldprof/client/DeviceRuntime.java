@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -500,6 +501,15 @@ public final class DeviceRuntime implements AutoCloseable {
     }
 
     /**
+     * The start of the UTC day of {@code instant}: what a report says of when it was made. No job
+     * reads the field (windows use the Kafka record timestamp); the exact time would tell the
+     * collector when each run of the program ended.
+     */
+    static Instant dayOf(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.DAYS);
+    }
+
+    /**
      * Ends the current epoch now: with at least k events (counted plus carried), samples exactly k
      * uniformly, randomizes them and hands one report to the transport; with fewer, persists the
      * counts and sends nothing. Does not throw on I/O failures (they are counted).
@@ -525,8 +535,9 @@ public final class DeviceRuntime implements AutoCloseable {
             List<Integer> counts = new ArrayList<>();
             List<Integer> subset = new ArrayList<>();
             long sequence;
-            // Every program reporting from this state directory (by default every app of the
-            // user) checks and spends under its lock, on the ledger and budget as the files hold
+            // Every program reporting from this state directory (by default every process and
+            // version of this app; a configured one may be shared) checks and spends under its
+            // lock, on the ledger and budget as the files hold
             // them now: none reports on spending it has not seen, none numbers a report alike.
             try (StateLock lock = StateLock.acquire(config.stateDir(), config.stateLockWait())) {
                 ledger.reload();
@@ -569,7 +580,7 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setAppVersion(config.appVersion())
                             .setConfigId(config.configId())
                             .setK(k)
-                            .setCreatedAtMillis(Instant.ofEpochMilli(now.toEpochMilli()))
+                            .setCreatedAtMillis(dayOf(now))
                             .setCounts(counts)
                             .setSequence(sequence)
                             .setSubset(subset)

@@ -87,6 +87,30 @@ class DeviceRuntimeTest {
     }
 
     /**
+     * A report says only the UTC day it was made on, not the moment: 17:23:45.678 becomes 00:00 of
+     * the same day, so the collector cannot time the runs of the program by it.
+     */
+    @Test
+    void writesTheStartOfTheUtcDayAsTheReportsCreationTime() throws Exception {
+        Clock late = Clock.fixed(Instant.parse("2026-03-01T17:23:45.678Z"), ZoneOffset.UTC);
+        try (DeviceRuntime runtime = start(config().build(), late)) {
+            for (int i = 0; i < 10; i++) {
+                runtime.record(i % 6);
+            }
+            assertThat(runtime.endEpoch().outcome()).isEqualTo(Outcome.REPORTED);
+        }
+        assertThat(transport.flush(Duration.ofSeconds(5))).isTrue();
+        assertThat(reports)
+                .singleElement()
+                .satisfies(
+                        r ->
+                                assertThat(r.getCreatedAtMillis().toEpochMilli())
+                                        .isEqualTo(1_772_323_200_000L));
+        assertThat(Instant.ofEpochMilli(1_772_323_200_000L))
+                .isEqualTo(Instant.parse("2026-03-01T00:00:00Z"));
+    }
+
+    /**
      * Reports are numbered per device and app version from the ledger, across restarts, so the job
      * can count each once after any outage; a report the ledger cannot record never leaves (the
      * ledger fails closed).

@@ -30,10 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Programs sharing one state directory (by default every app of the user shares {@code
- * ~/.fieldprof}) share its privacy budget: however their epochs overlap, in other processes or in
- * other threads, the reports made never cost more than the budget, and no two reports of one app
- * version carry the same sequence number.
+ * Programs sharing one state directory (by default the processes and versions of one app share
+ * {@code ~/.fieldprof/apps/<app>}; apps configured with one {@code state.dir} share it too) share
+ * its privacy budget: however their epochs overlap, in other processes or in other threads, the
+ * reports made never cost more than the budget, and no two reports of one app version carry the
+ * same sequence number.
  */
 class SharedStateDirectoryTest {
     private static final double PER_REPORT = Math.log(9);

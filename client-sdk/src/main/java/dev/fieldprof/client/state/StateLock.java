@@ -15,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The exclusive lock of a state directory, held while the privacy ledgers and the budget in it are
  * re-read, checked, spent and rewritten, so that every process and thread on the machine that
- * shares the directory (by default every app of the user) sees the others' reports.
+ * shares the directory (by default the processes and versions of one app; a configured directory
+ * may be shared by several apps) sees the others' reports.
  *
  * <p>Two layers, because an operating-system file lock belongs to the whole JVM: a reentrant lock
  * per directory orders the threads of one JVM, and the one holding it takes {@link
