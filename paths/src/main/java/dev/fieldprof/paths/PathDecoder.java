@@ -6,8 +6,8 @@ import java.util.Arrays;
  * Decodes path reports back into the exact event sequence (the decoding side of AdapTracer,
  * docs/references.md), given the edge model version each report names and so the branch nodes and
  * fan-outs that model was built for: format version 3 ({@link CallSitePathEncoder}, what devices
- * write) and version 1 ({@link PathEncoder}). Reusable for many reports of one model; not
- * thread-safe.
+ * write) and version 1 (written today only by the {@code PathEncoder} test fixture). Reusable for
+ * many reports of one model; not thread-safe.
  *
  * <pre>{@code
  * long version = PathDecoder.readHeader(report).modelVersion();

@@ -2,7 +2,7 @@ package dev.fieldprof.paths;
 
 /**
  * Constants and varint helpers of the path report byte format; the layout itself is documented on
- * {@link PathEncoder}.
+ * {@code PathEncoder} (a test fixture).
  */
 final class PathFormat {
     /** Version 1: every event coded as the frame's next event (successor model). */

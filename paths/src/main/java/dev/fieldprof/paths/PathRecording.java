@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * A raw, uncoded list of path events: what a device records beside the coded stream in debug mode
- * ({@link PathEncoder#record}) and what tests compare decoded reports with. Four ints per event;
- * not thread-safe.
+ * ({@code PathEncoder.record}, a test fixture) and what tests compare decoded reports with. Four
+ * ints per event; not thread-safe.
  *
  * <pre>{@code
  * PathRecording raw = new PathRecording();

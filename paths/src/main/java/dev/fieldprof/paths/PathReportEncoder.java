@@ -2,9 +2,9 @@ package dev.fieldprof.paths;
 
 /**
  * One thread's path coder as a device's tracer drives it: probe events in, self-contained path
- * reports out. {@link CallSitePathEncoder} writes the current format (version 3), {@link
- * PathEncoder} version 1; {@link PathDecoder} reads both. Per thread, not thread-safe; the probe
- * methods never throw.
+ * reports out. {@link CallSitePathEncoder} writes the current format (version 3), the {@code
+ * PathEncoder} test fixture version 1; {@link PathDecoder} reads both. Per thread, not thread-safe;
+ * the probe methods never throw.
  */
 public interface PathReportEncoder {
     /** A method was entered. */

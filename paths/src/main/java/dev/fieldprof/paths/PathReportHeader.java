@@ -4,10 +4,10 @@ import java.util.Arrays;
 
 /**
  * The uncoded header of a path report (see {@link CallSitePathEncoder} for the byte layout of
- * version 3, {@link PathEncoder} for version 1): format version, the model version the stream was
- * coded with, the number of coded events, and the frames open when the report began (outermost
- * first), each with the context its next event is predicted from. {@code codedOffset} is where the
- * range-coded stream starts. Version 3 also carries each frame's exact position ({@code
+ * version 3, the {@code PathEncoder} test fixture for version 1): format version, the model version
+ * the stream was coded with, the number of coded events, and the frames open when the report began
+ * (outermost first), each with the context its next event is predicted from. {@code codedOffset} is
+ * where the range-coded stream starts. Version 3 also carries each frame's exact position ({@code
  * openPositions}, {@code rootPosition}); its {@code openLastEdges} and {@code openCalls} are
  * derived from them (calls returned, capped at 4) for sinks that count version-1 contexts.
  */

@@ -1,8 +1,8 @@
 /**
  * Opt-in path tracing on a device (docs/architecture.md, "Paths"; after AdapTracer,
  * docs/references.md): {@link dev.fieldprof.client.tracing.PathTracer} codes each thread's path
- * probe events with the {@link dev.fieldprof.paths.PathEncoder} and cuts them into PathReport
- * records for a {@link dev.fieldprof.client.tracing.PathReportSink} ({@link
+ * probe events with the {@link dev.fieldprof.paths.CallSitePathEncoder} and cuts them into
+ * PathReport records for a {@link dev.fieldprof.client.tracing.PathReportSink} ({@link
  * dev.fieldprof.client.tracing.KafkaPathReportSink} publishes to {@code fieldprof.reports.paths});
  * {@link dev.fieldprof.client.tracing.EdgeModelStore} holds the model to code with, fed from the
  * compacted {@code fieldprof.models.edges} topic by {@link
