@@ -82,6 +82,11 @@ class EdgeModelFeedHostileRecordsITCase {
             assertThat(store.awaitVersion(1, Duration.ofSeconds(60)))
                     .as("the model after the poison is adopted")
                     .isTrue();
+            // The feed counts an adoption just after the store took the model: wait for it.
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (feed.adopted() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10); // polling a counter the feed's thread sets
+            }
             assertThat(feed.undecodable()).isEqualTo(2);
             assertThat(feed.adopted()).isEqualTo(1);
             assertThat(store.current().writer()).isEqualTo("job-a");
