@@ -31,10 +31,6 @@ import org.apache.kafka.common.errors.RetriableException;
  * to a bounded on-disk {@link ReportSpool}; the oldest spooled report is retried with exponential
  * backoff, and once one gets through the spool drains in order. A report id makes the rare re-send
  * after a crash harmless (the estimator counts a report id once).
- *
- * <p>The transport connects only when it has something to send: its producer is created with the
- * first report submitted, or at start when the spool holds reports of an earlier run. A run that
- * makes no report (the budget refuses, or fewer than k events) never contacts the broker.
  */
 public final class KafkaReportTransport extends AsyncReportTransport {
     private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
@@ -58,9 +54,8 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     private Duration backoff = MIN_BACKOFF;
 
     /**
-     * Creates the transport; the producer itself is created on the background thread when the first
-     * report (or a spooled one) is to be sent, so an unresolvable or dead broker never delays the
-     * caller. Thread-safe.
+     * Creates the transport; the producer itself is created on the background thread, so an
+     * unresolvable or dead broker never delays the caller. Thread-safe.
      *
      * <pre>{@code
      * ReportTransport transport = new KafkaReportTransport("broker:9092",
@@ -180,30 +175,15 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         return copy;
     }
 
-    /**
-     * The producer, created on first need: when a report is to be sent or a spooled one resent.
-     * Never earlier, so a run with no report due does not connect at all: a connection tells the
-     * broker the device's address, when the program started and (through the client's metadata
-     * refreshes) how long it ran. A new producer fetches the topic's metadata at once; a broker
-     * that cannot be reached takes the transport offline (empty), so the report waits in the spool
-     * rather than in a send to a dead broker.
-     */
     private Optional<Producer<String, byte[]>> producer() {
-        if (producer != null) {
-            return Optional.of(producer);
-        }
-        try {
-            producer = producerFactory.apply(producerProperties);
-        } catch (RuntimeException e) {
-            // e.g. no resolvable bootstrap address yet: stay offline and retry later
-            goOffline();
-            return Optional.empty();
-        }
-        try {
-            producer.partitionsFor(topic);
-        } catch (RuntimeException e) {
-            failedToReach(e);
-            return Optional.empty();
+        if (producer == null) {
+            try {
+                producer = producerFactory.apply(producerProperties);
+            } catch (RuntimeException e) {
+                // e.g. no resolvable bootstrap address yet: stay offline and retry later
+                goOffline();
+                return Optional.empty();
+            }
         }
         return Optional.of(producer);
     }
@@ -371,6 +351,26 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             return;
         }
         retrySpool();
+    }
+
+    /**
+     * As the transport starts: creates the producer and fetches the topic's metadata while the
+     * program runs. A short-lived program reports at its exit, and creating the Kafka client and
+     * reaching the broker then took longer than the exit wait (2 s) on a cold JVM on a loaded
+     * machine: the report waited in the spool for the next run. A broker that cannot be reached
+     * takes the transport offline, as a failed send would.
+     */
+    @Override
+    protected void prepare() {
+        Optional<Producer<String, byte[]>> p = producer();
+        if (p.isEmpty()) {
+            return;
+        }
+        try {
+            p.get().partitionsFor(topic);
+        } catch (RuntimeException e) {
+            failedToReach(e);
+        }
     }
 
     /**

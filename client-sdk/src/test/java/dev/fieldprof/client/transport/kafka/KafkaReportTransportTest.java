@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -338,87 +337,31 @@ class KafkaReportTransportTest {
     }
 
     /**
-     * A run with no report due never connects: the producer (whose connection tells the broker the
-     * device's address, start time and, by its metadata refreshes, run length) is not created
-     * between the transport's start and its close.
+     * A short-lived program reports at its exit: the producer and the topic's metadata are made
+     * ready as the transport starts, before any report, so the exit does not wait for them.
      */
     @Test
-    void createsNoProducerInARunThatSubmitsNoReport() throws Exception {
-        AtomicInteger created = new AtomicInteger();
-        KafkaReportTransport transport =
-                counting(created, new MetadataAskingBroker("reports", true));
-        assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
-        transport.close(Duration.ofSeconds(10)); // the publisher thread has run start to end
-        assertThat(created).hasValue(0);
-    }
-
-    /**
-     * The first report creates the producer, which fetches the topic's metadata before the send.
-     */
-    @Test
-    void createsItsProducerAndFetchesTheTopicWhenTheFirstReportIsSubmitted() throws Exception {
-        AtomicInteger created = new AtomicInteger();
+    void createsItsProducerAndFetchesTheTopicBeforeTheFirstReport() throws Exception {
         MetadataAskingBroker broker = new MetadataAskingBroker("reports", true);
-        try (KafkaReportTransport transport = counting(created, broker)) {
-            transport.submit(Reports.report(1, 5));
-            transport.submit(Reports.report(2, 5));
-            assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
+        try (KafkaReportTransport transport = onProducer(broker)) {
             assertThat(broker.askedInTime()).isTrue();
-            assertThat(broker.history()).hasSize(2);
-            assertThat(created).hasValue(1);
+            transport.submit(Reports.report(1, 5));
+            assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
+            assertThat(broker.history()).hasSize(1);
         }
     }
 
-    /** A spool left by an earlier run makes the next run connect at its start, with no report. */
+    /** A broker that cannot be reached at the start takes the transport offline at once. */
     @Test
-    void createsItsProducerAtTheStartWhenTheSpoolHoldsAReport() throws Exception {
-        try (KafkaReportTransport transport =
-                new KafkaReportTransport(
-                        DEAD_BROKER, "reports", Duration.ofMillis(200), dir, 1 << 20, 64)) {
-            transport.submit(Reports.report(3, 5));
-            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
-            assertThat(transport.spooled()).isEqualTo(1);
-        }
-        AtomicInteger created = new AtomicInteger();
-        MetadataAskingBroker broker = new MetadataAskingBroker("reports", true);
-        try (KafkaReportTransport nextRun = counting(created, broker)) {
-            assertThat(nextRun.flush(Duration.ofSeconds(30))).isTrue();
-            assertThat(nextRun.spooled()).isZero();
-            assertThat(broker.history())
-                    .extracting(r -> r.key())
-                    .containsExactly(Reports.report(3, 5).getDeviceId());
-            assertThat(created).hasValue(1);
-        }
-    }
-
-    /** A broker that cannot be reached at the first report spools it without a send. */
-    @Test
-    void aBrokerUnreachableAtTheFirstReportSpoolsItWithoutASend() throws Exception {
+    void aBrokerUnreachableAtTheStartSpoolsTheFirstReportWithoutASend() throws Exception {
         MetadataAskingBroker unreachable = new MetadataAskingBroker("reports", false);
         try (KafkaReportTransport transport = onProducer(unreachable)) {
+            assertThat(unreachable.askedInTime()).isTrue();
             transport.submit(Reports.report(1, 5));
             assertThat(transport.flush(Duration.ofSeconds(10))).isTrue();
-            assertThat(unreachable.askedInTime()).isTrue();
             assertThat(transport.spooled()).isEqualTo(1);
             assertThat(unreachable.history()).isEmpty();
         }
-    }
-
-    /** A transport whose factory counts the producers it creates, all of them {@code producer}. */
-    private KafkaReportTransport counting(
-            AtomicInteger created, Producer<String, byte[]> producer) {
-        return new KafkaReportTransport(
-                "localhost:9092",
-                "reports",
-                Duration.ofSeconds(5),
-                dir,
-                1 << 20,
-                64,
-                java.util.Map.of(),
-                (Properties p) -> {
-                    created.incrementAndGet();
-                    return producer;
-                });
     }
 
     private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
