@@ -40,13 +40,15 @@ final class KafkaRefusal {
             producer.send(new ProducerRecord<>(topic, new byte[] {1}))
                     .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             return false;
-        } catch (AuthorizationException e) {
-            return true;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof AuthorizationException) {
-                return true;
+        } catch (ExecutionException | org.apache.kafka.common.KafkaException e) {
+            // A refused idempotent producer fails its next call with a KafkaException ("error
+            // state") whose cause is the refusal; a refused send fails its future.
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof AuthorizationException) {
+                    return true;
+                }
             }
-            throw new AssertionError("writing " + topic + " failed otherwise", e.getCause());
+            throw new AssertionError("writing " + topic + " failed otherwise", e);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("writing " + topic + ": no answer within " + TIMEOUT, e);
         }
