@@ -26,10 +26,11 @@ public final class ReportTransports {
                 return new FileReportTransport(config.reportFile(), config.queueCapacity());
             case KAFKA:
                 try {
+                    // The transport's own public constructor, found by name: no link to Kafka
+                    // classes unless this branch runs.
                     return (ReportTransport)
                             Class.forName(KAFKA_CLASS)
-                                    .getMethod(
-                                            "create",
+                                    .getConstructor(
                                             String.class,
                                             String.class,
                                             Duration.class,
@@ -37,8 +38,7 @@ public final class ReportTransports {
                                             long.class,
                                             int.class,
                                             Map.class)
-                                    .invoke(
-                                            null,
+                                    .newInstance(
                                             config.kafkaBootstrapServers(),
                                             config.kafkaTopic(),
                                             config.kafkaTimeout(),

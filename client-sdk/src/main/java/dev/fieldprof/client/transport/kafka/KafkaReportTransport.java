@@ -145,29 +145,6 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         start();
     }
 
-    /**
-     * The transport a device's settings describe (what {@code ReportTransports} calls, by name, for
-     * transport=kafka).
-     */
-    public static KafkaReportTransport create(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity,
-            Map<String, String> clientProperties) {
-        return new KafkaReportTransport(
-                bootstrapServers,
-                topic,
-                timeout,
-                spoolDir,
-                spoolMaxBytes,
-                queueCapacity,
-                clientProperties,
-                null);
-    }
-
     /** The producer settings in use (for tests and diagnostics). */
     public Properties producerProperties() {
         Properties copy = new Properties();
