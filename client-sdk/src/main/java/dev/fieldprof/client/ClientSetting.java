@@ -32,13 +32,14 @@ final class ClientSetting<T> {
     private final String type;
     private final String expected;
     private final Function<String, T> parser;
-    private final Map<String, T> words;
     private final UnaryOperator<T> normalizer;
     private final T defaultValue;
-    private final String defaultText;
-    private final String required;
-    private final List<Check<T>> checks;
     private final String description;
+    private final Rules<T> rules;
+
+    /** What a declaration adds after its type: words, checks, required-ness, the docs' default. */
+    private record Rules<T>(
+            Map<String, T> words, List<Check<T>> checks, String required, String defaultText) {}
 
     private record Check<T>(Predicate<T> ok, String requirement) {}
 
@@ -47,27 +48,33 @@ final class ClientSetting<T> {
             String type,
             String expected,
             Function<String, T> parser,
-            Map<String, T> words,
             UnaryOperator<T> normalizer,
             T defaultValue,
-            String defaultText,
-            String required,
-            List<Check<T>> checks,
-            String description) {
+            String description,
+            Rules<T> rules) {
         this.key = Objects.requireNonNull(key, "key");
         this.type = type;
         this.expected = expected;
         this.parser = parser;
-        this.words = words;
         this.normalizer = normalizer;
         this.defaultValue = defaultValue;
-        this.defaultText = defaultText;
-        this.required = required;
-        this.checks = checks;
         this.description = Objects.requireNonNull(description, "description");
+        this.rules = rules;
     }
 
-    private static <T> ClientSetting<T> of(
+    private ClientSetting<T> with(Rules<T> changed) {
+        return new ClientSetting<>(
+                key, type, expected, parser, normalizer, defaultValue, description, changed);
+    }
+
+    /**
+     * A value read by {@code parser}, which throws any {@link RuntimeException} for text that is
+     * not one; {@code type} says what it takes in the docs, {@code expected} in a message ({@code
+     * <key> must be <expected>, got '<text>'}).
+     *
+     * @param defaultValue the value a builder starts with, or null for unset
+     */
+    static <T> ClientSetting<T> parsed(
             String key,
             String type,
             String expected,
@@ -79,74 +86,40 @@ final class ClientSetting<T> {
                 type,
                 expected,
                 parser,
-                Map.of(),
                 UnaryOperator.identity(),
                 defaultValue,
-                null,
-                null,
-                List.of(),
-                description);
+                description,
+                new Rules<>(Map.of(), List.of(), null, null));
     }
 
-    /**
-     * Text, trimmed; blank text is unset (null).
-     *
-     * @param defaultValue the default, or null for none
-     */
+    /** Text, trimmed; blank text is unset (null). */
     static ClientSetting<String> text(String key, String defaultValue, String description) {
         return new ClientSetting<>(
                 key,
                 "text",
                 "text",
                 text -> text,
-                Map.of(),
-                ClientSetting::trimmedOrNull,
+                text -> text.isBlank() ? null : text.trim(),
                 defaultValue,
-                null,
-                null,
-                List.of(),
-                description);
-    }
-
-    /** Text taken as given, untrimmed (a password may end in a space). */
-    static ClientSetting<String> verbatim(String key, String type, String description) {
-        return of(key, type, "text", text -> text, null, description);
+                description,
+                new Rules<>(Map.of(), List.of(), null, null));
     }
 
     /**
-     * A whole number in [min, max]; without a default it is required: {@code <key> is required: an
-     * integer in [min, max]}.
+     * A whole number in [min, max]; unset it is refused: {@code <key> is required: an integer in
+     * [min, max]}.
      */
     static ClientSetting<Integer> integer(
             String key, Integer defaultValue, int min, int max, String description) {
-        ClientSetting<Integer> setting =
-                of(key, "integer", "an integer", Integer::parseInt, defaultValue, description)
-                        .check(n -> n >= min && n <= max, "must be in [" + min + ", " + max + "]");
-        return setting.requiredAs("an integer in [" + min + ", " + max + "]");
-    }
-
-    /** A whole number of type long, read with {@code expected} naming what it must be. */
-    static ClientSetting<Long> longInteger(
-            String key, long defaultValue, String expected, String description) {
-        return of(key, "integer", expected, Long::parseLong, defaultValue, description);
-    }
-
-    /**
-     * A number read by {@code parser} (say {@code ln(9)}), {@code expected} naming what it takes.
-     */
-    static ClientSetting<Double> number(
-            String key,
-            Function<String, Double> parser,
-            double defaultValue,
-            String type,
-            String expected,
-            String description) {
-        return of(key, type, expected, parser, defaultValue, description);
+        String range = "[" + min + ", " + max + "]";
+        return parsed(key, "integer", "an integer", Integer::parseInt, defaultValue, description)
+                .check(n -> n >= min && n <= max, "must be in " + range)
+                .requiredAs("an integer in " + range);
     }
 
     /** {@code true} or {@code false}, in any case. */
     static ClientSetting<Boolean> bool(String key, boolean defaultValue, String description) {
-        return of(
+        return parsed(
                 key,
                 "true|false",
                 "true or false",
@@ -157,7 +130,7 @@ final class ClientSetting<T> {
 
     /** An ISO-8601 duration such as {@code PT1H}, in any case. */
     static ClientSetting<Duration> duration(String key, Duration defaultValue, String description) {
-        return of(
+        return parsed(
                 key,
                 "ISO-8601 duration",
                 "an ISO-8601 duration such as PT1H",
@@ -166,77 +139,33 @@ final class ClientSetting<T> {
                 description);
     }
 
-    /** A file or directory path. */
+    /** A file or directory path, unset by default. */
     static ClientSetting<Path> path(String key, String description) {
-        return of(key, "path", "a path", Paths::get, null, description);
-    }
-
-    /**
-     * A value read by {@code parser}, which throws any {@link RuntimeException} for text that is
-     * not one; {@code expected} names what it takes ({@code <key> must be <expected>, got ...}).
-     */
-    static <T> ClientSetting<T> parsed(
-            String key,
-            String type,
-            String expected,
-            Function<String, T> parser,
-            T defaultValue,
-            String description) {
-        return of(key, type, expected, parser, defaultValue, description);
+        return parsed(key, "path", "a path", Paths::get, null, description);
     }
 
     /** This setting, also taking {@code word} (in any case) for {@code value}. */
     ClientSetting<T> orWord(String word, T value) {
-        Map<String, T> more = new LinkedHashMap<>(words);
-        more.put(word.toLowerCase(Locale.ROOT), value);
-        return new ClientSetting<>(
-                key,
-                type,
-                expected,
-                parser,
-                more,
-                normalizer,
-                defaultValue,
-                defaultText,
-                required,
-                checks,
-                description);
+        Map<String, T> words = new LinkedHashMap<>(rules.words());
+        words.put(word.toLowerCase(Locale.ROOT), value);
+        return with(new Rules<>(words, rules.checks(), rules.required(), rules.defaultText()));
     }
 
     /**
-     * This setting, refusing a set value for which {@code ok} fails: {@code <key> <requirement>}.
+     * This setting, refusing a set value for which {@code ok} fails: {@code <key> <requirement>,
+     * got <value>}.
      */
     ClientSetting<T> check(Predicate<T> ok, String requirement) {
-        List<Check<T>> more = new ArrayList<>(checks);
-        more.add(new Check<>(ok, requirement));
-        return new ClientSetting<>(
-                key,
-                type,
-                expected,
-                parser,
-                words,
-                normalizer,
-                defaultValue,
-                defaultText,
-                required,
-                List.copyOf(more),
-                description);
+        List<Check<T>> checks = new ArrayList<>(rules.checks());
+        checks.add(new Check<>(ok, requirement));
+        return with(
+                new Rules<>(
+                        rules.words(), List.copyOf(checks), rules.required(), rules.defaultText()));
     }
 
     /** This setting, refusing to be unset: {@code <key> is required: <what>}. */
     ClientSetting<T> requiredAs(String what) {
-        return new ClientSetting<>(
-                key,
-                type,
-                expected,
-                parser,
-                words,
-                normalizer,
-                defaultValue,
-                defaultText,
-                what,
-                checks,
-                description);
+        return with(new Rules<>(rules.words(), rules.checks(), what, rules.defaultText()));
     }
 
     /**
@@ -244,18 +173,7 @@ final class ClientSetting<T> {
      * at build time, say.
      */
     ClientSetting<T> defaultText(String text) {
-        return new ClientSetting<>(
-                key,
-                type,
-                expected,
-                parser,
-                words,
-                normalizer,
-                defaultValue,
-                text,
-                required,
-                checks,
-                description);
+        return with(new Rules<>(rules.words(), rules.checks(), rules.required(), text));
     }
 
     String key() {
@@ -272,20 +190,20 @@ final class ClientSetting<T> {
      * #defaultText(String)}, else the default value as code, else {@code required} or {@code none}.
      */
     String defaultText() {
-        if (defaultText != null) {
-            return defaultText;
+        if (rules.defaultText() != null) {
+            return rules.defaultText();
         }
         if (defaultValue != null) {
             return "`" + defaultValue + "`";
         }
-        return required != null ? "required" : "none";
+        return rules.required() != null ? "required" : "none";
     }
 
     /** What the setting takes, for the docs: its type, its words and its checks. */
     String accepts() {
         StringBuilder out = new StringBuilder(type);
-        words.keySet().forEach(word -> out.append(", `").append(word).append('`'));
-        checks.forEach(check -> out.append("; ").append(check.requirement()));
+        rules.words().keySet().forEach(word -> out.append(", `").append(word).append('`'));
+        rules.checks().forEach(check -> out.append("; ").append(check.requirement()));
         return out.toString();
     }
 
@@ -300,8 +218,8 @@ final class ClientSetting<T> {
      */
     T parse(String text) {
         String word = text.toLowerCase(Locale.ROOT);
-        if (words.containsKey(word)) {
-            return words.get(word);
+        if (rules.words().containsKey(word)) {
+            return rules.words().get(word);
         }
         try {
             return parser.apply(text);
@@ -320,12 +238,12 @@ final class ClientSetting<T> {
     T validated(T value) {
         T normalized = value == null ? null : normalizer.apply(value);
         if (normalized == null) {
-            if (required != null) {
-                throw missing(key, required);
+            if (rules.required() != null) {
+                throw missing(key, rules.required());
             }
             return null;
         }
-        for (Check<T> check : checks) {
+        for (Check<T> check : rules.checks()) {
             if (!check.ok().test(normalized)) {
                 throw new IllegalArgumentException(
                         key + " " + check.requirement() + ", got " + normalized);
@@ -337,10 +255,6 @@ final class ClientSetting<T> {
     /** {@code <key> is required: <what>}. */
     static IllegalArgumentException missing(String key, String what) {
         return new IllegalArgumentException(key + " is required: " + what);
-    }
-
-    private static String trimmedOrNull(String text) {
-        return text.isBlank() ? null : text.trim();
     }
 
     private static Boolean parseBoolean(String text) {

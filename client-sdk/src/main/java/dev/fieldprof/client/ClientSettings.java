@@ -48,12 +48,12 @@ final class ClientSettings {
                     .requiredAs("a non-empty id");
 
     static final ClientSetting<Double> EPSILON =
-            ClientSetting.number(
+            ClientSetting.parsed(
                             "privacy.epsilon",
-                            PrivacyParameters::parseEpsilon,
-                            PrivacyDefaults.EPSILON,
                             "number or ln(x)",
                             "a number > 0 or ln(x)",
+                            PrivacyParameters::parseEpsilon,
+                            PrivacyDefaults.EPSILON,
                             "ε of each report")
                     .check(e -> e > 0 && !e.isInfinite(), "must be finite and > 0")
                     .defaultText("`" + PrivacyDefaults.EPSILON_TEXT + "`");
@@ -150,12 +150,12 @@ final class ClientSettings {
                     .requiredAs("a duration in [PT0S, PT1M]");
 
     static final ClientSetting<Double> BUDGET =
-            ClientSetting.number(
+            ClientSetting.parsed(
                             "privacy.budget",
-                            PrivacyParameters::parseEpsilon,
-                            PrivacyDefaults.BUDGET,
                             "number or ln(x)",
                             "a number > 0, ln(x) or none",
+                            PrivacyParameters::parseEpsilon,
+                            PrivacyDefaults.BUDGET,
                             "user-level ε a device may spend per `privacy.budget.period`, over"
                                     + " every app of its state directory; `none`: no budget")
                     .orWord(PrivacyDefaults.NO_BUDGET, Double.POSITIVE_INFINITY)
@@ -187,9 +187,12 @@ final class ClientSettings {
                     .defaultText("`<state.dir>/reports.fpr`");
 
     static final ClientSetting<String> KAFKA_BOOTSTRAP =
-            ClientSetting.verbatim(
+            ClientSetting.parsed(
                             "transport.kafka.bootstrap.servers",
                             "host:port[,host:port...]",
+                            "text",
+                            text -> text,
+                            null,
                             "the brokers of `transport=kafka`")
                     .defaultText("required when `transport=kafka`");
 
@@ -238,10 +241,12 @@ final class ClientSettings {
                     .defaultText("`<state.dir>/spool`");
 
     static final ClientSetting<Long> SPOOL_MAX_BYTES =
-            ClientSetting.longInteger(
+            ClientSetting.parsed(
                             "transport.spool.max.bytes",
-                            16L << 20,
+                            "integer",
                             "an integer in [1, 2^40]",
+                            Long::parseLong,
+                            16L << 20,
                             "bytes the spool holds at most")
                     .check(bytes -> bytes >= 1 && bytes <= (1L << 40), "must be in [1, 2^40]");
 
