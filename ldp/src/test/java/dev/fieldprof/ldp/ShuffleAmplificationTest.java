@@ -126,7 +126,7 @@ class ShuffleAmplificationTest {
     @Test
     void refusesWhatHasNoMeaning() {
         assertThatThrownBy(() -> new ShuffleAmplification(0, 1))
-                .hasMessage("the batch size must be in [1, 10^12], got 0");
+                .hasMessage("the batch size must be in [1, 10^9], got 0");
         assertThatThrownBy(() -> new ShuffleAmplification(10, 0))
                 .hasMessage("epsilon0 must be finite and > 0, got 0.0");
         assertThatThrownBy(() -> new ShuffleAmplification(10, Double.NaN))
