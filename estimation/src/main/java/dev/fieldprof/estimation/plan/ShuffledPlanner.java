@@ -23,7 +23,7 @@ public final class ShuffledPlanner {
     /** ε₀ is searched up to this; subset selection beyond it reports the event almost surely. */
     static final double MAX_EPSILON0 = 20;
 
-    /** ε₀ is found to within this, rounded down so that the target still holds. */
+    /** ε₀ is found to within this and given as a multiple of it, rounded down. */
     static final double EPSILON0_RESOLUTION = 1e-4;
 
     /**
@@ -58,10 +58,10 @@ public final class ShuffledPlanner {
     private ShuffledPlanner() {}
 
     /**
-     * The largest ε₀ (to within {@value #EPSILON0_RESOLUTION}, rounded down, at most {@value
-     * #MAX_EPSILON0}) at which a shuffled batch of n reports is (ε, δ)-DP. Never below ε itself: a
-     * report at ε₀ = ε is (ε, 0)-DP without any shuffling. The bisection relies on the batch's δ at
-     * ε growing with ε₀ (more distinguishable reports, fewer clones).
+     * The largest multiple of {@value #EPSILON0_RESOLUTION} (at most {@value #MAX_EPSILON0}) at
+     * which a shuffled batch of n reports is (ε, δ)-DP. Never below ε itself: a report at ε₀ = ε is
+     * (ε, 0)-DP without any shuffling. The bisection relies on the batch's δ at ε growing with ε₀
+     * (more distinguishable reports, fewer clones).
      */
     public static double largestEpsilon0(long batchSize, double centralEpsilon, double delta) {
         if (!(centralEpsilon > 0) || Double.isInfinite(centralEpsilon)) {
@@ -76,7 +76,7 @@ public final class ShuffledPlanner {
         if (holds(batchSize, hi, centralEpsilon, delta)) {
             return hi;
         }
-        while (hi - lo > EPSILON0_RESOLUTION) {
+        while (hi - lo > EPSILON0_RESOLUTION / 4) {
             double mid = (lo + hi) / 2;
             if (holds(batchSize, mid, centralEpsilon, delta)) {
                 lo = mid;
@@ -84,7 +84,10 @@ public final class ShuffledPlanner {
                 hi = mid;
             }
         }
-        return lo;
+        // Down to a multiple of the resolution: a smaller ε₀ holds whenever lo does, and a
+        // figure printed to four decimals is then the one checked.
+        double rounded = Math.floor(lo / EPSILON0_RESOLUTION) * EPSILON0_RESOLUTION;
+        return rounded > 0 ? rounded : lo;
     }
 
     private static boolean holds(long n, double epsilon0, double centralEpsilon, double delta) {
