@@ -133,6 +133,15 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
     String centralEpsilon;
 
     @Option(
+            names = "--shuffled-windows",
+            split = ",",
+            converter = DurationConverter.class,
+            paramLabel = "DURATION,...",
+            description =
+                    "shuffled: the windows to plan, each one shuffled batch (default: --window).")
+    List<Duration> shuffledWindows;
+
+    @Option(
             names = "--delta",
             defaultValue = "1e-6",
             paramLabel = "D",
@@ -192,7 +201,7 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
                 new PrivacyPlanner(graph, shares, devices, windowDays, repetitions, seed);
         List<PrivacyPlanner.Prediction> predictions =
                 planner.predictAll(candidates(methods, traceLength));
-        List<ShuffledPlanner.Plan> shuffled = shuffledPlans(planner);
+        List<ShuffledPlanner.Plan> shuffled = shuffledPlans(graph, shares);
 
         PrintWriter out = spec.commandLine().getOut();
         out.printf(
@@ -348,7 +357,7 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
         return out;
     }
 
-    private List<ShuffledPlanner.Plan> shuffledPlans(PrivacyPlanner planner) {
+    private List<ShuffledPlanner.Plan> shuffledPlans(ConstraintGraph graph, double[] shares) {
         boolean wanted = modes.stream().anyMatch(m -> m.trim().equalsIgnoreCase("shuffled"));
         if (!wanted) {
             return List.of();
@@ -366,23 +375,36 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
             throw usage("--delta must be in (0, 1), got " + delta);
         }
         List<ShuffledPlanner.Plan> plans = new ArrayList<>();
-        for (double perDay : reportsPerDay) {
-            if (!(perDay > 0) || Double.isInfinite(perDay)) {
-                throw usage("--reports-per-day must be > 0, got " + perDay);
+        for (Duration span : shuffledWindows == null ? List.of(window) : shuffledWindows) {
+            if (span.isNegative() || span.isZero()) {
+                throw usage("--shuffled-windows must be > 0, got " + span);
             }
-            double perWindow = planner.reportsPerWindow(perDay);
-            if (perWindow < 1) {
-                throw usage(
-                        String.format(
-                                Locale.ROOT,
-                                "shuffled: %d devices at %s report(s) a day fill a window of %s"
-                                        + " with %.3g reports; a batch needs at least one",
-                                devices,
-                                number(perDay),
-                                window,
-                                perWindow));
+            PrivacyPlanner planner =
+                    new PrivacyPlanner(
+                            graph,
+                            shares,
+                            devices,
+                            span.toMillis() / 86_400_000.0,
+                            repetitions,
+                            seed);
+            for (double perDay : reportsPerDay) {
+                if (!(perDay > 0) || Double.isInfinite(perDay)) {
+                    throw usage("--reports-per-day must be > 0, got " + perDay);
+                }
+                double perWindow = planner.reportsPerWindow(perDay);
+                if (perWindow < 1) {
+                    throw usage(
+                            String.format(
+                                    Locale.ROOT,
+                                    "shuffled: %d devices at %s report(s) a day fill a window of"
+                                            + " %s with %.3g reports; a batch needs at least one",
+                                    devices,
+                                    number(perDay),
+                                    span,
+                                    perWindow));
+                }
+                plans.add(ShuffledPlanner.plan(planner, perDay, target, delta));
             }
-            plans.add(ShuffledPlanner.plan(planner, perDay, target, delta));
         }
         return plans;
     }
@@ -533,7 +555,7 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
                         + " %.4f at delta %s (target %.4f); +-%.4f%%, RE(g*) %.4f",
                 plan.epsilon0(),
                 number(p.candidate().reportsPerDay()),
-                window,
+                Duration.ofMillis(Math.round(plan.windowDays() * 86_400_000.0)),
                 plan.batchSize(),
                 String.format(Locale.ROOT, "%.3g", plan.reportsPerDevicePerBatch()),
                 plan.centralEpsilon(),

@@ -30,6 +30,7 @@ public final class ShuffledPlanner {
      * A shuffled configuration and what it is predicted to give.
      *
      * @param prediction the window estimates' accuracy at ε₀ (a user-level candidate)
+     * @param windowDays the span of a window, and so of a batch, in days
      * @param batchSize n, the reports of a window, shuffled as one batch
      * @param reportsPerDevicePerBatch reports per device per day × the window in days: above 1, a
      *     device has several reports in a batch and the central ε protects each, not the device
@@ -39,6 +40,7 @@ public final class ShuffledPlanner {
      */
     public record Plan(
             PrivacyPlanner.Prediction prediction,
+            double windowDays,
             long batchSize,
             double reportsPerDevicePerBatch,
             double targetEpsilon,
@@ -119,6 +121,7 @@ public final class ShuffledPlanner {
         double achieved = new ShuffleAmplification(batch, epsilon0).centralEpsilon(delta);
         return new Plan(
                 prediction,
+                planner.windowDays(),
                 batch,
                 reportsPerDay * planner.windowDays(),
                 centralEpsilon,
@@ -127,14 +130,21 @@ public final class ShuffledPlanner {
     }
 
     /**
-     * The plan that meets the target 95% half-width at the smallest central ε per device per day
-     * (ties: the smaller RE of g*), or empty when none meets it.
+     * The plan that meets the target 95% half-width at the smallest central ε per device per day,
+     * that is the fewest reports per device per day at the target central ε (ties: the shorter
+     * window, whose estimates are fresher, then the smaller RE of g*), or empty when none meets it.
+     * The target, not the central ε each plan reaches (a hair below it, by rounding ε₀ down), is
+     * what is compared.
      */
     public static Optional<Plan> recommend(List<Plan> plans, double halfWidth) {
         return plans.stream()
                 .filter(p -> p.prediction().halfWidth95() <= halfWidth)
                 .min(
-                        Comparator.comparingDouble(Plan::centralEpsilonPerDay)
+                        Comparator.comparingDouble(
+                                        (Plan p) ->
+                                                p.prediction().candidate().reportsPerDay()
+                                                        * p.targetEpsilon())
+                                .thenComparingDouble(Plan::windowDays)
                                 .thenComparingDouble(p -> p.prediction().relativeErrorProjected()));
     }
 }

@@ -48,6 +48,7 @@ class ShuffledPlannerTest {
                     new PrivacyPlanner(workload.graph(), profile, devices, 1, 2, 1);
             ShuffledPlanner.Plan plan = ShuffledPlanner.plan(planner, 1, 1, 1e-6);
             assertThat(plan.batchSize()).isEqualTo(devices);
+            assertThat(plan.windowDays()).isEqualTo(1.0);
             assertThat(plan.reportsPerDevicePerBatch()).isEqualTo(1.0);
             assertThat(plan.centralEpsilon()).isLessThanOrEqualTo(1);
             assertThat(plan.epsilon0()).isGreaterThan(previousEpsilon0);
