@@ -54,30 +54,38 @@ public final class ShuffleAmplification {
 
     private static final double LN2 = Math.log(2);
 
+    /**
+     * The largest ε₀ accepted: beyond it a batch of 10^9 expects fewer than 10^−12 clones, so
+     * nothing is amplified, and e^ε₀ stays far from overflow.
+     */
+    public static final double MAX_EPSILON0 = 50;
+
     private final long reports;
     private final double epsilon0;
     private final double alpha;
+    private final double oneMinusAlpha; // 1/(1 + e^ε₀), not 1 − α: exact for a large ε₀
     private final long[] blockStart;
     private final double[] blockWeight;
     private final double outsideWeight;
 
     /**
      * @param reports n, the batch size, in [1, 10^9]
-     * @param epsilon0 the local ε₀ of each report, finite and > 0
+     * @param epsilon0 the local ε₀ of each report, in (0, {@value #MAX_EPSILON0}]
      */
     public ShuffleAmplification(long reports, double epsilon0) {
         if (reports < 1 || reports > 1_000_000_000L) {
             throw new IllegalArgumentException(
                     "the batch size must be in [1, 10^9], got " + reports);
         }
-        if (!(epsilon0 > 0) || Double.isInfinite(epsilon0)) {
-            throw new IllegalArgumentException("epsilon0 must be finite and > 0, got " + epsilon0);
+        if (!(epsilon0 > 0 && epsilon0 <= MAX_EPSILON0)) {
+            throw new IllegalArgumentException(
+                    "epsilon0 must be in (0, " + MAX_EPSILON0 + "], got " + epsilon0);
         }
         this.reports = reports;
         this.epsilon0 = epsilon0;
         this.alpha = 1 / (1 + Math.exp(-epsilon0));
-        CloneCounts counts =
-                new CloneCounts(reports - 1, Math.exp(-epsilon0), -Math.expm1(-epsilon0));
+        this.oneMinusAlpha = 1 / (1 + Math.exp(epsilon0));
+        CloneCounts counts = new CloneCounts(reports - 1, epsilon0);
         this.blockStart = counts.blockStart;
         this.blockWeight = counts.blockWeight;
         this.outsideWeight = counts.outsideWeight;
@@ -104,11 +112,16 @@ public final class ShuffleAmplification {
             return 0;
         }
         double expEpsilon = Math.exp(epsilon);
-        // The positive part of P − e^ε·Q starts above (c + 1)·κ.
-        double kappa = Math.expm1(epsilon + epsilon0) / (Math.expm1(epsilon0) * (expEpsilon + 1));
+        // The positive part of P − e^ε·Q is where c + 1 − a < (c + 1)·β, with β = (e^ε₀ −
+        // e^ε)/((e^ε₀ − 1)(e^ε + 1)) in (0, 1/2], written so that it keeps its precision when
+        // it is tiny (1 − β rounds to 1 for ε near a large ε₀, and would lose the top terms).
+        double beta =
+                expEpsilon
+                        * Math.expm1(epsilon0 - epsilon)
+                        / (Math.expm1(epsilon0) * (expEpsilon + 1));
         double total = outsideWeight;
         for (int i = 0; i < blockStart.length; i++) {
-            total += blockWeight[i] * cloneDivergence(blockStart[i], kappa, expEpsilon);
+            total += blockWeight[i] * cloneDivergence(blockStart[i], beta, expEpsilon);
         }
         return Math.min(1, total);
     }
@@ -186,18 +199,18 @@ public final class ShuffleAmplification {
     /**
      * d(c) = Σ_a max(0, P(a) − e^ε·Q(a)) given c clones, where P(a) = α·b(a − 1) + (1 − α)·b(a),
      * Q(a) = (1 − α)·b(a − 1) + α·b(a) and b is the Bin(c, 1/2) probability. Terms are positive
-     * only for a > (c + 1)·κ, where b is already past its mode and falls.
+     * only for c + 1 − a < (c + 1)·β with β ≤ 1/2: from about the mode of b on, where b falls.
      */
-    private double cloneDivergence(long c, double kappa, double expEpsilon) {
-        long first = (long) Math.floor((c + 1) * kappa) + 1;
-        if (first > c + 1) {
-            return 0;
-        }
+    private double cloneDivergence(long c, double beta, double expEpsilon) {
+        // One a below the first positive term too: its term is clamped at 0, and a threshold
+        // rounded the wrong way loses nothing.
+        long first = Math.max(0, c + 1 - (long) Math.ceil((c + 1) * beta));
         double previous = halfBinomial(c, first - 1); // b(first − 1)
         double sum = 0;
         for (long a = first; a <= c + 1; a++) {
-            if (previous < NEGLIGIBLE) {
-                // Every remaining term is at most its b(a − 1), and b falls from here at least
+            if (previous < NEGLIGIBLE && 2 * (a - 1) >= c) {
+                // Past the mode of b, every remaining term is at most its b(a − 1), and b falls
+                // from here at least
                 // geometrically by (c − a + 1)/a: charge the remaining tail of b in full.
                 double remaining = (c + 2 - a) * previous;
                 if (2 * a > c + 1) {
@@ -205,9 +218,9 @@ public final class ShuffleAmplification {
                 }
                 return Math.min(1, sum + remaining);
             }
-            double current = a <= c ? previous * (c - a + 1) / a : 0; // b(a)
-            double p = alpha * previous + (1 - alpha) * current;
-            double q = (1 - alpha) * previous + alpha * current;
+            double current = a == 0 ? halfBinomial(c, 0) : a <= c ? previous * (c - a + 1) / a : 0;
+            double p = alpha * previous + oneMinusAlpha * current;
+            double q = oneMinusAlpha * previous + alpha * current;
             sum += Math.max(0, p - expEpsilon * q);
             previous = current;
         }
@@ -232,12 +245,15 @@ public final class ShuffleAmplification {
         final double[] blockWeight;
         final double outsideWeight;
 
-        CloneCounts(long m, double p, double oneMinusP) {
+        /** C ~ Bin(m, e^−ε₀). */
+        CloneCounts(long m, double epsilon0) {
+            double p = Math.exp(-epsilon0);
+            double oneMinusP = -Math.expm1(-epsilon0);
             long mode = Math.min(m, (long) Math.floor((m + 1) * p));
             double logAtMode =
                     LogFactorial.ratio(m, mode)
                             - LogFactorial.of(m - mode)
-                            + mode * Math.log(p)
+                            - mode * epsilon0 // ln p, exactly
                             + (m - mode) * Math.log(oneMinusP);
             double atMode = Math.exp(logAtMode);
             double odds = p / oneMinusP;

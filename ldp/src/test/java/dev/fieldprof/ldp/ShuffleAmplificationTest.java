@@ -124,13 +124,23 @@ class ShuffleAmplificationTest {
     }
 
     @Test
+    void aLocalEpsilonTooLargeForAnyCloneIsNotAmplified() {
+        // e^−50·10^6 ≈ 2e−16 expected clones: the central ε is ε₀ less what δ buys, as for n = 1.
+        double alpha = 1 / (1 + Math.exp(-50));
+        double central = new ShuffleAmplification(1_000_000, 50).centralEpsilon(1e-6);
+        assertThat(central).isBetween(50 + Math.log(1 - 1e-6 / alpha) - 1e-6, 50.0);
+    }
+
+    @Test
     void refusesWhatHasNoMeaning() {
         assertThatThrownBy(() -> new ShuffleAmplification(0, 1))
                 .hasMessage("the batch size must be in [1, 10^9], got 0");
         assertThatThrownBy(() -> new ShuffleAmplification(10, 0))
-                .hasMessage("epsilon0 must be finite and > 0, got 0.0");
+                .hasMessage("epsilon0 must be in (0, 50.0], got 0.0");
         assertThatThrownBy(() -> new ShuffleAmplification(10, Double.NaN))
-                .hasMessage("epsilon0 must be finite and > 0, got NaN");
+                .hasMessage("epsilon0 must be in (0, 50.0], got NaN");
+        assertThatThrownBy(() -> new ShuffleAmplification(10, 51))
+                .hasMessage("epsilon0 must be in (0, 50.0], got 51.0");
         ShuffleAmplification batch = new ShuffleAmplification(10, 1);
         assertThatThrownBy(() -> batch.centralEpsilon(1))
                 .hasMessage("delta must be in (0, 1), got 1.0");

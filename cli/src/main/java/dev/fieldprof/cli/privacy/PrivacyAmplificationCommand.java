@@ -45,7 +45,7 @@ public final class PrivacyAmplificationCommand implements Callable<Integer> {
             names = "--epsilon0",
             required = true,
             paramLabel = "E",
-            description = "Each report's local epsilon > 0: a number or ln(x), e.g. ln(9).")
+            description = "Each report's local epsilon in (0, 50]: a number or ln(x), e.g. ln(9).")
     String epsilon0;
 
     @Option(
@@ -68,8 +68,8 @@ public final class PrivacyAmplificationCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage("--epsilon0: " + e.getMessage());
         }
-        if (!(local > 0) || Double.isInfinite(local)) {
-            throw usage("--epsilon0 must be finite and > 0, got " + epsilon0);
+        if (!(local > 0 && local <= ShuffleAmplification.MAX_EPSILON0)) {
+            throw usage("--epsilon0 must be in (0, 50], got " + epsilon0);
         }
         if (!(delta > 0 && delta < 1)) {
             throw usage("--delta must be in (0, 1), got " + delta);

@@ -68,7 +68,7 @@ class PrivacyAmplificationCommandTest {
     void badFlagsAreOneLineUsageErrors() {
         assertRefused("--reports must be in [1, 10^9], got 0", "--reports", "0", "--epsilon0", "1");
         assertRefused(
-                "--epsilon0 must be finite and > 0, got -1", "--reports", "10", "--epsilon0", "-1");
+                "--epsilon0 must be in (0, 50], got -1", "--reports", "10", "--epsilon0", "-1");
         assertRefused(
                 "--epsilon0: epsilon must be a number or ln(x), e.g. 2.2 or ln(9), got 'nine'",
                 "--reports",
