@@ -13,7 +13,9 @@
  *       dev.fieldprof.ldp.SecureRandomSource}), seeded in tests and simulations;
  *   <li>{@link dev.fieldprof.ldp.PrivacyParameters}, {@link dev.fieldprof.ldp.OracleVariance} and
  *       {@link dev.fieldprof.ldp.ExactPrivacyAudit}: the parameters, their variances, and an exact
- *       check of the guarantee on small domains.
+ *       check of the guarantee on small domains;
+ *   <li>{@link dev.fieldprof.ldp.ShuffleAmplification}: the central (ε, δ) of a shuffled batch of
+ *       ε₀-LDP reports.
  * </ul>
  *
  * <p>The formulas are in docs/architecture.md, "The privacy contract". Depends on nothing but the

@@ -4,17 +4,22 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code fieldprof privacy}: the device SDK's privacy tools (exact audit, ledger). */
+/**
+ * {@code fieldprof privacy}: the privacy tools (exact audit, ledger, planner, amplification by
+ * shuffling).
+ */
 @Command(
         name = "privacy",
         mixinStandardHelpOptions = true,
         description =
-                "Privacy tools: exact audit of the randomizer, the device ledger, and the planner"
-                        + " that predicts accuracy and privacy cost per configuration.",
+                "Privacy tools: exact audit of the randomizer, the device ledger, the planner"
+                        + " that predicts accuracy and privacy cost per configuration, and the"
+                        + " central epsilon of a shuffled batch.",
         subcommands = {
             PrivacyAuditCommand.class,
             PrivacyLedgerCommand.class,
-            PrivacyPlanCommand.class
+            PrivacyPlanCommand.class,
+            PrivacyAmplificationCommand.class
         })
 public final class PrivacyCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

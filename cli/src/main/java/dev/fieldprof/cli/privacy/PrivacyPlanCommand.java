@@ -6,6 +6,7 @@ import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.estimation.ConstraintGraph;
 import dev.fieldprof.estimation.plan.PrivacyPlanChart;
 import dev.fieldprof.estimation.plan.PrivacyPlanner;
+import dev.fieldprof.estimation.plan.ShuffledPlanner;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
@@ -30,7 +31,9 @@ import picocli.CommandLine.Option;
  * {@code fieldprof privacy plan}: which privacy parameters to pick for a program, before it ships .
  * For both modes and a grid of ε, t, k and reports per device per day it predicts the accuracy of
  * the window estimates and what each device spends ({@link PrivacyPlanner}), and recommends the
- * configuration that meets a target interval at the smallest user-level ε per day.
+ * configuration that meets a target interval at the smallest user-level ε per day. The shuffled
+ * mode ({@link ShuffledPlanner}) gives, per reporting rate, the largest local ε₀ whose shuffled
+ * batch of a window's reports meets a target central (ε, δ), and its accuracy.
  */
 @Command(
         name = "plan",
@@ -43,7 +46,10 @@ import picocli.CommandLine.Option;
                     + " and per day; recommends the configuration that meets --target-ci at the"
                     + " smallest user-level epsilon per day.",
             "Standard errors are the estimators' own; RE(g*) is simulated through the jobs'"
-                    + " projection on the expected profile (--profile)."
+                    + " projection on the expected profile (--profile).",
+            "--modes shuffled: per reporting rate, the largest epsilon0 at which a shuffled batch"
+                    + " of a window's reports holds --central-epsilon at --delta, and its accuracy"
+                    + " (a device randomizes as in the user-level mode, at epsilon0)."
         })
 public final class PrivacyPlanCommand implements Callable<Integer> {
     @Option(
@@ -110,12 +116,37 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
     List<Double> reportsPerDay;
 
     @Option(
-            names = "--modes",
+            names = {"--modes", "--mode"},
             split = ",",
             defaultValue = "epsilon-t,user-level",
             paramLabel = "MODE,...",
-            description = "epsilon-t and/or user-level (default: ${DEFAULT-VALUE}).")
+            description = "epsilon-t, user-level and/or shuffled (default: ${DEFAULT-VALUE}).")
     List<String> modes;
+
+    @Option(
+            names = "--central-epsilon",
+            defaultValue = "1",
+            paramLabel = "E",
+            description =
+                    "shuffled: the central epsilon a window's batch must hold, a number or ln(x)"
+                            + " (default: ${DEFAULT-VALUE}).")
+    String centralEpsilon;
+
+    @Option(
+            names = "--shuffled-windows",
+            split = ",",
+            converter = DurationConverter.class,
+            paramLabel = "DURATION,...",
+            description =
+                    "shuffled: the windows to plan, each one shuffled batch (default: --window).")
+    List<Duration> shuffledWindows;
+
+    @Option(
+            names = "--delta",
+            defaultValue = "1e-6",
+            paramLabel = "D",
+            description = "shuffled: the central delta, in (0, 1) (default: ${DEFAULT-VALUE}).")
+    double delta;
 
     @Option(
             names = "--profile",
@@ -170,6 +201,7 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
                 new PrivacyPlanner(graph, shares, devices, windowDays, repetitions, seed);
         List<PrivacyPlanner.Prediction> predictions =
                 planner.predictAll(candidates(methods, traceLength));
+        List<ShuffledPlanner.Plan> shuffled = shuffledPlans(graph, shares);
 
         PrintWriter out = spec.commandLine().getOut();
         out.printf(
@@ -202,7 +234,41 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
         for (PrivacyPlanner.Prediction p : predictions) {
             out.println(row(p));
         }
-        if (targetHalfWidth != null) {
+        for (ShuffledPlanner.Plan plan : shuffled) {
+            out.println(row(plan.prediction(), "shuffled"));
+        }
+        for (ShuffledPlanner.Plan plan : shuffled) {
+            out.println("shuffled: " + describeShuffled(plan));
+        }
+        if (!shuffled.isEmpty()) {
+            out.printf(
+                    Locale.ROOT,
+                    "shuffled: eps/rep and eps/day are epsilon0, what a report keeps if the"
+                            + " shuffler colludes with the analyst; the central epsilon holds only"
+                            + " for batches of at least the size shown%n");
+        }
+        if (targetHalfWidth != null && !shuffled.isEmpty()) {
+            Optional<ShuffledPlanner.Plan> best =
+                    ShuffledPlanner.recommend(shuffled, targetHalfWidth);
+            if (best.isPresent()) {
+                out.printf(
+                        Locale.ROOT,
+                        "recommended in the shuffled mode for +-%.3f%% at 95%%: %s%n",
+                        100 * targetHalfWidth,
+                        describeShuffled(best.get()));
+            } else {
+                out.printf(
+                        Locale.ROOT,
+                        "no shuffled configuration meets +-%.3f%% at 95%% with %d devices at"
+                                + " central epsilon %.4f (more devices, more reports per day,"
+                                + " longer windows or a larger central epsilon widen the batch"
+                                + " or epsilon0)%n",
+                        100 * targetHalfWidth,
+                        devices,
+                        shuffled.get(0).targetEpsilon());
+            }
+        }
+        if (targetHalfWidth != null && !predictions.isEmpty()) {
             Optional<PrivacyPlanner.Prediction> best =
                     PrivacyPlanner.recommend(predictions, targetHalfWidth);
             if (best.isPresent()) {
@@ -228,7 +294,7 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
                         describe(closest));
             }
         }
-        if (png != null) {
+        if (png != null && !predictions.isEmpty()) {
             PrivacyPlanChart.write(
                     String.format(
                             Locale.ROOT,
@@ -251,7 +317,9 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
             switch (m.trim().toLowerCase(Locale.ROOT)) {
                 case "epsilon-t" -> wanted.add(PrivacyMode.EPSILON_T);
                 case "user-level" -> wanted.add(PrivacyMode.USER_LEVEL);
-                default -> throw usage("--modes: epsilon-t or user-level, got '" + m + "'");
+                case "shuffled" -> {} // planned apart: see shuffledPlans
+                default ->
+                        throw usage("--modes: epsilon-t, user-level or shuffled, got '" + m + "'");
             }
         }
         List<PrivacyPlanner.Candidate> out = new ArrayList<>();
@@ -287,6 +355,58 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    private List<ShuffledPlanner.Plan> shuffledPlans(ConstraintGraph graph, double[] shares) {
+        boolean wanted = modes.stream().anyMatch(m -> m.trim().equalsIgnoreCase("shuffled"));
+        if (!wanted) {
+            return List.of();
+        }
+        double target;
+        try {
+            target = PrivacyParameters.parseEpsilon(centralEpsilon);
+        } catch (IllegalArgumentException e) {
+            throw usage("--central-epsilon: " + e.getMessage());
+        }
+        if (!(target > 0) || Double.isInfinite(target)) {
+            throw usage("--central-epsilon must be finite and > 0, got " + centralEpsilon);
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw usage("--delta must be in (0, 1), got " + delta);
+        }
+        List<ShuffledPlanner.Plan> plans = new ArrayList<>();
+        for (Duration span : shuffledWindows == null ? List.of(window) : shuffledWindows) {
+            if (span.isNegative() || span.isZero()) {
+                throw usage("--shuffled-windows must be > 0, got " + span);
+            }
+            PrivacyPlanner planner =
+                    new PrivacyPlanner(
+                            graph,
+                            shares,
+                            devices,
+                            span.toMillis() / 86_400_000.0,
+                            repetitions,
+                            seed);
+            for (double perDay : reportsPerDay) {
+                if (!(perDay > 0) || Double.isInfinite(perDay)) {
+                    throw usage("--reports-per-day must be > 0, got " + perDay);
+                }
+                double perWindow = planner.reportsPerWindow(perDay);
+                if (perWindow < 1) {
+                    throw usage(
+                            String.format(
+                                    Locale.ROOT,
+                                    "shuffled: %d devices at %s report(s) a day fill a window of"
+                                            + " %s with %.3g reports; a batch needs at least one",
+                                    devices,
+                                    number(perDay),
+                                    span,
+                                    perWindow));
+                }
+                plans.add(ShuffledPlanner.plan(planner, perDay, target, delta));
+            }
+        }
+        return plans;
     }
 
     private PrivacyParameters parameters(PrivacyMode mode, double epsilon, int t, int k) {
@@ -368,12 +488,20 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
     }
 
     private static String row(PrivacyPlanner.Prediction p) {
+        return row(
+                p,
+                p.candidate().privacy().mode() == PrivacyMode.USER_LEVEL
+                        ? "user-level"
+                        : "epsilon-t");
+    }
+
+    private static String row(PrivacyPlanner.Prediction p, String mode) {
         PrivacyParameters privacy = p.candidate().privacy();
         boolean userLevel = privacy.mode() == PrivacyMode.USER_LEVEL;
         return String.format(
                 Locale.ROOT,
                 "%-10s %7.4f %5s %6s %6s %10.0f %9.4f %9.4f %8.4f %8.4f %10.4g %10.4g",
-                userLevel ? "user-level" : "epsilon-t",
+                mode,
                 privacy.epsilon(),
                 userLevel ? "-" : Integer.toString(privacy.t()),
                 userLevel ? "1" : Integer.toString(privacy.k()),
@@ -416,6 +544,25 @@ public final class PrivacyPlanCommand implements Callable<Integer> {
                 100 * p.halfWidth95(),
                 p.relativeErrorProjected(),
                 p.candidate().userLevelEpsilonPerDay());
+    }
+
+    private String describeShuffled(ShuffledPlanner.Plan plan) {
+        PrivacyPlanner.Prediction p = plan.prediction();
+        return String.format(
+                Locale.ROOT,
+                "epsilon0 %.4f, %s report(s) per device per day, windows of %s: batches of at"
+                        + " least %d reports (%s reports per device in each) hold central epsilon"
+                        + " %.4f at delta %s (target %.4f); +-%.4f%%, RE(g*) %.4f",
+                plan.epsilon0(),
+                number(p.candidate().reportsPerDay()),
+                Duration.ofMillis(Math.round(plan.windowDays() * 86_400_000.0)),
+                plan.batchSize(),
+                String.format(Locale.ROOT, "%.3g", plan.reportsPerDevicePerBatch()),
+                plan.centralEpsilon(),
+                java.math.BigDecimal.valueOf(plan.delta()).stripTrailingZeros(),
+                plan.targetEpsilon(),
+                100 * p.halfWidth95(),
+                p.relativeErrorProjected());
     }
 
     private static String number(double v) {

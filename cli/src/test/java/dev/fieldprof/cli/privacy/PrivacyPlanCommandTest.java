@@ -80,6 +80,83 @@ class PrivacyPlanCommandTest {
     }
 
     @Test
+    void theShuffledModeRecommendsTheLargestEpsilonZeroItsBatchAllows() {
+        int exit =
+                cli.run(
+                        "privacy",
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--devices",
+                        "100000",
+                        "--window",
+                        "1h",
+                        "--mode",
+                        "shuffled",
+                        "--shuffled-windows",
+                        "1h,1d",
+                        "--reports-per-day",
+                        "1,24",
+                        "--central-epsilon",
+                        "1",
+                        "--delta",
+                        "1e-6",
+                        "--target-ci",
+                        "0.01");
+        assertThat(exit).as(cli.err()).isZero();
+        // 100,000 devices, hourly windows: 4,166 reports a window at one report a day allow
+        // epsilon0 3.9642 for a central epsilon of 1, a window of 100,000 at 24 a day 7.0700 (and
+        // 24 central epsilons a day). The accuracy is the user-level oracle's at epsilon0: |V| = 4,
+        // n = 4166.67, share-0 half-width 0.4345%. Daily windows at one report a day make the
+        // same batches of 100,000 at one central epsilon a day; the hourly ones also meet the
+        // target at that cost and are fresher, so they are recommended.
+        assertThat(cli.out())
+                .contains(
+                        "shuffled    3.9642     -      1      1       4167    0.4345    0.4847"
+                                + "   0.0222",
+                        "shuffled    7.0700     -      1     24     100000    0.0181    0.0201"
+                                + "   0.0042",
+                        "shuffled: epsilon0 7.0700, 24 report(s) per device per day, windows of"
+                                + " PT1H: batches of at least 100000 reports (1.00 reports per"
+                                + " device in each) hold central epsilon 1.0000 at delta 0.000001"
+                                + " (target 1.0000); +-0.0181%",
+                        "shuffled: epsilon0 7.0700, 1 report(s) per device per day, windows of"
+                                + " PT24H: batches of at least 100000 reports (1.00 reports per"
+                                + " device in each) hold central epsilon 1.0000 at delta 0.000001"
+                                + " (target 1.0000); +-0.0181%",
+                        "recommended in the shuffled mode for +-1.000% at 95%: epsilon0 3.9642, 1"
+                                + " report(s) per device per day, windows of PT1H: batches of at"
+                                + " least 4166 reports (0.0417 reports per device in each) hold"
+                                + " central epsilon 1.0000 at delta 0.000001 (target 1.0000);"
+                                + " +-0.4345%");
+        assertThat(cli.out().lines())
+                .noneMatch(line -> line.startsWith("user-level ") || line.startsWith("epsilon-t "));
+    }
+
+    @Test
+    void aShuffledWindowWithoutAReportIsAUsageError() {
+        int exit =
+                cli.run(
+                        "privacy",
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--devices",
+                        "10",
+                        "--window",
+                        "1h",
+                        "--modes",
+                        "shuffled",
+                        "--reports-per-day",
+                        "1");
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err())
+                .contains(
+                        "shuffled: 10 devices at 1 report(s) a day fill a window of PT1H with 0.417"
+                                + " reports; a batch needs at least one");
+    }
+
+    @Test
     void saysWhenNoConfigurationMeetsTheTarget() {
         int exit =
                 cli.run(

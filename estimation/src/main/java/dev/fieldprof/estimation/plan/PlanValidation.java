@@ -71,7 +71,9 @@ public final class PlanValidation {
             int repetitions,
             long seed) {
         int methods = workload.graph().methods();
-        long minimumEvents = 1;
+        // Epochs of at least 5|V| events, so that rounding the workload's rates into counts keeps
+        // the shares (a user-level report samples one event, but from a realistic epoch).
+        long minimumEvents = 5L * methods;
         for (PrivacyParameters p : configs) {
             minimumEvents = Math.max(minimumEvents, p.k());
         }

@@ -154,7 +154,7 @@ public final class PrivacyPlanner {
 
     public Prediction predict(Candidate candidate) {
         PrivacyParameters privacy = candidate.privacy();
-        double n = devices * candidate.reportsPerDay() * windowDays;
+        double n = reportsPerWindow(candidate.reportsPerDay());
         // One oracle per candidate: every user-level figure below is the estimator's own.
         SubsetSelection oracle =
                 privacy.mode() == PrivacyMode.USER_LEVEL
@@ -284,5 +284,15 @@ public final class PrivacyPlanner {
 
     public ConstraintGraph graph() {
         return graph;
+    }
+
+    /** n of a window: devices × reports per device per day × the window in days. */
+    public double reportsPerWindow(double reportsPerDay) {
+        return devices * reportsPerDay * windowDays;
+    }
+
+    /** The span one estimate covers, in days. */
+    public double windowDays() {
+        return windowDays;
     }
 }
