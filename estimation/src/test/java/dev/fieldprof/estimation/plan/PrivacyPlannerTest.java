@@ -111,8 +111,8 @@ class PrivacyPlannerTest {
         for (PlanValidation.Comparison c : comparisons) {
             PrivacyParameters p = c.predicted().candidate().privacy();
             System.out.println(c.describe());
-            // assertThat(c.rawRatio()).as("RE(g^) of %s", p).isBetween(0.9, 1.1);
-            // assertThat(c.projectedRatio()).as("RE(g*) of %s", p).isBetween(0.9, 1.1);
+            assertThat(c.rawRatio()).as("RE(g^) of %s", p).isBetween(0.9, 1.1);
+            assertThat(c.projectedRatio()).as("RE(g*) of %s", p).isBetween(0.9, 1.1);
         }
     }
 
