@@ -72,6 +72,7 @@ public final class DeviceRuntime implements AutoCloseable {
 
     private final ReportTransport transport;
     private final boolean ownsTransport;
+    private final boolean reportMayBeDueAtStart;
     private final PrivacyLedger ledger;
     private final PrivacyBudget budget;
     private volatile javax.management.ObjectName jmxName;
@@ -145,9 +146,15 @@ public final class DeviceRuntime implements AutoCloseable {
             long stateLockTimeouts,
             Optional<String> lastStateFailure) {}
 
+    /** Makes the runtime's transport once the runtime knows whether a report may be due. */
+    @FunctionalInterface
+    private interface TransportFor {
+        ReportTransport create(boolean reportMayBeDue);
+    }
+
     private DeviceRuntime(
             ClientConfig config,
-            ReportTransport transport,
+            TransportFor transportFor,
             boolean ownsTransport,
             RandomSource random,
             Clock clock)
@@ -155,7 +162,6 @@ public final class DeviceRuntime implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.random = random;
-        this.transport = transport;
         this.ownsTransport = ownsTransport;
         AtomicFiles.createPrivateDirectories(config.stateDir());
         this.deviceId = deviceIdOf(config);
@@ -182,6 +188,19 @@ public final class DeviceRuntime implements AutoCloseable {
                         config.stateLockWait());
         this.stateFile = config.stateDir().resolve(stateFileName(config.appVersion()));
         loadPending();
+        this.reportMayBeDueAtStart = reportMayBeDue(clock.instant());
+        // Last: nothing above may fail after the transport (and its thread) exists.
+        this.transport = transportFor.create(reportMayBeDueAtStart);
+    }
+
+    /**
+     * Whether a report may be due at {@code now} as far as the ledger and budget tell before any
+     * event: the day's cap and the budget allow one more report. When not, this run's own Kafka
+     * transport does not connect at start (only a spool left by an earlier run makes it), so the
+     * broker learns nothing of a run that cannot report: not its address, start or length.
+     */
+    private boolean reportMayBeDue(Instant now) {
+        return ledger.mayReport(now) && budget.allows(now, ledger.userLevelEpsilonPerReport());
     }
 
     /**
@@ -202,13 +221,16 @@ public final class DeviceRuntime implements AutoCloseable {
      * @throws IOException if the state directory cannot be created or read
      */
     public static DeviceRuntime start(ClientConfig config) throws IOException {
-        ReportTransport transport = ReportTransports.create(config);
-        try {
-            return start(config, transport, true, new ChaCha20RandomSource(), Clock.systemUTC());
-        } catch (IOException | RuntimeException e) {
-            transport.close();
-            throw e;
+        if (config == null) {
+            throw new IllegalArgumentException("config is required");
         }
+        return start(
+                config,
+                reportMayBeDue -> ReportTransports.create(config, reportMayBeDue),
+                true,
+                new ChaCha20RandomSource(),
+                Clock.systemUTC(),
+                null);
     }
 
     /**
@@ -254,12 +276,34 @@ public final class DeviceRuntime implements AutoCloseable {
             Clock clock,
             PathReportSink pathSink)
             throws IOException {
-        if (config == null || transport == null || random == null || clock == null) {
+        if (transport == null) {
             throw new IllegalArgumentException("config, transport, random and clock are required");
         }
-        DeviceRuntime runtime = new DeviceRuntime(config, transport, ownsTransport, random, clock);
-        runtime.startPaths(pathSink);
-        runtime.schedule();
+        return start(config, reportMayBeDue -> transport, ownsTransport, random, clock, pathSink);
+    }
+
+    private static DeviceRuntime start(
+            ClientConfig config,
+            TransportFor transportFor,
+            boolean ownsTransport,
+            RandomSource random,
+            Clock clock,
+            PathReportSink pathSink)
+            throws IOException {
+        if (config == null || random == null || clock == null) {
+            throw new IllegalArgumentException("config, transport, random and clock are required");
+        }
+        DeviceRuntime runtime =
+                new DeviceRuntime(config, transportFor, ownsTransport, random, clock);
+        try {
+            runtime.startPaths(pathSink);
+            runtime.schedule();
+        } catch (IOException | RuntimeException e) {
+            if (ownsTransport) {
+                runtime.transport.close();
+            }
+            throw e;
+        }
         OPEN.add(runtime);
         runtime.jmxName = DeviceMetrics.register(runtime, config.appVersion());
         if (EXIT_HOOK.compareAndSet(false, true)) {
@@ -716,6 +760,24 @@ public final class DeviceRuntime implements AutoCloseable {
     /** Why path tracing is off on this runtime, or empty when it runs. */
     public Optional<String> pathTracingOffReason() {
         return Optional.ofNullable(pathsOff);
+    }
+
+    /**
+     * Whether this run started with a report possibly due: the day's cap and the budget allowed one
+     * more report. When not, the runtime's own Kafka transport did not connect at start unless its
+     * spool held reports of an earlier run.
+     */
+    public boolean reportMayBeDueAtStart() {
+        return reportMayBeDueAtStart;
+    }
+
+    /**
+     * Whether this run started without contacting a broker because no report could be due: no
+     * report was due and its transport did not connect at start (a transport that never connects,
+     * such as a file, counts too when no report was due).
+     */
+    public boolean startedWithoutConnection() {
+        return !reportMayBeDueAtStart && !transport.connectsAtStart();
     }
 
     public TransportCounters transportCounters() {
