@@ -45,7 +45,10 @@ import java.util.concurrent.TimeUnit;
  * frequency profiling, docs/references.md). In the user-level mode ({@link
  * dev.fieldprof.ldp.PrivacyParameters}) k = 1 and the one sampled event is reported through the
  * {@link SubsetSelection} oracle instead. An epoch that saw fewer than k events carries its counts
- * forward, persisted atomically in the state directory, and is never sent early. Epochs end on
+ * forward, persisted atomically in the state directory, and is never sent early. The carried epoch
+ * is claimed (read and deleted) and handed back under the state directory's lock at each epoch end
+ * and checkpoint, so processes of one app version that overlap share it: each carried event is in
+ * one runtime's memory or in the file, never in two, and only one process reports it. Epochs end on
  * {@link #endEpoch()} or, with a configured span, on a shared daemon scheduler thread. Instrumented
  * code reaches it through {@link Probes}.
  *
@@ -132,8 +135,9 @@ public final class DeviceRuntime implements AutoCloseable {
      *
      * @param stateWriteFailures state files that could not be written or read (a report it was for
      *     was not made)
-     * @param stateLockTimeouts reports refused because the state directory's lock was not obtained
-     *     within {@link ClientConfig#stateLockWait()}
+     * @param stateLockTimeouts epoch ends refused (nothing reported or carried: the events stay in
+     *     memory for the next) and checkpoints deferred because the state directory's lock was not
+     *     obtained within {@link ClientConfig#stateLockWait()}
      * @param lastStateFailure what the latest of those two was
      */
     public record RuntimeCounters(
@@ -359,10 +363,22 @@ public final class DeviceRuntime implements AutoCloseable {
         return id;
     }
 
-    /** Events of the open epoch: for the SDK's own tests, never for output. */
+    /**
+     * Events of the open epoch, in memory and carried in the state file: for the SDK's own tests,
+     * never for output.
+     */
     synchronized long openEpochEvents() {
         absorb();
-        return pendingTotal;
+        long carried = 0;
+        try {
+            EpochState state = EpochState.readFrom(stateFile);
+            if (state != null && matches(state)) {
+                carried = state.total();
+            }
+        } catch (IOException | RuntimeException e) {
+            // unreadable: nothing carried
+        }
+        return pendingTotal + carried;
     }
 
     /**
@@ -382,6 +398,11 @@ public final class DeviceRuntime implements AutoCloseable {
                 + ".state";
     }
 
+    /**
+     * Starts with an empty open epoch in memory; the epoch carried in the state file stays there
+     * until an epoch end or checkpoint claims it ({@link #claimCarried()}), and only its start is
+     * read now, so that the first epoch end comes a span after it.
+     */
     private void loadPending() {
         pending = new long[config.methodCount()];
         epochStartMillis = clock.millis();
@@ -390,13 +411,7 @@ public final class DeviceRuntime implements AutoCloseable {
             if (state == null) {
                 return;
             }
-            if (state.matches(
-                    config.appVersion(),
-                    config.configId(),
-                    config.privacy().k(),
-                    config.methodCount())) {
-                pending = state.counts();
-                pendingTotal = state.total();
+            if (matches(state)) {
                 epochStartMillis = state.epochStartMillis();
             } else {
                 stateDiscarded = "configuration changed: " + state;
@@ -405,6 +420,108 @@ public final class DeviceRuntime implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             stateDiscarded = "unreadable epoch state: " + e.getMessage();
             pendingDirty = true;
+        }
+    }
+
+    private boolean matches(EpochState state) {
+        return state.matches(
+                config.appVersion(), config.configId(), config.privacy().k(), config.methodCount());
+    }
+
+    /** The counts {@link #claimCarried()} took from the state file, to give back on a failure. */
+    private record Claimed(long[] counts, long total, long previousStartMillis) {}
+
+    /**
+     * Takes the epoch carried in the state file into this runtime's open epoch. Call with the state
+     * directory's lock held, and before it is released either write the file ({@link #handOver()}:
+     * the claimed events then live in the file or in this runtime's memory, never in both) or give
+     * them back ({@link #unclaim}): so two processes of the app version that overlap never both
+     * report them. A file of another configuration, or one that cannot be read, is claimed as empty
+     * and replaced by the next write.
+     *
+     * @return what was claimed, or null
+     */
+    private Claimed claimCarried() {
+        EpochState state;
+        try {
+            state = EpochState.readFrom(stateFile);
+        } catch (IOException | RuntimeException e) {
+            stateDiscarded = "unreadable epoch state: " + e.getMessage();
+            return null;
+        }
+        if (state == null) {
+            return null;
+        }
+        if (!matches(state)) {
+            stateDiscarded = "configuration changed: " + state;
+            return null;
+        }
+        Claimed claimed = new Claimed(state.counts(), state.total(), epochStartMillis);
+        for (int v = 0; v < claimed.counts().length; v++) {
+            pending[v] += claimed.counts()[v];
+        }
+        pendingTotal += claimed.total();
+        epochStartMillis = Math.min(epochStartMillis, state.epochStartMillis());
+        return claimed;
+    }
+
+    /** Gives back what {@link #claimCarried()} took: the file, not written, still holds it. */
+    private void unclaim(Claimed claimed) {
+        if (claimed == null) {
+            return;
+        }
+        for (int v = 0; v < claimed.counts().length; v++) {
+            pending[v] -= claimed.counts()[v];
+        }
+        pendingTotal -= claimed.total();
+        epochStartMillis = claimed.previousStartMillis();
+    }
+
+    /**
+     * Writes this runtime's open epoch to the state file (atomically, replacing it) and empties it
+     * in memory. Call with the state directory's lock held, after {@link #claimCarried()}: from
+     * then on the events are carried, for whichever runtime of the app version claims them next
+     * (this one at its next epoch end or checkpoint, or a later run). A failed write leaves the
+     * memory as it was.
+     */
+    private void handOver() throws IOException {
+        new EpochState(
+                        config.appVersion(),
+                        config.configId(),
+                        config.privacy().k(),
+                        epochStartMillis,
+                        pending)
+                .writeTo(stateFile);
+        pending = new long[config.methodCount()];
+        pendingTotal = 0;
+        pendingDirty = false;
+    }
+
+    /**
+     * {@link #handOver()} after the claimed epoch was used up (reported, or discarded by the cap or
+     * the budget): a failure is counted, and the file that still holds the used epoch is deleted so
+     * that no later run uses it again.
+     */
+    private void handOverUsedUp() {
+        try {
+            handOver();
+        } catch (IOException | RuntimeException e) {
+            stateWriteFailures++;
+            try {
+                Files.deleteIfExists(stateFile);
+            } catch (IOException | RuntimeException ignored) {
+                // counted above; nothing else can be done for it here
+            }
+        }
+    }
+
+    /** {@link #handOver()} of an epoch carried on; on a failure the claim is given back. */
+    private void handOverOrUnclaim(Claimed claimed) {
+        try {
+            handOver();
+        } catch (IOException | RuntimeException e) {
+            stateWriteFailures++;
+            unclaim(claimed);
         }
     }
 
@@ -569,11 +686,6 @@ public final class DeviceRuntime implements AutoCloseable {
         absorb();
         int k = config.privacy().k();
         try {
-            if (pendingTotal < k) {
-                epochsCarried++;
-                persistPending();
-                return new EpochResult(Outcome.CARRIED_FORWARD, Optional.empty());
-            }
             Instant now = clock.instant();
             double reportEpsilon = ledger.userLevelEpsilonPerReport();
             List<Integer> counts = new ArrayList<>();
@@ -583,12 +695,22 @@ public final class DeviceRuntime implements AutoCloseable {
             // version of this app; a configured one may be shared) checks and spends under its
             // lock, on the ledger and budget as the files hold
             // them now: none reports on spending it has not seen, none numbers a report alike.
+            // The epoch carried in the state file is claimed under the same lock, so that of two
+            // processes of this app version only one reports its events.
+            Claimed claimed = null;
             try (StateLock lock = StateLock.acquire(config.stateDir(), config.stateLockWait())) {
+                claimed = claimCarried();
+                if (pendingTotal < k) {
+                    epochsCarried++;
+                    handOverOrUnclaim(claimed);
+                    return new EpochResult(Outcome.CARRIED_FORWARD, Optional.empty());
+                }
                 ledger.reload();
                 budget.reload();
                 if (!ledger.mayReport(now)) {
                     resetPending(now);
-                    persistPending();
+                    claimed = null; // used up
+                    handOverUsedUp();
                     try {
                         ledger.recordSkippedByCap();
                     } catch (IOException e) {
@@ -598,7 +720,8 @@ public final class DeviceRuntime implements AutoCloseable {
                 }
                 if (!budget.allows(now, reportEpsilon)) {
                     resetPending(now);
-                    persistPending();
+                    claimed = null; // used up
+                    handOverUsedUp();
                     try {
                         ledger.recordSkippedByBudget();
                     } catch (IOException e) {
@@ -612,7 +735,15 @@ public final class DeviceRuntime implements AutoCloseable {
                 // (fail closed) and its events stay pending for the next epoch end.
                 budget.spend(now, reportEpsilon);
                 sequence = ledger.recordReport(now).reports();
+                resetPending(now);
+                claimed = null; // used up
+                handOverUsedUp(); // the new, empty epoch and its start
+            } catch (RuntimeException e) {
+                unclaim(claimed); // as below
+                throw e;
             } catch (IOException e) {
+                // Nothing was reported: the carried events stay in the file, not also here.
+                unclaim(claimed);
                 stateFailed(e);
                 return new EpochResult(Outcome.FAILED, Optional.empty());
             }
@@ -631,8 +762,6 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setEpsilon(config.privacy().epsilon())
                             .setT(config.privacy().t())
                             .build();
-            resetPending(now);
-            persistPending();
             reportsMade++;
             transport.submit(report);
             return new EpochResult(Outcome.REPORTED, Optional.of(reportId));
@@ -698,27 +827,11 @@ public final class DeviceRuntime implements AutoCloseable {
         pendingDirty = true;
     }
 
-    private void persistPending() {
-        if (!pendingDirty) {
-            return; // nothing new since the last write: spare the disk an fsync
-        }
-        try {
-            new EpochState(
-                            config.appVersion(),
-                            config.configId(),
-                            config.privacy().k(),
-                            epochStartMillis,
-                            pending)
-                    .writeTo(stateFile);
-            pendingDirty = false;
-        } catch (IOException | RuntimeException e) {
-            stateWriteFailures++;
-        }
-    }
-
     /**
      * Persists the open epoch's counts without ending it, so that a kill -9 loses at most the
-     * events since the last checkpoint. Runs periodically and at JVM shutdown. Never throws.
+     * events since the last checkpoint: under the state directory's lock, the events in memory join
+     * the epoch carried in the state file (see {@link #handOver()}). Runs periodically and at JVM
+     * shutdown. Never throws; a lock not obtained in time defers it (counted).
      */
     public synchronized void checkpoint() {
         if (closed) {
@@ -726,7 +839,20 @@ public final class DeviceRuntime implements AutoCloseable {
         }
         try {
             absorb();
-            persistPending();
+            if (!pendingDirty) {
+                return; // nothing new since the last write: spare the disk an fsync
+            }
+            try (StateLock lock = StateLock.acquire(config.stateDir(), config.stateLockWait())) {
+                Claimed claimed = claimCarried();
+                try {
+                    handOver();
+                } catch (IOException | RuntimeException e) {
+                    unclaim(claimed);
+                    throw e;
+                }
+            } catch (IOException e) {
+                stateFailed(e);
+            }
         } catch (RuntimeException e) {
             epochFailures++;
         }
