@@ -46,11 +46,16 @@ import java.util.concurrent.TimeUnit;
  * dev.fieldprof.ldp.PrivacyParameters}) k = 1 and the one sampled event is reported through the
  * {@link SubsetSelection} oracle instead. An epoch that saw fewer than k events carries its counts
  * forward, persisted atomically in the state directory, and is never sent early. The carried epoch
- * is claimed (read and deleted) and handed back under the state directory's lock at each epoch end
- * and checkpoint, so processes of one app version that overlap share it: each carried event is in
- * one runtime's memory or in the file, never in two, and only one process reports it. Epochs end on
- * {@link #endEpoch()} or, with a configured span, on a shared daemon scheduler thread. Instrumented
- * code reaches it through {@link Probes}.
+ * is claimed (read into memory) and handed back (written, memory emptied) under the state
+ * directory's lock at each epoch end and checkpoint, so processes of one app version that overlap
+ * share it: each carried event is in one runtime's memory or in the file, never in both, and only
+ * one process reports it. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared
+ * daemon scheduler thread. Instrumented code reaches it through {@link Probes}.
+ *
+ * <p>A runtime that makes its own transport ({@link #start(ClientConfig)}) decides as it starts
+ * whether a report may be due in this run: when its budget or the day's cap is spent, its Kafka
+ * transport does not connect unless the spool holds reports of an earlier run, so the broker learns
+ * nothing of a run that cannot report.
  *
  * <p>Path tracing is opt-in ({@link ClientConfig#pathsEnabled()}, off by default): then a {@link
  * PathTracer} is installed into {@link PathProbes}, following the edge model topic when the
