@@ -103,6 +103,11 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getStartsWithoutConnection() {
+        return runtime.startedWithoutConnection() ? 1 : 0;
+    }
+
+    @Override
     public long getReportsSent() {
         return runtime.transportCounters().sent();
     }

@@ -29,6 +29,14 @@ public interface DeviceMetricsMXBean {
     /** User-level ε of this device's reports in the current budget period. */
     double getUserLevelEpsilonInBudgetPeriod();
 
+    /**
+     * 1 if this run started without contacting the broker because no report could be due (the
+     * budget or the day's cap spent, no report left in the spool), else 0: summed over a fleet's
+     * exports, the runs the broker never saw. The transport connects later only if a report is made
+     * after all (a long run reaching a new budget period).
+     */
+    long getStartsWithoutConnection();
+
     long getReportsSent();
 
     /** Reports waiting in the on-disk spool for the broker. */

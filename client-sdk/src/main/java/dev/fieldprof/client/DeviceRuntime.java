@@ -45,9 +45,17 @@ import java.util.concurrent.TimeUnit;
  * frequency profiling, docs/references.md). In the user-level mode ({@link
  * dev.fieldprof.ldp.PrivacyParameters}) k = 1 and the one sampled event is reported through the
  * {@link SubsetSelection} oracle instead. An epoch that saw fewer than k events carries its counts
- * forward, persisted atomically in the state directory, and is never sent early. Epochs end on
- * {@link #endEpoch()} or, with a configured span, on a shared daemon scheduler thread. Instrumented
- * code reaches it through {@link Probes}.
+ * forward, persisted atomically in the state directory, and is never sent early. The carried epoch
+ * is claimed (read into memory) and handed back (written, memory emptied) under the state
+ * directory's lock at each epoch end and checkpoint, so processes of one app version that overlap
+ * share it: each carried event is in one runtime's memory or in the file, never in both, and only
+ * one process reports it. Epochs end on {@link #endEpoch()} or, with a configured span, on a shared
+ * daemon scheduler thread. Instrumented code reaches it through {@link Probes}.
+ *
+ * <p>A runtime that makes its own transport ({@link #start(ClientConfig)}) decides as it starts
+ * whether a report may be due in this run: when its budget or the day's cap is spent, its Kafka
+ * transport does not connect unless the spool holds reports of an earlier run, so the broker learns
+ * nothing of a run that cannot report.
  *
  * <p>Path tracing is opt-in ({@link ClientConfig#pathsEnabled()}, off by default): then a {@link
  * PathTracer} is installed into {@link PathProbes}, following the edge model topic when the
@@ -72,6 +80,7 @@ public final class DeviceRuntime implements AutoCloseable {
 
     private final ReportTransport transport;
     private final boolean ownsTransport;
+    private final boolean reportMayBeDueAtStart;
     private final PrivacyLedger ledger;
     private final PrivacyBudget budget;
     private volatile javax.management.ObjectName jmxName;
@@ -131,8 +140,9 @@ public final class DeviceRuntime implements AutoCloseable {
      *
      * @param stateWriteFailures state files that could not be written or read (a report it was for
      *     was not made)
-     * @param stateLockTimeouts reports refused because the state directory's lock was not obtained
-     *     within {@link ClientConfig#stateLockWait()}
+     * @param stateLockTimeouts epoch ends refused (nothing reported or carried: the events stay in
+     *     memory for the next) and checkpoints deferred because the state directory's lock was not
+     *     obtained within {@link ClientConfig#stateLockWait()}
      * @param lastStateFailure what the latest of those two was
      */
     public record RuntimeCounters(
@@ -145,9 +155,15 @@ public final class DeviceRuntime implements AutoCloseable {
             long stateLockTimeouts,
             Optional<String> lastStateFailure) {}
 
+    /** Makes the runtime's transport once the runtime knows whether a report may be due. */
+    @FunctionalInterface
+    private interface TransportFor {
+        ReportTransport create(boolean reportMayBeDue);
+    }
+
     private DeviceRuntime(
             ClientConfig config,
-            ReportTransport transport,
+            TransportFor transportFor,
             boolean ownsTransport,
             RandomSource random,
             Clock clock)
@@ -155,7 +171,6 @@ public final class DeviceRuntime implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.random = random;
-        this.transport = transport;
         this.ownsTransport = ownsTransport;
         AtomicFiles.createPrivateDirectories(config.stateDir());
         this.deviceId = deviceIdOf(config);
@@ -182,6 +197,19 @@ public final class DeviceRuntime implements AutoCloseable {
                         config.stateLockWait());
         this.stateFile = config.stateDir().resolve(stateFileName(config.appVersion()));
         loadPending();
+        this.reportMayBeDueAtStart = reportMayBeDue(clock.instant());
+        // Last: nothing above may fail after the transport (and its thread) exists.
+        this.transport = transportFor.create(reportMayBeDueAtStart);
+    }
+
+    /**
+     * Whether a report may be due at {@code now} as far as the ledger and budget tell before any
+     * event: the day's cap and the budget allow one more report. When not, this run's own Kafka
+     * transport does not connect at start (only a spool left by an earlier run makes it), so the
+     * broker learns nothing of a run that cannot report: not its address, start or length.
+     */
+    private boolean reportMayBeDue(Instant now) {
+        return ledger.mayReport(now) && budget.allows(now, ledger.userLevelEpsilonPerReport());
     }
 
     /**
@@ -202,13 +230,16 @@ public final class DeviceRuntime implements AutoCloseable {
      * @throws IOException if the state directory cannot be created or read
      */
     public static DeviceRuntime start(ClientConfig config) throws IOException {
-        ReportTransport transport = ReportTransports.create(config);
-        try {
-            return start(config, transport, true, new ChaCha20RandomSource(), Clock.systemUTC());
-        } catch (IOException | RuntimeException e) {
-            transport.close();
-            throw e;
+        if (config == null) {
+            throw new IllegalArgumentException("config is required");
         }
+        return start(
+                config,
+                reportMayBeDue -> ReportTransports.create(config, reportMayBeDue),
+                true,
+                new ChaCha20RandomSource(),
+                Clock.systemUTC(),
+                null);
     }
 
     /**
@@ -254,12 +285,34 @@ public final class DeviceRuntime implements AutoCloseable {
             Clock clock,
             PathReportSink pathSink)
             throws IOException {
-        if (config == null || transport == null || random == null || clock == null) {
+        if (transport == null) {
             throw new IllegalArgumentException("config, transport, random and clock are required");
         }
-        DeviceRuntime runtime = new DeviceRuntime(config, transport, ownsTransport, random, clock);
-        runtime.startPaths(pathSink);
-        runtime.schedule();
+        return start(config, reportMayBeDue -> transport, ownsTransport, random, clock, pathSink);
+    }
+
+    private static DeviceRuntime start(
+            ClientConfig config,
+            TransportFor transportFor,
+            boolean ownsTransport,
+            RandomSource random,
+            Clock clock,
+            PathReportSink pathSink)
+            throws IOException {
+        if (config == null || random == null || clock == null) {
+            throw new IllegalArgumentException("config, transport, random and clock are required");
+        }
+        DeviceRuntime runtime =
+                new DeviceRuntime(config, transportFor, ownsTransport, random, clock);
+        try {
+            runtime.startPaths(pathSink);
+            runtime.schedule();
+        } catch (IOException | RuntimeException e) {
+            if (ownsTransport) {
+                runtime.transport.close();
+            }
+            throw e;
+        }
         OPEN.add(runtime);
         runtime.jmxName = DeviceMetrics.register(runtime, config.appVersion());
         if (EXIT_HOOK.compareAndSet(false, true)) {
@@ -315,10 +368,22 @@ public final class DeviceRuntime implements AutoCloseable {
         return id;
     }
 
-    /** Events of the open epoch: for the SDK's own tests, never for output. */
+    /**
+     * Events of the open epoch, in memory and carried in the state file: for the SDK's own tests,
+     * never for output.
+     */
     synchronized long openEpochEvents() {
         absorb();
-        return pendingTotal;
+        long carried = 0;
+        try {
+            EpochState state = EpochState.readFrom(stateFile);
+            if (state != null && matches(state)) {
+                carried = state.total();
+            }
+        } catch (IOException | RuntimeException e) {
+            // unreadable: nothing carried
+        }
+        return pendingTotal + carried;
     }
 
     /**
@@ -338,6 +403,11 @@ public final class DeviceRuntime implements AutoCloseable {
                 + ".state";
     }
 
+    /**
+     * Starts with an empty open epoch in memory; the epoch carried in the state file stays there
+     * until an epoch end or checkpoint claims it ({@link #claimCarried()}), and only its start is
+     * read now, so that the first epoch end comes a span after it.
+     */
     private void loadPending() {
         pending = new long[config.methodCount()];
         epochStartMillis = clock.millis();
@@ -346,13 +416,7 @@ public final class DeviceRuntime implements AutoCloseable {
             if (state == null) {
                 return;
             }
-            if (state.matches(
-                    config.appVersion(),
-                    config.configId(),
-                    config.privacy().k(),
-                    config.methodCount())) {
-                pending = state.counts();
-                pendingTotal = state.total();
+            if (matches(state)) {
                 epochStartMillis = state.epochStartMillis();
             } else {
                 stateDiscarded = "configuration changed: " + state;
@@ -361,6 +425,108 @@ public final class DeviceRuntime implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             stateDiscarded = "unreadable epoch state: " + e.getMessage();
             pendingDirty = true;
+        }
+    }
+
+    private boolean matches(EpochState state) {
+        return state.matches(
+                config.appVersion(), config.configId(), config.privacy().k(), config.methodCount());
+    }
+
+    /** The counts {@link #claimCarried()} took from the state file, to give back on a failure. */
+    private record Claimed(long[] counts, long total, long previousStartMillis) {}
+
+    /**
+     * Takes the epoch carried in the state file into this runtime's open epoch. Call with the state
+     * directory's lock held, and before it is released either write the file ({@link #handOver()}:
+     * the claimed events then live in the file or in this runtime's memory, never in both) or give
+     * them back ({@link #unclaim}): so two processes of the app version that overlap never both
+     * report them. A file of another configuration, or one that cannot be read, is claimed as empty
+     * and replaced by the next write.
+     *
+     * @return what was claimed, or null
+     */
+    private Claimed claimCarried() {
+        EpochState state;
+        try {
+            state = EpochState.readFrom(stateFile);
+        } catch (IOException | RuntimeException e) {
+            stateDiscarded = "unreadable epoch state: " + e.getMessage();
+            return null;
+        }
+        if (state == null) {
+            return null;
+        }
+        if (!matches(state)) {
+            stateDiscarded = "configuration changed: " + state;
+            return null;
+        }
+        Claimed claimed = new Claimed(state.counts(), state.total(), epochStartMillis);
+        for (int v = 0; v < claimed.counts().length; v++) {
+            pending[v] += claimed.counts()[v];
+        }
+        pendingTotal += claimed.total();
+        epochStartMillis = Math.min(epochStartMillis, state.epochStartMillis());
+        return claimed;
+    }
+
+    /** Gives back what {@link #claimCarried()} took: the file, not written, still holds it. */
+    private void unclaim(Claimed claimed) {
+        if (claimed == null) {
+            return;
+        }
+        for (int v = 0; v < claimed.counts().length; v++) {
+            pending[v] -= claimed.counts()[v];
+        }
+        pendingTotal -= claimed.total();
+        epochStartMillis = claimed.previousStartMillis();
+    }
+
+    /**
+     * Writes this runtime's open epoch to the state file (atomically, replacing it) and empties it
+     * in memory. Call with the state directory's lock held, after {@link #claimCarried()}: from
+     * then on the events are carried, for whichever runtime of the app version claims them next
+     * (this one at its next epoch end or checkpoint, or a later run). A failed write leaves the
+     * memory as it was.
+     */
+    private void handOver() throws IOException {
+        new EpochState(
+                        config.appVersion(),
+                        config.configId(),
+                        config.privacy().k(),
+                        epochStartMillis,
+                        pending)
+                .writeTo(stateFile);
+        pending = new long[config.methodCount()];
+        pendingTotal = 0;
+        pendingDirty = false;
+    }
+
+    /**
+     * {@link #handOver()} after the claimed epoch was used up (reported, or discarded by the cap or
+     * the budget): a failure is counted, and the file that still holds the used epoch is deleted so
+     * that no later run uses it again.
+     */
+    private void handOverUsedUp() {
+        try {
+            handOver();
+        } catch (IOException | RuntimeException e) {
+            stateWriteFailures++;
+            try {
+                Files.deleteIfExists(stateFile);
+            } catch (IOException | RuntimeException ignored) {
+                // counted above; nothing else can be done for it here
+            }
+        }
+    }
+
+    /** {@link #handOver()} of an epoch carried on; on a failure the claim is given back. */
+    private void handOverOrUnclaim(Claimed claimed) {
+        try {
+            handOver();
+        } catch (IOException | RuntimeException e) {
+            stateWriteFailures++;
+            unclaim(claimed);
         }
     }
 
@@ -525,11 +691,6 @@ public final class DeviceRuntime implements AutoCloseable {
         absorb();
         int k = config.privacy().k();
         try {
-            if (pendingTotal < k) {
-                epochsCarried++;
-                persistPending();
-                return new EpochResult(Outcome.CARRIED_FORWARD, Optional.empty());
-            }
             Instant now = clock.instant();
             double reportEpsilon = ledger.userLevelEpsilonPerReport();
             List<Integer> counts = new ArrayList<>();
@@ -539,12 +700,22 @@ public final class DeviceRuntime implements AutoCloseable {
             // version of this app; a configured one may be shared) checks and spends under its
             // lock, on the ledger and budget as the files hold
             // them now: none reports on spending it has not seen, none numbers a report alike.
+            // The epoch carried in the state file is claimed under the same lock, so that of two
+            // processes of this app version only one reports its events.
+            Claimed claimed = null;
             try (StateLock lock = StateLock.acquire(config.stateDir(), config.stateLockWait())) {
+                claimed = claimCarried();
+                if (pendingTotal < k) {
+                    epochsCarried++;
+                    handOverOrUnclaim(claimed);
+                    return new EpochResult(Outcome.CARRIED_FORWARD, Optional.empty());
+                }
                 ledger.reload();
                 budget.reload();
                 if (!ledger.mayReport(now)) {
                     resetPending(now);
-                    persistPending();
+                    claimed = null; // used up
+                    handOverUsedUp();
                     try {
                         ledger.recordSkippedByCap();
                     } catch (IOException e) {
@@ -554,7 +725,8 @@ public final class DeviceRuntime implements AutoCloseable {
                 }
                 if (!budget.allows(now, reportEpsilon)) {
                     resetPending(now);
-                    persistPending();
+                    claimed = null; // used up
+                    handOverUsedUp();
                     try {
                         ledger.recordSkippedByBudget();
                     } catch (IOException e) {
@@ -568,7 +740,15 @@ public final class DeviceRuntime implements AutoCloseable {
                 // (fail closed) and its events stay pending for the next epoch end.
                 budget.spend(now, reportEpsilon);
                 sequence = ledger.recordReport(now).reports();
+                resetPending(now);
+                claimed = null; // used up
+                handOverUsedUp(); // the new, empty epoch and its start
+            } catch (RuntimeException e) {
+                unclaim(claimed); // as below
+                throw e;
             } catch (IOException e) {
+                // Nothing was reported: the carried events stay in the file, not also here.
+                unclaim(claimed);
                 stateFailed(e);
                 return new EpochResult(Outcome.FAILED, Optional.empty());
             }
@@ -587,8 +767,6 @@ public final class DeviceRuntime implements AutoCloseable {
                             .setEpsilon(config.privacy().epsilon())
                             .setT(config.privacy().t())
                             .build();
-            resetPending(now);
-            persistPending();
             reportsMade++;
             transport.submit(report);
             return new EpochResult(Outcome.REPORTED, Optional.of(reportId));
@@ -654,27 +832,11 @@ public final class DeviceRuntime implements AutoCloseable {
         pendingDirty = true;
     }
 
-    private void persistPending() {
-        if (!pendingDirty) {
-            return; // nothing new since the last write: spare the disk an fsync
-        }
-        try {
-            new EpochState(
-                            config.appVersion(),
-                            config.configId(),
-                            config.privacy().k(),
-                            epochStartMillis,
-                            pending)
-                    .writeTo(stateFile);
-            pendingDirty = false;
-        } catch (IOException | RuntimeException e) {
-            stateWriteFailures++;
-        }
-    }
-
     /**
      * Persists the open epoch's counts without ending it, so that a kill -9 loses at most the
-     * events since the last checkpoint. Runs periodically and at JVM shutdown. Never throws.
+     * events since the last checkpoint: under the state directory's lock, the events in memory join
+     * the epoch carried in the state file (see {@link #handOver()}). Runs periodically and at JVM
+     * shutdown. Never throws; a lock not obtained in time defers it (counted).
      */
     public synchronized void checkpoint() {
         if (closed) {
@@ -682,7 +844,20 @@ public final class DeviceRuntime implements AutoCloseable {
         }
         try {
             absorb();
-            persistPending();
+            if (!pendingDirty) {
+                return; // nothing new since the last write: spare the disk an fsync
+            }
+            try (StateLock lock = StateLock.acquire(config.stateDir(), config.stateLockWait())) {
+                Claimed claimed = claimCarried();
+                try {
+                    handOver();
+                } catch (IOException | RuntimeException e) {
+                    unclaim(claimed);
+                    throw e;
+                }
+            } catch (IOException e) {
+                stateFailed(e);
+            }
         } catch (RuntimeException e) {
             epochFailures++;
         }
@@ -716,6 +891,24 @@ public final class DeviceRuntime implements AutoCloseable {
     /** Why path tracing is off on this runtime, or empty when it runs. */
     public Optional<String> pathTracingOffReason() {
         return Optional.ofNullable(pathsOff);
+    }
+
+    /**
+     * Whether this run started with a report possibly due: the day's cap and the budget allowed one
+     * more report. When not, the runtime's own Kafka transport did not connect at start unless its
+     * spool held reports of an earlier run.
+     */
+    public boolean reportMayBeDueAtStart() {
+        return reportMayBeDueAtStart;
+    }
+
+    /**
+     * Whether this run started without contacting a broker because no report could be due: no
+     * report was due and its transport did not connect at start (a transport that never connects,
+     * such as a file, counts too when no report was due).
+     */
+    public boolean startedWithoutConnection() {
+        return !reportMayBeDueAtStart && !transport.connectsAtStart();
     }
 
     public TransportCounters transportCounters() {

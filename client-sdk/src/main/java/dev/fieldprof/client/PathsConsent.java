@@ -28,9 +28,9 @@ import java.util.Properties;
  * state directory: a {@code state.dir} in the program's settings could name a directory the vendor
  * ships. An unreadable or invalid consent file consents to nothing.
  */
-final class PathsConsent {
+public final class PathsConsent {
     /** The consent file in the user's state directory. */
-    static final String FILE = "consent.properties";
+    public static final String FILE = "consent.properties";
 
     private PathsConsent() {}
 
@@ -68,7 +68,7 @@ final class PathsConsent {
     }
 
     /** The state directory as the user's own settings give it, or null if there is no home. */
-    static Path userStateDir() {
+    public static Path userStateDir() {
         String configured =
                 System.getProperty(ClientConfig.SYSTEM_PREFIX + ClientConfig.KEY_STATE_DIR);
         if (configured != null && !configured.isBlank()) {
@@ -76,6 +76,34 @@ final class PathsConsent {
         }
         String home = System.getProperty("user.home");
         return home == null ? null : Paths.get(home, ".fieldprof");
+    }
+
+    /**
+     * Writes the user's consent file in {@code stateDir} (created if missing, readable by the user
+     * only), replacing any earlier one atomically: path tracing on or off, and with it the raw
+     * events of debug mode (never on without tracing).
+     *
+     * @return the file written
+     */
+    public static Path write(Path stateDir, boolean enabled, boolean debug) throws IOException {
+        if (debug && !enabled) {
+            throw new IllegalArgumentException("debug mode needs path tracing on");
+        }
+        String text =
+                "# fieldprof: path tracing, the machine's user's choice (path reports are not"
+                        + " randomized)\n"
+                        + ClientConfig.KEY_PATHS_ENABLED
+                        + "="
+                        + enabled
+                        + "\n"
+                        + ClientConfig.KEY_PATHS_DEBUG
+                        + "="
+                        + debug
+                        + "\n";
+        dev.fieldprof.client.state.AtomicFiles.createPrivateDirectories(stateDir);
+        Path file = stateDir.resolve(FILE);
+        dev.fieldprof.client.state.AtomicFiles.write(file, text.getBytes(StandardCharsets.UTF_8));
+        return file;
     }
 
     private static Properties read(Path stateDir) {

@@ -19,6 +19,15 @@ public final class ReportTransports {
 
     /** The configured transport; fails with a message naming the setting if it cannot be made. */
     public static ReportTransport create(ClientConfig config) {
+        return create(config, true);
+    }
+
+    /**
+     * As above, saying whether a report may be due in this run. A Kafka transport told none is due
+     * connects at start only if its spool holds reports of an earlier run, and otherwise only when
+     * a report is submitted; the other transports never connect anywhere.
+     */
+    public static ReportTransport create(ClientConfig config, boolean reportMayBeDue) {
         switch (config.transport()) {
             case NONE:
                 return new CallbackReportTransport(report -> {}, config.queueCapacity());
@@ -37,7 +46,8 @@ public final class ReportTransports {
                                             Path.class,
                                             long.class,
                                             int.class,
-                                            Map.class)
+                                            Map.class,
+                                            boolean.class)
                                     .newInstance(
                                             config.kafkaBootstrapServers(),
                                             config.kafkaTopic(),
@@ -45,7 +55,8 @@ public final class ReportTransports {
                                             config.spoolDir(),
                                             config.spoolMaxBytes(),
                                             config.queueCapacity(),
-                                            config.kafkaClientProperties());
+                                            config.kafkaClientProperties(),
+                                            reportMayBeDue);
                 } catch (ReflectiveOperationException | LinkageError e) {
                     throw new IllegalStateException(
                             ClientConfig.KEY_TRANSPORT

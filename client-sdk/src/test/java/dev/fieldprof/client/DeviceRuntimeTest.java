@@ -440,6 +440,7 @@ class DeviceRuntimeTest {
                             "EpochFailures",
                             "BackgroundFailures",
                             "UserLevelEpsilonInBudgetPeriod",
+                            "StartsWithoutConnection",
                             "ReportsSent",
                             "ReportsSpooled",
                             "ReportsDropped",

@@ -105,6 +105,78 @@ class SharedStateDirectoryTest {
         assertSharedSpending(state, sequences);
     }
 
+    /** An app whose report takes k = 10 events, with no budget or cap in the way. */
+    static ClientConfig carriedConfig(Path stateDir) {
+        return ClientConfig.builder()
+                .appVersion("carried:1")
+                .deviceId("shared-device")
+                .methodCount(4)
+                .privacy("default", PER_REPORT, 1, 10)
+                .noBudget()
+                .reportsPerDayCap(100)
+                .checkpointInterval(null)
+                .stateLockWait(Duration.ofMinutes(1))
+                .stateDir(stateDir)
+                .build();
+    }
+
+    /**
+     * An epoch carried over by an earlier run (9 events, one short of k = 10) is reported by at
+     * most one of the processes of the app that start while it waits: three overlapping runs add
+     * one event each, and exactly one of them reports (the 9 and its own), the other two carry
+     * their event on; the state file then holds those 2 events. Each process that loaded the 9 at
+     * its start used to report them: three reports of the same events.
+     */
+    @Test
+    void anEpochCarriedOverIsReportedByOneOfTheProcessesThatOverlap() throws Exception {
+        Path state = dir.resolve("state");
+        ClientConfig config = carriedConfig(state);
+        try (CallbackReportTransport transport = new CallbackReportTransport(r -> {}, 8);
+                DeviceRuntime earlier =
+                        DeviceRuntime.start(
+                                config, transport, new SeededRandomSource(1), Clock.systemUTC())) {
+            for (int i = 0; i < 9; i++) {
+                earlier.record(i % 4);
+            }
+            assertThat(earlier.endEpoch().outcome()).isEqualTo(Outcome.CARRIED_FORWARD);
+        }
+        List<Process> children = new ArrayList<>();
+        List<Path> ready = new ArrayList<>();
+        Path go = dir.resolve("go");
+        for (int i = 0; i < 3; i++) {
+            ready.add(dir.resolve("ready-" + i));
+            children.add(
+                    startChild(
+                            CarriedEpochReporterMain.class,
+                            List.of(state.toString(), ready.get(i).toString(), go.toString())));
+        }
+        // Every child has started (and found the carried epoch) before any ends its epoch.
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!ready.stream().allMatch(Files::exists) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(ready).allMatch(Files::exists);
+        Files.writeString(go, "go", StandardCharsets.UTF_8);
+        List<String> outcomes = new ArrayList<>();
+        for (Process child : children) {
+            String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(child.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            assertThat(child.exitValue()).as(out).isZero();
+            out.lines().filter(l -> l.startsWith("outcome ")).forEach(outcomes::add);
+        }
+        assertThat(outcomes)
+                .containsExactlyInAnyOrder(
+                        "outcome REPORTED", "outcome CARRIED_FORWARD", "outcome CARRIED_FORWARD");
+        assertThat(
+                        dev.fieldprof.client.state.EpochState.readFrom(
+                                        DeviceRuntime.epochStateFile(config))
+                                .total())
+                .isEqualTo(2);
+        assertThat(PrivacyLedger.readAll(state))
+                .singleElement()
+                .satisfies(ledger -> assertThat(ledger.reports()).isEqualTo(1));
+    }
+
     @Test
     void threadsOfOneProgramWithRuntimesOnOneDirectoryNeverSpendMoreThanTheBudget()
             throws Exception {
@@ -271,20 +343,25 @@ class SharedStateDirectoryTest {
 
     private static Process startChild(Path state, String app, Path ready, Path go, int epochs)
             throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-cp");
-        command.add(
-                System.getProperty(
-                        "surefire.test.class.path", System.getProperty("java.class.path")));
-        command.add(SharedStateReporterMain.class.getName());
-        command.addAll(
+        return startChild(
+                SharedStateReporterMain.class,
                 List.of(
                         state.toString(),
                         app,
                         ready.toString(),
                         go.toString(),
                         Integer.toString(epochs)));
+    }
+
+    private static Process startChild(Class<?> main, List<String> args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(
+                System.getProperty(
+                        "surefire.test.class.path", System.getProperty("java.class.path")));
+        command.add(main.getName());
+        command.addAll(args);
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 }

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The device SDK against a real broker: a runtime configured with {@code transport=kafka} delivers
  * its reports keyed by device id as codec bytes, and reports spooled while the broker was
- * unreachable are delivered, in order, once it answers.
+ * unreachable are delivered, in order, once it answers. A device connects only in a run where a
+ * report can be due: a run whose budget is spent and whose spool is empty never contacts the
+ * broker, while one whose spool holds an earlier run's report connects at its start and delivers
+ * it.
  */
 class ClientSdkKafkaITCase {
     private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
@@ -110,6 +113,77 @@ class ClientSdkKafkaITCase {
             ids.add(CODEC.decode(value).getReportId());
         }
         assertThat(ids).containsExactly("r0", "r1", "r2", "r3");
+    }
+
+    @Test
+    void aRunThatCannotReportNeverConnectsWhileOneWithASpooledReportDeliversIt() throws Exception {
+        String topic = RUNTIME.createRandomTopic(1, false);
+        try (CountingProxy proxy = new CountingProxy(RUNTIME.bootstrapServers())) {
+            // The default privacy: user-level ln 9 a report, one such report a day.
+            ClientConfig online =
+                    ClientConfig.builder()
+                            .appVersion("quiet-it:1.0")
+                            .deviceId("quiet-device")
+                            .methodCount(4)
+                            .userLevelPrivacy("default", Math.log(9))
+                            .budget(Math.log(9), Duration.ofDays(1))
+                            .checkpointInterval(null)
+                            .stateDir(dir.resolve("state"))
+                            .transport(ClientConfig.TransportKind.KAFKA)
+                            .kafka(proxy.address(), topic)
+                            .kafkaTimeout(Duration.ofSeconds(20))
+                            .build();
+            ClientConfig offline =
+                    online.toBuilder()
+                            .kafka("127.0.0.1:1", topic)
+                            .kafkaTimeout(Duration.ofSeconds(1))
+                            .build();
+
+            // Run 1, offline: the day's one report is made and waits in the spool.
+            String reportId;
+            try (DeviceRuntime run = DeviceRuntime.start(offline)) {
+                run.record(1);
+                DeviceRuntime.EpochResult result = run.endEpoch();
+                assertThat(result.outcome()).isEqualTo(DeviceRuntime.Outcome.REPORTED);
+                reportId = result.reportId().orElseThrow();
+                assertThat(run.transport().flush(Duration.ofSeconds(60))).isTrue();
+                assertThat(run.transportCounters().spooledNow()).isEqualTo(1);
+            }
+
+            // Run 2: the budget is spent, but the spool holds a report: it connects and sends it.
+            try (DeviceRuntime run = DeviceRuntime.start(online)) {
+                assertThat(run.reportMayBeDueAtStart()).isFalse();
+                assertThat(run.startedWithoutConnection()).isFalse();
+                assertThat(run.transport().flush(Duration.ofSeconds(60))).isTrue();
+                assertThat(run.transportCounters().spooledNow()).isZero();
+                assertThat(run.transportCounters().sent()).isEqualTo(1);
+                run.record(2);
+                assertThat(run.endEpoch().outcome())
+                        .isEqualTo(DeviceRuntime.Outcome.SKIPPED_BY_BUDGET);
+            }
+            int afterRun2 = proxy.accepted();
+            assertThat(afterRun2).isPositive();
+
+            // Run 3: the budget is spent and the spool is empty: the broker never hears of it.
+            try (DeviceRuntime run = DeviceRuntime.start(online)) {
+                assertThat(run.startedWithoutConnection()).isTrue();
+                run.record(3);
+                assertThat(run.endEpoch().outcome())
+                        .isEqualTo(DeviceRuntime.Outcome.SKIPPED_BY_BUDGET);
+                // A transport connecting at start does so within moments: give it every chance.
+                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                while (proxy.accepted() == afterRun2 && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+            }
+            assertThat(proxy.accepted()).isEqualTo(afterRun2);
+
+            List<String> ids = new ArrayList<>();
+            for (byte[] value : RUNTIME.drain(topic, new ByteArrayDeserializer())) {
+                ids.add(CODEC.decode(value).getReportId());
+            }
+            assertThat(ids).containsExactly(reportId);
+        }
     }
 
     private static FrequencyReport report(int i) {

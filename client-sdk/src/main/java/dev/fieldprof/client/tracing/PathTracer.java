@@ -277,7 +277,7 @@ public final class PathTracer implements PathProbeHandler {
                             .setModelVersion(version)
                             .setModelWriter(writer)
                             .setEvents(events)
-                            .setCreatedAtMillis(Instant.ofEpochMilli(System.currentTimeMillis()))
+                            .setCreatedAtMillis(dayOf(System.currentTimeMillis()))
                             .setCoded(ByteBuffer.wrap(coded))
                             .setRaw(raw == null ? null : ByteBuffer.wrap(raw))
                             .build();
@@ -329,5 +329,14 @@ public final class PathTracer implements PathProbeHandler {
 
     public boolean debug() {
         return debug;
+    }
+
+    /**
+     * The start (00:00 UTC) of the day of {@code millis}: what a path report says of when it was
+     * cut, as a frequency report does. No job reads the field (windows use the Kafka record
+     * timestamp); the exact time would tell the collector when each epoch of the program ended.
+     */
+    static Instant dayOf(long millis) {
+        return Instant.ofEpochMilli(millis).truncatedTo(java.time.temporal.ChronoUnit.DAYS);
     }
 }

@@ -34,6 +34,15 @@ public interface ReportTransport extends AutoCloseable {
     }
 
     /**
+     * Whether this transport contacts a broker as it starts, before any report: false for
+     * transports that never connect anywhere (a file, a callback), and for a Kafka transport told
+     * that no report is due in this run whose spool is empty.
+     */
+    default boolean connectsAtStart() {
+        return false;
+    }
+
+    /**
      * Stops the background thread after a bounded attempt to deliver what is queued. Idempotent.
      */
     @Override

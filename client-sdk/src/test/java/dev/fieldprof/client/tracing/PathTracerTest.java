@@ -70,6 +70,24 @@ class PathTracerTest {
         return out;
     }
 
+    /** A report says only the UTC day it was cut on, as a frequency report does. */
+    @Test
+    void aReportCarriesTheStartOfItsUtcDayNotTheTimeItWasCut() {
+        EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+        PathTracer tracer = new PathTracer("device-1", "app:1", 0, store, sink, 1 << 20, false);
+        PathProbes.install(tracer);
+        Instant dayBefore = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+        workload(10);
+        tracer.endEpoch();
+        Instant dayAfter = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+        assertThat(sent).hasSize(1);
+        Instant created = sent.get(0).getCreatedAtMillis();
+        assertThat(created).isIn(dayBefore, dayAfter);
+        assertThat(created.toEpochMilli() % 86_400_000L).isZero();
+        assertThat(PathTracer.dayOf(Instant.parse("2026-03-01T17:42:13.456Z").toEpochMilli()))
+                .isEqualTo(Instant.parse("2026-03-01T00:00:00Z"));
+    }
+
     @Test
     void debugReportsDecodeToTheRecordedEventsAndShrinkAfterAModelUpdate() throws Exception {
         EdgeModelStore store = new EdgeModelStore("app:1", TABLE);

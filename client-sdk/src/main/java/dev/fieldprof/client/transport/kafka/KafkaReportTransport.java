@@ -31,6 +31,12 @@ import org.apache.kafka.common.errors.RetriableException;
  * to a bounded on-disk {@link ReportSpool}; the oldest spooled report is retried with exponential
  * backoff, and once one gets through the spool drains in order. A report id makes the rare re-send
  * after a crash harmless (the estimator counts a report id once).
+ *
+ * <p>When it connects is the caller's choice, made as the transport starts. By default it connects
+ * at once, so that a short-lived program's report at its exit finds the client ready. A transport
+ * told that no report is due in this run ({@code connectAtStart = false}: the device's budget is
+ * spent) connects at start only if its spool holds reports of an earlier run, and otherwise not
+ * before a report is submitted: a run that makes no report never contacts the broker.
  */
 public final class KafkaReportTransport extends AsyncReportTransport {
     private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
@@ -42,13 +48,16 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     private final String topic;
     private final Duration timeout;
     private final ReportSpool spool;
+    // Whether prepare() connects: a report may be due in this run, or the spool holds some.
+    private final boolean connectAtStart;
     private final ConcurrentLinkedQueue<FrequencyReport> failed = new ConcurrentLinkedQueue<>();
     // Sends whose callback has not run yet; a flush is not done while any is in flight.
     private final Set<FrequencyReport> inFlight = ConcurrentHashMap.newKeySet();
     // Set at process exit: reports are written to the spool instead of sent, and the sends in
     // flight are spooled too (the next run sends them; the job counts a numbered report once).
     private volatile boolean persisting;
-    private Producer<String, byte[]> producer;
+    // Written on the publisher thread only; read by connected() from any thread.
+    private volatile Producer<String, byte[]> producer;
     // Read by flush callers (the exiting thread) as well as the publisher thread.
     private volatile long retryAtNanos;
     private Duration backoff = MIN_BACKOFF;
@@ -109,6 +118,34 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                 spoolMaxBytes,
                 queueCapacity,
                 clientProperties,
+                true);
+    }
+
+    /**
+     * As above, saying whether a report may be due in this run.
+     *
+     * @param connectAtStart true: connect as the transport starts (a report may be due, and one
+     *     made at exit must not wait for the client); false: connect at start only if the spool
+     *     holds reports, else only when a report is submitted
+     */
+    public KafkaReportTransport(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity,
+            Map<String, String> clientProperties,
+            boolean connectAtStart) {
+        this(
+                bootstrapServers,
+                topic,
+                timeout,
+                spoolDir,
+                spoolMaxBytes,
+                queueCapacity,
+                clientProperties,
+                connectAtStart,
                 null);
     }
 
@@ -123,6 +160,29 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             long spoolMaxBytes,
             int queueCapacity,
             Map<String, String> clientProperties,
+            Function<Properties, Producer<String, byte[]>> producerFactory) {
+        this(
+                bootstrapServers,
+                topic,
+                timeout,
+                spoolDir,
+                spoolMaxBytes,
+                queueCapacity,
+                clientProperties,
+                true,
+                producerFactory);
+    }
+
+    /** As above, with both the start's choice and the producer factory (tests). */
+    KafkaReportTransport(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity,
+            Map<String, String> clientProperties,
+            boolean connectAtStart,
             Function<Properties, Producer<String, byte[]>> producerFactory) {
         super("kafka", queueCapacity, Duration.ofMillis(100));
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -142,6 +202,8 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                         bootstrapServers, timeout, "fieldprof-device", clientProperties);
         this.producerFactory = producerFactory != null ? producerFactory : DeviceProducers::create;
         this.spool = new ReportSpool(spoolDir, spoolMaxBytes, stats);
+        // Decided once, on the spool as this run finds it.
+        this.connectAtStart = connectAtStart || !spool.isEmpty();
         start();
     }
 
@@ -335,10 +397,16 @@ public final class KafkaReportTransport extends AsyncReportTransport {
      * program runs. A short-lived program reports at its exit, and creating the Kafka client and
      * reaching the broker then took longer than the exit wait (2 s) on a cold JVM on a loaded
      * machine: the report waited in the spool for the next run. A broker that cannot be reached
-     * takes the transport offline, as a failed send would.
+     * takes the transport offline, as a failed send would. Skipped when no report is due in this
+     * run and the spool is empty: then nothing tells the broker of the run (its address, start and,
+     * through metadata refreshes, length), and a report made after all (a long run reaching a new
+     * budget period) creates the producer as it is sent.
      */
     @Override
     protected void prepare() {
+        if (!connectsAtStart()) {
+            return;
+        }
         Optional<Producer<String, byte[]>> p = producer();
         if (p.isEmpty()) {
             return;
@@ -431,6 +499,20 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                 return;
             }
         }
+    }
+
+    /**
+     * Whether the transport connects as it starts: a report may be due in this run, or the spool
+     * holds reports of an earlier run.
+     */
+    @Override
+    public boolean connectsAtStart() {
+        return connectAtStart;
+    }
+
+    /** Whether the transport has created its Kafka client (and so contacted the broker). */
+    public boolean connected() {
+        return producer != null;
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -362,6 +363,81 @@ class KafkaReportTransportTest {
             assertThat(transport.spooled()).isEqualTo(1);
             assertThat(unreachable.history()).isEmpty();
         }
+    }
+
+    /**
+     * Told that no report is due in this run, with an empty spool, the transport creates no Kafka
+     * client from its start to its close (close joins its thread, so its start step has run).
+     */
+    @Test
+    void toldNoReportIsDueItCreatesNoProducerInARunWithoutReports() throws Exception {
+        AtomicInteger created = new AtomicInteger();
+        KafkaReportTransport transport =
+                quiet(created, new MetadataAskingBroker("reports", true), dir);
+        assertThat(transport.connectsAtStart()).isFalse();
+        transport.close(Duration.ofSeconds(30));
+        assertThat(transport.publisherAlive()).isFalse();
+        assertThat(created).hasValue(0);
+        assertThat(transport.connected()).isFalse();
+    }
+
+    /** A report made after all (say in a new budget period) creates the client and is sent. */
+    @Test
+    void toldNoReportIsDueItCreatesItsProducerWithTheFirstReport() throws Exception {
+        AtomicInteger created = new AtomicInteger();
+        MetadataAskingBroker broker = new MetadataAskingBroker("reports", true);
+        try (KafkaReportTransport transport = quiet(created, broker, dir)) {
+            transport.submit(Reports.report(1, 5));
+            transport.submit(Reports.report(2, 5));
+            assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
+            assertThat(broker.history())
+                    .extracting(r -> r.key())
+                    .containsExactly(
+                            Reports.report(1, 5).getDeviceId(), Reports.report(2, 5).getDeviceId());
+            assertThat(created).hasValue(1);
+        }
+    }
+
+    /** A spool left by an earlier run is a report due: the transport connects as it starts. */
+    @Test
+    void toldNoReportIsDueItStillConnectsAtItsStartForASpooledReport() throws Exception {
+        try (KafkaReportTransport offline =
+                new KafkaReportTransport(
+                        DEAD_BROKER, "reports", Duration.ofMillis(200), dir, 1 << 20, 64)) {
+            offline.submit(Reports.report(3, 5));
+            assertThat(offline.flush(Duration.ofSeconds(30))).isTrue();
+            assertThat(offline.spooled()).isEqualTo(1);
+        }
+        AtomicInteger created = new AtomicInteger();
+        MetadataAskingBroker broker = new MetadataAskingBroker("reports", true);
+        try (KafkaReportTransport nextRun = quiet(created, broker, dir)) {
+            assertThat(nextRun.connectsAtStart()).isTrue();
+            assertThat(broker.askedInTime()).isTrue();
+            assertThat(nextRun.flush(Duration.ofSeconds(30))).isTrue();
+            assertThat(nextRun.spooled()).isZero();
+            assertThat(broker.history())
+                    .extracting(r -> r.key())
+                    .containsExactly(Reports.report(3, 5).getDeviceId());
+            assertThat(created).hasValue(1);
+        }
+    }
+
+    /** A transport told no report is due, whose factory counts the clients it creates. */
+    private static KafkaReportTransport quiet(
+            AtomicInteger created, Producer<String, byte[]> producer, Path spool) {
+        return new KafkaReportTransport(
+                "localhost:9092",
+                "reports",
+                Duration.ofSeconds(5),
+                spool,
+                1 << 20,
+                64,
+                java.util.Map.of(),
+                false,
+                (Properties p) -> {
+                    created.incrementAndGet();
+                    return producer;
+                });
     }
 
     private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
