@@ -44,8 +44,10 @@ class KafkaPathReportSinkTest {
             for (int i = 0; i < 20; i++) {
                 sink.send(report(i));
             }
+            // 20 sends that waited would take at least 20 s; half of that leaves a busy machine
+            // ample room and still fails them.
             long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
-            assertThat(elapsedMillis).as("20 sends to a dead broker").isLessThan(500);
+            assertThat(elapsedMillis).as("20 sends to a dead broker").isLessThan(10_000);
 
             assertThat(sink.flush(Duration.ofSeconds(30))).isTrue();
             TransportCounters counters = sink.counters();
