@@ -53,7 +53,7 @@ end_private_cluster() {
   local name="$1" status="$2" took="$3" log
   "$DEPLOY_DIR/stop-all.sh" >/dev/null 2>&1 || echo "$name: stop-all.sh failed" >&2
   if [[ $status != 0 ]]; then
-    for log in "$FIELDPROF_RUN_DIR"/kafka/kafka.log "$FIELDPROF_RUN_DIR"/flink/jobmanager.log "$FIELDPROF_RUN_DIR"/flink/taskmanager.log; do
+    for log in "$FIELDPROF_RUN_DIR"/kafka/kafka.log "$FIELDPROF_RUN_DIR"/flink/jobmanager.log "$FIELDPROF_RUN_DIR"/flink/taskmanager*.log; do
       [[ -f "$log" ]] && { echo "---- last errors of $log" >&2; grep -E "ERROR|Exception" "$log" | tail -n 15 >&2 || true; }
     done
   fi

@@ -58,6 +58,22 @@ public final class PartialSum {
         return this;
     }
 
+    /**
+     * Adds one user-level report: 1 for each method of its subset, 0 for the others (Y(v) = 1[v in
+     * Z]), in time proportional to the subset's size, not to {@code width}.
+     *
+     * @param subset distinct method ids in [0, width)
+     * @param width |V|, the length of the sum
+     */
+    public PartialSum addSubset(int[] subset, int width) {
+        widen(width);
+        for (int id : subset) {
+            sums[id]++;
+        }
+        reports++;
+        return this;
+    }
+
     /** Adds every report of {@code other} to this sum and returns this. */
     public PartialSum merge(PartialSum other) {
         widen(other.sums.length);

@@ -20,7 +20,11 @@ final class IngestCpuTime {
      * reports each, after one warm-up round.
      */
     static double reportsPerCpuSecond(int methods, int calls, int rounds) {
-        ReportIngest ingest = new ReportIngest(methods, 256, 5);
+        return reportsPerCpuSecond(new ReportIngest(methods, 256, 5), calls, rounds);
+    }
+
+    /** The same over a given ring of reports. */
+    static double reportsPerCpuSecond(ReportIngest ingest, int calls, int rounds) {
         for (int i = 0; i < calls; i++) {
             sink += ingest.ingestNext();
         }

@@ -2,6 +2,7 @@ package dev.fieldprof.benchmarks.estimation;
 
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.ldp.SubsetSelection;
 import dev.fieldprof.runtime.EmbeddedRuntime;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
@@ -40,6 +41,19 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The job's rate is {@code n} over the time between the emissions of the two windows' estimates
  * (their {@code emittedAtMillis}): the first is emitted as the measured reports start to flow, the
  * second once they are all summed, so job start-up and checkpoint latency are not counted.
+ *
+ * <p>Reports are ε-t reports (k = 5·|V| counts each) or user-level ones (one ω-subset of method ids
+ * each, ω set by |V| and ε). Besides the rates, a run reads the job's largest completed checkpoint
+ * (its full state with the heap backend; what changed since the last one with RocksDB's incremental
+ * checkpoints) and its longest end-to-end duration from Flink's REST API, and the measured window's
+ * projection time from its estimate.
+ *
+ * <p>{@link #main}: {@code [--mode epsilon-t|user-level] [--methods N,N..] [--epsilon E,E..]
+ * [--reports N] [--partitions N] [--state-backend hashmap|rocksdb] [--cpu-only]}, one row per (|V|,
+ * ε) pair (the lists pair up; a single ε goes with every |V|); ε is a number or {@code ln(X)}. In
+ * user-level mode a table of the per-report CPU time (decode, validate, add; no Kafka or Flink)
+ * comes first, with the dense summation the job used before as its baseline; {@code --cpu-only}
+ * prints only that table.
  */
 public final class PipelineThroughput {
     private static final long WINDOW = 60_000;
@@ -49,7 +63,15 @@ public final class PipelineThroughput {
 
     /** The figures of one run. */
     public record Figures(
+            Mode mode,
             int methods,
+            double epsilon,
+            int subsetSize,
+            double bytesPerReport,
+            long checkpointBytes,
+            long checkpointMillis,
+            double solveMillis,
+            long estimateBytes,
             int reports,
             int inputReports,
             double megabytes,
@@ -59,11 +81,176 @@ public final class PipelineThroughput {
             double secondsToFirstEstimate,
             double secondsToFinalEstimate) {}
 
+    /** What the devices report. */
+    public enum Mode {
+        /** k = 5·|V| randomized counts per report. */
+        EPSILON_T,
+        /** The ω method ids of one event's subset-selection output per report. */
+        USER_LEVEL
+    }
+
     private PipelineThroughput() {}
 
+    /** Runs the configurations of the arguments (see the class comment) and prints a table. */
+    public static void main(String[] args) throws Exception {
+        List<String> list = List.of(args);
+        Mode mode =
+                Mode.valueOf(
+                        option(list, "--mode", "user-level")
+                                .toUpperCase(java.util.Locale.ROOT)
+                                .replace('-', '_'));
+        String[] methods = option(list, "--methods", "10000,1000000").split(",");
+        String[] epsilons = option(list, "--epsilon", "ln(9)").split(",");
+        int reports = Integer.parseInt(option(list, "--reports", "2000"));
+        int partitions = Integer.parseInt(option(list, "--partitions", "2"));
+        String stateBackend = option(list, "--state-backend", "hashmap");
+        if (mode == Mode.USER_LEVEL) {
+            printPerReportCpu(methods, epsilons);
+        }
+        if (list.contains("--cpu-only")) {
+            return;
+        }
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "== End to end, %s reports, %d per window, %d partitions, exactly-once,"
+                        + " checkpoints every 1 s, %s state, %d cores, load average %.1f%n",
+                mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                reports,
+                partitions,
+                stateBackend,
+                Runtime.getRuntime().availableProcessors(),
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        .getSystemLoadAverage());
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "  %9s %6s %7s %10s | %14s %14s %14s %8s %10s | %13s %13s %12s %11s%n",
+                "|V|",
+                "eps",
+                "omega",
+                "bytes/rep",
+                "produce rep/s",
+                "consume rep/s",
+                "job rep/s",
+                "job/prod",
+                "job us/rep",
+                "checkpoint MB",
+                "checkpoint ms",
+                "solve ms/win",
+                "estimate MB");
+        for (int i = 0; i < methods.length; i++) {
+            String epsilon = epsilons[epsilons.length == 1 ? 0 : i];
+            Figures f =
+                    run(
+                            mode,
+                            Integer.parseInt(methods[i]),
+                            epsilon(epsilon),
+                            reports,
+                            partitions,
+                            stateBackend);
+            System.out.printf(
+                    java.util.Locale.ROOT,
+                    "  %9d %6.3f %7d %10.0f | %14.0f %14.0f %14.0f %7.0f%% %10.1f | %13.1f %13d"
+                            + " %12.0f %11.1f%n",
+                    f.methods(),
+                    f.epsilon(),
+                    f.subsetSize(),
+                    f.bytesPerReport(),
+                    f.produceRate(),
+                    f.consumeRate(),
+                    f.jobRate(),
+                    100 * f.jobRate() / f.produceRate(),
+                    1e6 / f.jobRate(),
+                    f.checkpointBytes() / 1e6,
+                    f.checkpointMillis(),
+                    f.solveMillis(),
+                    f.estimateBytes() / 1e6);
+            System.out.flush();
+        }
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "  load average after: %.1f%n",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        .getSystemLoadAverage());
+    }
+
+    /**
+     * Decode + validate + add per user-level report on one core (thread CPU time, no Kafka or
+     * Flink), summed from the subset's ids as the job does and, the baseline, as a dense 0/1 vector
+     * of |V| ints as it did before.
+     */
+    private static void printPerReportCpu(String[] methods, String[] epsilons) {
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "== User-level reports: decode + validate + add, one core, thread CPU time%n"
+                        + "  %9s %6s %7s %10s | %16s %16s%n",
+                "|V|",
+                "eps",
+                "omega",
+                "bytes/rep",
+                "ids (reports/s)",
+                "dense (before)");
+        for (int i = 0; i < methods.length; i++) {
+            int v = Integer.parseInt(methods[i]);
+            double epsilon = epsilon(epsilons[epsilons.length == 1 ? 0 : i]);
+            ReportFixture fixture = ReportFixture.userLevel(v, epsilon, 64, 5);
+            double bytes = 0;
+            for (byte[] report : fixture.reports) {
+                bytes += report.length;
+            }
+            int calls = (int) Math.max(50, Math.min(20_000, 2e9 / (8.0 * v + 100 * bytes)));
+            double sparse =
+                    IngestCpuTime.reportsPerCpuSecond(
+                            new ReportIngest(fixture, v, false), calls, 5);
+            double dense =
+                    IngestCpuTime.reportsPerCpuSecond(new ReportIngest(fixture, v, true), calls, 5);
+            System.out.printf(
+                    java.util.Locale.ROOT,
+                    "  %9d %6.3f %7d %10.0f | %16.0f %16.0f%n",
+                    v,
+                    epsilon,
+                    new SubsetSelection(v, epsilon).subsetSize(),
+                    bytes / fixture.reports.length,
+                    sparse,
+                    dense);
+            System.out.flush();
+        }
+    }
+
+    private static double epsilon(String text) {
+        return text.startsWith("ln(")
+                ? Math.log(Double.parseDouble(text.substring(3, text.length() - 1)))
+                : Double.parseDouble(text);
+    }
+
+    private static String option(List<String> args, String name, String fallback) {
+        int at = args.indexOf(name);
+        return at >= 0 && at + 1 < args.size() ? args.get(at + 1) : fallback;
+    }
+
+    /** ε-t reports at ε = ln 9, t = 10, k = 5·|V|. */
     public static Figures run(int methods, int reports, int partitions) throws Exception {
+        return run(Mode.EPSILON_T, methods, Math.log(9), reports, partitions, "hashmap");
+    }
+
+    /**
+     * @param stateBackend the job's {@code --state-backend}: hashmap (the MiniCluster's default) or
+     *     rocksdb
+     */
+    public static Figures run(
+            Mode mode,
+            int methods,
+            double epsilon,
+            int reports,
+            int partitions,
+            String stateBackend)
+            throws Exception {
         int warmUp = Math.max(100, reports / 20);
-        ReportFixture fixture = new ReportFixture(methods, 64, 3);
+        ReportFixture fixture =
+                mode == Mode.USER_LEVEL
+                        ? ReportFixture.userLevel(methods, epsilon, 64, 3)
+                        : new ReportFixture(methods, 64, 3);
+        int subsetSize =
+                mode == Mode.USER_LEVEL ? new SubsetSelection(methods, epsilon).subsetSize() : 0;
         RecordCodec<FrequencyReport> codec = RecordCodec.of(FrequencyReport.class);
         List<FrequencyReport> bodies = new ArrayList<>();
         for (byte[] bytes : fixture.reports) {
@@ -84,7 +271,18 @@ public final class PipelineThroughput {
             // warm-up and the measured reports into windows of their own.
             runtime.kafka().createTopic(reportsTopic, partitions, Topics.resultSettings());
             runtime.kafka().createTopic(programsTopic, 1, Topics.compactedSettings());
-            runtime.kafka().createTopic(estimatesTopic, 1, Topics.resultSettings());
+            // An estimate carries three doubles per method (g^, g*, standard errors): past about
+            // 40,000 methods it outgrows the 1 MiB of fieldprof's result topics, so the estimates
+            // topic and the job's producers get the models' limit.
+            runtime.kafka()
+                    .createTopic(
+                            estimatesTopic,
+                            1,
+                            Map.of(
+                                    "cleanup.policy",
+                                    "delete",
+                                    Topics.MAX_MESSAGE_BYTES,
+                                    Integer.toString(Topics.MAX_MODEL_BYTES)));
             runtime.kafka().createTopic(deadTopic, 1, Topics.resultSettings());
             String bootstrap = runtime.bootstrapServers();
 
@@ -153,6 +351,18 @@ public final class PipelineThroughput {
             settings.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimatesTopic);
             settings.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadTopic);
             settings.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
+            settings.put(FrequencyJobOptions.STATE_BACKEND.key(), stateBackend);
+            // A model of a million methods (tens of MB) takes longer to read and decode than the
+            // default hold: the reports that wait for it must not see their window close first.
+            settings.put(FrequencyJobOptions.HOLD_LIMIT.key(), "10 min");
+            settings.put(FrequencyJobOptions.MODEL_WAIT.key(), "10 min");
+            java.nio.file.Path client =
+                    java.nio.file.Files.createTempFile("bench-kafka", ".properties");
+            client.toFile().deleteOnExit();
+            java.nio.file.Files.writeString(
+                    client,
+                    ProducerConfig.MAX_REQUEST_SIZE_CONFIG + "=" + Topics.MAX_MODEL_BYTES + "\n");
+            settings.put(FrequencyJobOptions.KAFKA_PROPERTIES.key(), client.toString());
             settings.put(FrequencyJobOptions.SHARDS.key(), Integer.toString(partitions));
             settings.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1 s");
             // The reports are read as a backlog and their sentinels close the windows; with a long
@@ -170,11 +380,21 @@ public final class PipelineThroughput {
             JobClient job = env.executeAsync(FrequencyEstimationJob.NAME);
             Map<Long, long[]> estimates =
                     awaitEstimates(bootstrap, estimatesTopic, warmUp, reports);
+            long[] checkpoints =
+                    largestCheckpoint(runtime.flink().restAddress(), job.getJobID().toString());
             job.cancel().get();
             long[] first = estimates.get(BASE + WINDOW);
             long[] second = estimates.get(BASE + 2 * WINDOW);
             return new Figures(
+                    mode,
                     methods,
+                    epsilon,
+                    subsetSize,
+                    bytes / (double) total,
+                    checkpoints[0],
+                    checkpoints[1],
+                    second[2] / 1e3,
+                    second[3],
                     reports,
                     total,
                     bytes / 1e6,
@@ -194,7 +414,7 @@ public final class PipelineThroughput {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(512 * 1024));
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(8 * 1024 * 1024));
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(Topics.MAX_MODEL_BYTES));
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -229,6 +449,47 @@ public final class PipelineThroughput {
                 throw new IllegalStateException("read nothing from " + topic);
             }
             return (System.nanoTime() - started) / 1e9;
+        }
+    }
+
+    private static final java.util.regex.Pattern SUMMARY_MAX =
+            java.util.regex.Pattern.compile(
+                    "\"(state_size|end_to_end_duration)\":\\{[^}]*\"max\":(\\d+)");
+
+    /**
+     * The largest full state size (bytes) and longest end-to-end duration (ms) of the job's
+     * completed checkpoints, from the summary of {@code GET /jobs/ID/checkpoints}, once one has
+     * completed after the measured window was summed.
+     */
+    private static long[] largestCheckpoint(java.net.URI rest, String jobId) throws Exception {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest request =
+                java.net.http.HttpRequest.newBuilder(
+                                rest.resolve("/jobs/" + jobId + "/checkpoints"))
+                        .build();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        long completedBefore = -1;
+        while (true) {
+            String body =
+                    client.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher completed =
+                    java.util.regex.Pattern.compile("\"completed\":(\\d+)").matcher(body);
+            long count = completed.find() ? Long.parseLong(completed.group(1)) : 0;
+            if (completedBefore < 0) {
+                completedBefore = count;
+            } else if (count > completedBefore) {
+                long[] figures = new long[2];
+                java.util.regex.Matcher max = SUMMARY_MAX.matcher(body);
+                while (max.find()) {
+                    int at = max.group(1).equals("state_size") ? 0 : 1;
+                    figures[at] = Math.max(figures[at], Long.parseLong(max.group(2)));
+                }
+                return figures;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no checkpoint completed in 2 minutes: " + body);
+            }
+            Thread.sleep(200); // polling Flink's REST API for a completed checkpoint
         }
     }
 
@@ -271,7 +532,10 @@ public final class PipelineThroughput {
                     seen.putIfAbsent(
                             end,
                             new long[] {
-                                System.nanoTime(), estimate.getEmittedAtMillis().toEpochMilli()
+                                System.nanoTime(),
+                                estimate.getEmittedAtMillis().toEpochMilli(),
+                                Math.round(estimate.getSolve().getMillis() * 1e3),
+                                record.value().length
                             });
                 }
             }

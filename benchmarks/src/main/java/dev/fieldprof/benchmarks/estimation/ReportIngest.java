@@ -15,6 +15,8 @@ final class ReportIngest {
     private final RawRecord[] records;
     private final ProgramIndex model;
     private final PartialSum sum;
+    private final boolean dense;
+    private final int methods;
     private int next;
 
     /**
@@ -23,10 +25,22 @@ final class ReportIngest {
      * @param seed seed of the traces and of the randomizer
      */
     ReportIngest(int methods, int reports, long seed) {
+        this(new ReportFixture(methods, reports, seed), methods, false);
+    }
+
+    /**
+     * Over the reports of {@code fixture} (a power of two of them).
+     *
+     * @param dense add a user-level report as a dense 0/1 vector of |V| ints, as the job did before
+     *     it summed the subset's ids (the baseline)
+     */
+    ReportIngest(ReportFixture fixture, int methods, boolean dense) {
+        int reports = fixture.reports.length;
         if (Integer.bitCount(reports) != 1) {
             throw new IllegalArgumentException("reports must be a power of two, got " + reports);
         }
-        ReportFixture fixture = new ReportFixture(methods, reports, seed);
+        this.dense = dense;
+        this.methods = methods;
         model = ProgramIndex.of(fixture.model);
         records = new RawRecord[reports];
         for (int i = 0; i < reports; i++) {
@@ -42,7 +56,12 @@ final class ReportIngest {
         if (ReportValidation.check(report, model.shape()) != null) {
             throw new IllegalStateException("fixture report rejected");
         }
-        return sum.add(report.counts).getReports();
+        if (report.subset.length == 0) {
+            return sum.add(report.counts).getReports();
+        }
+        return dense
+                ? sum.add(ReportValidation.summand(report, methods)).getReports()
+                : sum.addSubset(report.subset, methods).getReports();
     }
 
     PartialSum sum() {

@@ -19,9 +19,16 @@ public class ReportRecord implements Serializable {
 
     /**
      * A user-level report's subset (the oracle's output, increasing method ids); empty for ε-t
-     * reports. Validation turns it into {@link #counts}, the 0/1 indicator vector that is summed.
+     * reports. It stays a list of ids through validation and is summed as the 0/1 indicator vector
+     * over {@link #methods} methods, so a report costs its own size, not the program's.
      */
     public int[] subset = new int[0];
+
+    /**
+     * |V| of the program a valid user-level report was validated against (0 before validation and
+     * for ε-t reports, whose {@link #counts} have that length).
+     */
+    public int methods;
 
     public RawRecord raw;
 

@@ -19,9 +19,17 @@ public class ShardWindowSums implements Serializable {
 
     public ShardWindowSums() {}
 
-    /** Adds a validated report to the sum of its config and generation. */
+    /**
+     * Adds a validated report to the sum of its config and generation: its counts, or a user-level
+     * report's subset as its indicator vector (without building that vector).
+     */
     public ShardWindowSums add(ReportRecord report) {
-        sumOf(report.configId, report.generation).add(report.counts);
+        PartialSum sum = sumOf(report.configId, report.generation);
+        if (report.subset != null && report.subset.length != 0) {
+            sum.addSubset(report.subset, report.methods);
+        } else {
+            sum.add(report.counts);
+        }
         return this;
     }
 

@@ -328,8 +328,11 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
             ReportValidation.Failure failure = ReportValidation.check(report, shape);
             if (failure == null) {
                 report.generation = shape.generation();
-                report.counts = ReportValidation.summand(report, shape.methodCount());
-                report.subset = new int[0];
+                if (report.subset.length != 0) {
+                    // Summed as its indicator vector by the window, not expanded here: a dense
+                    // vector of |V| ints per report would make its cost grow with the program.
+                    report.methods = shape.methodCount();
+                }
                 // Valid: the counts are all that is summed; the bytes stay in Kafka.
                 report.raw = report.raw.withoutBytes();
                 // The report's own time, also for one released by a model record.
