@@ -2,6 +2,7 @@ import dev.fieldprof.ldp.LocalRandomizer;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.EstimateKeys;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.MethodInfo;
@@ -167,6 +168,8 @@ public final class EstimateRoundTrip {
         long counted = 0;
         int windows = 0;
         EstimateWindow lastCumulative = null;
+        // A window published again after late reports (a higher revision) replaces its count.
+        java.util.Map<String, EstimateWindow> byKey = new java.util.HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = partitionsOf(consumer, Topics.ESTIMATES);
@@ -182,10 +185,16 @@ public final class EstimateRoundTrip {
                     if (window.getCumulative()) {
                         lastCumulative = window;
                     } else {
-                        counted += window.getReports();
-                        windows++;
-                        System.out.printf("window [%s, %s): %d reports%n",
-                                window.getWindowStartMillis(), window.getWindowEndMillis(), window.getReports());
+                        EstimateWindow held = byKey.get(EstimateKeys.of(window));
+                        if (held != null && !EstimateKeys.supersedes(window, held)) {
+                            continue;
+                        }
+                        byKey.put(EstimateKeys.of(window), window);
+                        counted += window.getReports() - (held == null ? 0 : held.getReports());
+                        windows += held == null ? 1 : 0;
+                        System.out.printf("window [%s, %s) revision %d: %d reports%n",
+                                window.getWindowStartMillis(), window.getWindowEndMillis(),
+                                window.getRevision(), window.getReports());
                     }
                 }
             }

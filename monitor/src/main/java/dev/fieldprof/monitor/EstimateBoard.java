@@ -31,7 +31,11 @@ public final class EstimateBoard {
         this.appFilter = appFilter;
     }
 
-    /** Takes one estimate; older windows than the one shown are ignored. */
+    /**
+     * Takes one estimate; older windows than the one shown are ignored, and of one window the
+     * highest revision is shown (a revision adds reports that arrived after the window's first
+     * estimate).
+     */
     public void accept(EstimateWindow estimate) {
         if (appFilter != null && !appFilter.equals(estimate.getAppVersion())) {
             return;
@@ -60,8 +64,15 @@ public final class EstimateBoard {
         if ((appFilter == null || appFilter.equals(estimate.getAppVersion()))
                 && !estimate.getCumulative()
                 && newer(lastWindow, estimate) == estimate) {
+            // A later revision of the same window corrects its count, not when it closed.
+            boolean revision =
+                    lastWindow != null
+                            && lastWindow.getWindowEndMillis().equals(estimate.getWindowEndMillis())
+                            && lastWindow.getRevision() < estimate.getRevision();
+            if (!revision) {
+                lastWindowLagMillis = MonitorHistory.lagMillis(estimate, recordTimeMillis);
+            }
             lastWindow = estimate;
-            lastWindowLagMillis = MonitorHistory.lagMillis(estimate, recordTimeMillis);
         }
     }
 
@@ -81,6 +92,7 @@ public final class EstimateBoard {
         }
         Comparator<EstimateWindow> byTime =
                 Comparator.comparing(EstimateWindow::getWindowEndMillis)
+                        .thenComparing(EstimateWindow::getRevision)
                         .thenComparing(EstimateWindow::getReports);
         return byTime.compare(candidate, shown) >= 0 ? candidate : shown;
     }

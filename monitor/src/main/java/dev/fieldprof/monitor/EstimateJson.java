@@ -35,6 +35,7 @@ public final class EstimateJson {
         out.append(",\"start\":").append(e.getWindowStartMillis().toEpochMilli());
         out.append(",\"end\":").append(e.getWindowEndMillis().toEpochMilli());
         out.append(",\"reports\":").append(e.getReports());
+        out.append(",\"revision\":").append(e.getRevision());
         out.append(",\"k\":").append(e.getK());
         out.append(",\"epsilon\":").append(number(e.getEpsilon()));
         out.append(",\"t\":").append(e.getT());

@@ -182,7 +182,10 @@ public final class MonitorHistory {
         final String app;
         final String config;
 
-        /** By window end; a re-emitted window (same end) replaces the earlier record. */
+        /**
+         * By window end; a re-emitted window (same end) replaces the earlier record unless it is an
+         * older revision, and a higher revision keeps the first record's time (the window's lag).
+         */
         final TreeMap<Long, Received> tumbling = new TreeMap<>();
 
         final TreeMap<Long, Received> cumulative = new TreeMap<>();
@@ -206,7 +209,18 @@ public final class MonitorHistory {
                 tumbling.clear();
                 cumulative.clear();
             }
-            target.put(e.getWindowEndMillis().toEpochMilli(), received);
+            long end = e.getWindowEndMillis().toEpochMilli();
+            Received held = target.get(end);
+            if (held != null && held.estimate().getModelGeneration() == generation) {
+                if (held.estimate().getRevision() > e.getRevision()) {
+                    return; // an older revision read after a newer one
+                }
+                if (!e.getCumulative() && held.estimate().getRevision() < e.getRevision()) {
+                    // A revision corrects the window's count; its lag stays the first estimate's.
+                    received = new Received(e, held.recordTimeMillis());
+                }
+            }
+            target.put(end, received);
             while (target.size() > windows) {
                 target.pollFirstEntry();
             }
@@ -259,7 +273,8 @@ public final class MonitorHistory {
                                 e.getSolve().getMillis(),
                                 e.getSolve().getKktResidual(),
                                 lagMillis(e, r.recordTimeMillis()),
-                                List.copyOf(e.getHotMethods())));
+                                List.copyOf(e.getHotMethods()),
+                                e.getRevision()));
             }
             List<MonitorState.HotChange> changes = new ArrayList<>();
             for (int i = 1; i < windowList.size(); i++) {

@@ -54,6 +54,8 @@ public record MonitorState(
      * @param halfWidth95 1.96 × standardError: half the width of the window's widest band
      * @param lagMillis from the window's end to the record time of its estimate (or the job's emit
      *     time, when later)
+     * @param revision 1 for the window's first estimate, higher when reports that arrived after it
+     *     were added
      */
     public record Window(
             long start,
@@ -64,7 +66,8 @@ public record MonitorState(
             double solveMillis,
             double kktResidual,
             long lagMillis,
-            List<Integer> hot) {}
+            List<Integer> hot,
+            int revision) {}
 
     /**
      * One method's series; null where a window does not have the method.

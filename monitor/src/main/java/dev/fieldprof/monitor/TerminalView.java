@@ -73,10 +73,11 @@ public final class TerminalView {
             out.append(
                     String.format(
                             Locale.ROOT,
-                            "reports %d in window %s-%s UTC, lag %.1f s",
+                            "reports %d in window %s-%s UTC%s, lag %.1f s",
                             last.getReports(),
                             TIME.format(last.getWindowStartMillis()),
                             TIME.format(last.getWindowEndMillis()),
+                            revisionMark(last),
                             board.lastWindowLagMillis() / 1000.0));
         }
         long total = deadLetters.values().stream().mapToLong(Long::longValue).sum();
@@ -94,12 +95,14 @@ public final class TerminalView {
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "%s [%s]  %s %s-%s UTC  reports %d  k %d  eps %.3f  t %d  solve %.1f ms%n",
+                        "%s [%s]  %s %s-%s UTC%s  reports %d  k %d  eps %.3f  t %d  solve %.1f"
+                                + " ms%n",
                         TerminalText.inert(estimate.getAppVersion()),
                         TerminalText.inert(estimate.getConfigId()),
                         estimate.getCumulative() ? "since" : "window",
                         TIME.format(estimate.getWindowStartMillis()),
                         TIME.format(estimate.getWindowEndMillis()),
+                        estimate.getCumulative() ? "" : revisionMark(estimate),
                         estimate.getReports(),
                         estimate.getK(),
                         estimate.getEpsilon(),
@@ -126,5 +129,13 @@ public final class TerminalView {
                             100 * StandardErrors.of(estimate, method.getMethodId()),
                             TerminalText.inert(method.getSignature())));
         }
+    }
+
+    /**
+     * " (rev N)" for a window published again with reports that arrived after its first estimate,
+     * nothing for a first publication.
+     */
+    static String revisionMark(EstimateWindow window) {
+        return window.getRevision() > 1 ? " (rev " + window.getRevision() + ")" : "";
     }
 }

@@ -41,6 +41,31 @@ class MonitorHistoryTest {
                 .build();
     }
 
+    static EstimateWindow revision(EstimateWindow window, int revision, long reports) {
+        EstimateWindow revised = EstimateWindow.newBuilder(window).build();
+        revised.setRevision(revision);
+        revised.setReports(reports);
+        return revised;
+    }
+
+    @Test
+    void aRevisedWindowShowsItsLatestCountAndRevisionAndKeepsItsFirstLag() {
+        MonitorHistory history = new MonitorHistory(2, 1, 60_000);
+        EstimateWindow first = window(10_000, false, List.of(0.4, 0.3, 0.3), List.of(0));
+        history.acceptEstimate(first, 11_000);
+        history.acceptEstimate(revision(first, 2, 12), 50_000);
+        // An older revision read after the newer one changes nothing.
+        history.acceptEstimate(first, 60_000);
+
+        assertThat(history.state(null).streams().get(0).windows())
+                .extracting(
+                        MonitorState.Window::end,
+                        MonitorState.Window::reports,
+                        MonitorState.Window::revision,
+                        MonitorState.Window::lagMillis)
+                .containsExactly(tuple(10_000L, 12L, 2, 1_000L));
+    }
+
     @Test
     void drawsTheLastWindowsWithBandsOf196StandardErrors() {
         MonitorHistory history = new MonitorHistory(2, 1, 60_000);

@@ -192,7 +192,7 @@ class MonitorServerTest {
                 .isEqualTo(
                         "{\"estimates\":[{\"app\":\"app:1\",\"config\":\"default\","
                             + "\"cumulative\":false,\"start\":60000,\"end\":120000,"
-                            + "\"reports\":5,\"k\":10,\"epsilon\":2.19722,\"t\":1,"
+                            + "\"reports\":5,\"revision\":1,\"k\":10,\"epsilon\":2.19722,\"t\":1,"
                             + "\"standardError\":0.0500000,\"solveMillis\":1.50000,\"top\":[{\"id\":0,\"signature\":\"\\u003ca.B:"
                             + " void hot()\\u003e\","
                             + "\"share\":0.700000,\"normalized\":0.720000,\"standardError\":0.0825000},{\"id\":1,\"signature\":\"\\u003ca.B:"

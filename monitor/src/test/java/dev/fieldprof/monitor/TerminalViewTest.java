@@ -2,6 +2,7 @@ package dev.fieldprof.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.schemas.EstimateWindow;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +74,24 @@ class TerminalViewTest {
                 .isEqualTo(
                         "health: reports 5 in window 00:01:00-00:02:00 UTC, lag 2.5 s,"
                                 + " dead letters 3 (UNDECODABLE 2, LATE 1)\n");
+    }
+
+    @Test
+    void marksARevisedWindowAndKeepsTheLagOfItsFirstEstimate() {
+        EstimateBoard board = new EstimateBoard(null);
+        EstimateWindow first = EstimateBoardTest.estimate("app:1", 120_000, 5, false);
+        board.accept(first, 122_500);
+        EstimateWindow revised = EstimateWindow.newBuilder(first).setReports(6).build();
+        revised.setRevision(2);
+        board.accept(revised, 300_000);
+        // An older revision read after the newer one changes nothing.
+        board.accept(first, 310_000);
+        assertThat(TerminalView.healthLine(board, java.util.Map.of()))
+                .isEqualTo(
+                        "health: reports 6 in window 00:01:00-00:02:00 UTC (rev 2), lag 2.5 s,"
+                                + " dead letters 0\n");
+        assertThat(new TerminalView(1, false).render(board, List.of()))
+                .contains("app:1 [default]  window 00:01:00-00:02:00 UTC (rev 2)  reports 6  k 10");
     }
 
     @Test

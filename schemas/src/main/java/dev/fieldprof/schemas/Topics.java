@@ -17,7 +17,11 @@ public final class Topics {
     /** PathReport keyed by device id. */
     public static final String PATH_REPORTS = "fieldprof.reports.paths";
 
-    /** EstimateWindow keyed by app version. */
+    /**
+     * Compacted changelog; EstimateWindow keyed by (app version, config, generation, window) as
+     * {@link EstimateKeys} says: a window estimated again after late reports is a higher revision
+     * under the same key.
+     */
     public static final String ESTIMATES = "fieldprof.estimates";
 
     /** Compacted; EdgeModel keyed by app version. */
@@ -94,18 +98,29 @@ public final class Topics {
         if (isCompacted(topic)) {
             return compactedSettings();
         }
+        if (ESTIMATES.equals(topic)) {
+            return estimateSettings();
+        }
         if (isReportTopic(topic)) {
             return reportSettings();
         }
         return resultSettings();
     }
 
-    /**
-     * Settings of a result topic (estimates, dead letters): deleted by retention, 1 MiB records.
-     */
+    /** Settings of a result topic deleted by retention (dead letters), 1 MiB records. */
     public static Map<String, String> resultSettings() {
         return Map.of(
                 "cleanup.policy", "delete", MAX_MESSAGE_BYTES, Integer.toString(MAX_RESULT_BYTES));
+    }
+
+    /**
+     * Settings of the estimates topic: a changelog, compacted (a consumer that keeps the latest
+     * value per key reads every window's latest revision; older revisions are removed), 1 MiB
+     * records.
+     */
+    public static Map<String, String> estimateSettings() {
+        return Map.of(
+                "cleanup.policy", "compact", MAX_MESSAGE_BYTES, Integer.toString(MAX_RESULT_BYTES));
     }
 
     /** Settings of a compacted topic (programs, edge models). */

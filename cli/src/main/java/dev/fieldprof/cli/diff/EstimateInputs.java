@@ -76,9 +76,12 @@ public final class EstimateInputs {
     }
 
     /**
-     * The newest cumulative estimate of each requested app version on the estimates topic (the last
-     * one in offset order: estimates are keyed by app version, so one version's are in one
-     * partition, in the order the job wrote them), of the given configuration or of the only one.
+     * The newest cumulative estimate of each requested app version on the estimates topic, of the
+     * given configuration or of the only one. The topic is a changelog keyed by (app version,
+     * config, generation, window): of an app version's cumulative estimates the one that ends last
+     * is the newest, and of one that was published again (a revision, after late reports were
+     * added) the highest revision ({@link #newer}). Records written before keys named more than the
+     * app version are read too.
      *
      * @param configId the privacy configuration, or {@code null} when each version has one
      */
@@ -98,7 +101,9 @@ public final class EstimateInputs {
                         return;
                     }
                     String key = new String(record.key(), StandardCharsets.UTF_8);
-                    if (!appVersions.contains(key)) {
+                    int end = key.indexOf('\u0000');
+                    String keyApp = end < 0 ? key : key.substring(0, end);
+                    if (!appVersions.contains(keyApp)) {
                         return;
                     }
                     EstimateWindow window;
@@ -108,9 +113,12 @@ public final class EstimateInputs {
                         undecodable[0]++;
                         return;
                     }
-                    if (window.getCumulative() && window.getAppVersion().equals(key)) {
-                        newest.computeIfAbsent(key, k -> new TreeMap<>())
-                                .put(window.getConfigId(), window);
+                    if (window.getCumulative() && window.getAppVersion().equals(keyApp)) {
+                        newest.computeIfAbsent(keyApp, k -> new TreeMap<>())
+                                .merge(
+                                        window.getConfigId(),
+                                        window,
+                                        (held, read) -> newer(read, held) ? read : held);
                     }
                 });
         List<EstimateWindow> out = new ArrayList<>();
@@ -150,6 +158,16 @@ public final class EstimateInputs {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether {@code read}, a cumulative estimate read after {@code held} (of the same app version
+     * and config), replaces it: it ends later, or ends at the same time with a revision at least as
+     * high (a window revised after late reports leaves the end where it was).
+     */
+    static boolean newer(EstimateWindow read, EstimateWindow held) {
+        int byEnd = read.getWindowEndMillis().compareTo(held.getWindowEndMillis());
+        return byEnd > 0 || (byEnd == 0 && read.getRevision() >= held.getRevision());
     }
 
     /**

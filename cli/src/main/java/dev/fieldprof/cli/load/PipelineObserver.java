@@ -1,6 +1,7 @@
 package dev.fieldprof.cli.load;
 
 import dev.fieldprof.schemas.DeadLetter;
+import dev.fieldprof.schemas.EstimateKeys;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.RecordCodec;
@@ -9,7 +10,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -45,7 +48,14 @@ final class PipelineObserver implements AutoCloseable {
     private int distinctReports;
     private long recordsOnTopic;
     private final Set<String> seen = new HashSet<>();
-    private final List<CommittedWindow> windows = new ArrayList<>();
+
+    /**
+     * The run's windows by estimate key ({@link EstimateKeys}): a later revision of a window
+     * replaces its count and keeps when the window was first seen, so no report counts twice and
+     * the commit lag is the first publication's.
+     */
+    private final Map<String, CommittedWindow> windows = new LinkedHashMap<>();
+
     private long deadLetters;
     private String failure;
 
@@ -166,12 +176,19 @@ final class PipelineObserver implements AutoCloseable {
                     EstimateWindow window = estimates.decode(record.value());
                     if (window.getAppVersion().equals(appVersion) && !window.getCumulative()) {
                         synchronized (this) {
-                            windows.add(
+                            windows.merge(
+                                    EstimateKeys.of(window),
                                     new CommittedWindow(
                                             window.getWindowStartMillis().toEpochMilli(),
                                             window.getWindowEndMillis().toEpochMilli(),
                                             window.getReports(),
-                                            seenMillis));
+                                            seenMillis),
+                                    (first, revised) ->
+                                            new CommittedWindow(
+                                                    first.startMillis(),
+                                                    first.endMillis(),
+                                                    Math.max(first.reports(), revised.reports()),
+                                                    first.seenMillis()));
                         }
                     }
                 }
@@ -215,7 +232,7 @@ final class PipelineObserver implements AutoCloseable {
         return new Observation(
                 Arrays.copyOf(appendTimes, distinctReports),
                 recordsOnTopic,
-                List.copyOf(windows),
+                List.copyOf(windows.values()),
                 deadLetters,
                 failure);
     }

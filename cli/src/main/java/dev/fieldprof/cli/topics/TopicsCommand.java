@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
         description = {
             "Create and check the six fieldprof topics on a Kafka cluster, and each party's ACLs.",
             "Report topics are stamped with the broker's append time (message.timestamp.type ="
-                    + " LogAppendTime), so device clocks cannot steer the jobs' windows; programs"
-                    + " and edge models are compacted. Every topic bounds its records"
+                    + " LogAppendTime), so device clocks cannot steer the jobs' windows; programs,"
+                    + " edge models and estimates (a changelog of each window's revisions) are"
+                    + " compacted. Every topic bounds its records"
                     + " (max.message.bytes): 64 MiB for programs and edge models, 1 MiB for the"
                     + " others."
         },

@@ -12,6 +12,7 @@ import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.LateShardSumToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
+import dev.fieldprof.jobs.frequency.functions.RevisingTrigger;
 import dev.fieldprof.jobs.frequency.functions.SumReports;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
@@ -56,8 +57,8 @@ import org.slf4j.LoggerFactory;
  * the compacted programs topic (reports that precede their model wait, bounded) → per (app version,
  * config, shard) tumbling event-time windows summed incrementally → the shards merged per (app
  * version, config, window) → one estimate and one constraint projection per window, plus the
- * cumulative estimate since the start → EstimateWindow records keyed by app version. Every record
- * the job cannot use becomes a DeadLetter.
+ * cumulative estimate since the start → EstimateWindow records keyed by (app version, config,
+ * generation, window). Every record the job cannot use becomes a DeadLetter.
  *
  * <p>Event time is the Kafka record timestamp of the reports: the broker's append time on report
  * topics created by fieldprof (the job warns at start when its topic keeps the producers' clocks).
@@ -69,8 +70,13 @@ import org.slf4j.LoggerFactory;
  * stamped after its reports cannot close their windows. Instead, validation holds the watermark
  * below every report that waits for its model ({@link ValidateReports}): a report counts in its own
  * window whether its model was published before or after it, at the price of windows closing up to
- * {@code --hold-limit} later while a report waits (a report whose model comes later still is a LATE
- * dead letter).
+ * {@code --hold-limit} later while a report waits.
+ *
+ * <p>Late reports still count: a window's state is kept until the watermark passes its end plus
+ * {@code --allowed-lateness}, a report that arrives after its window was estimated is added to it,
+ * and the window is estimated and published again as its next revision, under the same Kafka key
+ * (the estimates topic is a compacted changelog). Only a report beyond the allowed lateness is a
+ * LATE dead letter.
  *
  * <p>Options of {@link #main}: each is declared once, with its default and meaning, in {@link
  * FrequencyJobOptions}; {@code --help} lists them, and docs/jobs.md has the same list.
@@ -103,7 +109,7 @@ public final class FrequencyEstimationJob {
      *
      * @param reports raw records of the reports topic
      * @param programs raw records of the programs topic
-     * @param estimates receives encoded EstimateWindow records keyed by app version
+     * @param estimates receives encoded EstimateWindow records keyed by {@code EstimateKeys}
      * @param deadLetters receives encoded DeadLetter records keyed like the rejected record
      */
     public FrequencyEstimationJob(
@@ -190,6 +196,8 @@ public final class FrequencyEstimationJob {
                                 new Keys.AppShard(options.shards()),
                                 Types.TUPLE(Types.STRING, Types.INT))
                         .window(TumblingEventTimeWindows.of(options.window()))
+                        .allowedLateness(options.allowedLateness())
+                        .trigger(new RevisingTrigger(options.allowedLateness().toMillis()))
                         .sideOutputLateData(LATE)
                         .aggregate(new SumReports(), new EmitShardSum())
                         .name("frequency-window-sum")
@@ -198,6 +206,10 @@ public final class FrequencyEstimationJob {
                 shardSums
                         .keyBy(new Keys.AppConfig())
                         .window(TumblingEventTimeWindows.of(options.window()))
+                        // A shard's late sum is sent before the watermark that would end its
+                        // window's lateness here too, so the same lateness accepts it.
+                        .allowedLateness(options.allowedLateness())
+                        .trigger(new RevisingTrigger(options.allowedLateness().toMillis()))
                         .sideOutputLateData(LATE_SHARD_SUMS)
                         .aggregate(new MergeShardSums(), new EmitWindowSum())
                         .name("frequency-window-merge")

@@ -47,6 +47,15 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
             CommonJobOptions.TRANSACTION_TIMEOUT;
     public static final JobOption<Duration> OUT_OF_ORDERNESS = CommonJobOptions.OUT_OF_ORDERNESS;
     public static final JobOption<Duration> IDLENESS = CommonJobOptions.IDLENESS;
+    public static final JobOption<Duration> ALLOWED_LATENESS =
+            JobOption.duration(
+                            "allowed-lateness",
+                            "1 d",
+                            "how long after a window's end (event time) a report that arrives"
+                                    + " after its estimate was published is still added to it,"
+                                    + " and the window published again as its next revision;"
+                                    + " later ones are LATE dead letters")
+                    .check(JobOption::notNegative, "must be >= 0");
     public static final JobOption<Duration> MODEL_WAIT =
             JobOption.duration(
                             "model-wait",
@@ -105,6 +114,7 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
                     TRANSACTION_TIMEOUT,
                     OUT_OF_ORDERNESS,
                     IDLENESS,
+                    ALLOWED_LATENESS,
                     MODEL_WAIT,
                     MAX_PENDING,
                     HOLD_LIMIT,
@@ -159,6 +169,10 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
 
     public int shards() {
         return get(SHARDS);
+    }
+
+    public Duration allowedLateness() {
+        return get(ALLOWED_LATENESS);
     }
 
     public Duration modelWait() {

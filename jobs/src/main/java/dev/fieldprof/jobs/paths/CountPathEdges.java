@@ -42,8 +42,9 @@ import org.apache.flink.util.Collector;
  * fetched it before the job's side input did), waits for it at most the table wait of wall-clock
  * time, at most {@code maxWaiting} per subtask over all app versions; if it then decodes after its
  * window closed, its counts go to the merge on their own and count in the next model. What cannot
- * be used becomes a dead letter with its reason: LATE, UNKNOWN_APP_VERSION, UNKNOWN_MODEL_VERSION
- * (evicted, or never came), MODEL_CONFLICT, UNDECODABLE, PENDING_LIMIT.
+ * be used becomes a dead letter with its reason: LATE (a report whose window closed more than the
+ * allowed lateness before it arrived; a later one counts in the next model), UNKNOWN_APP_VERSION,
+ * UNKNOWN_MODEL_VERSION (evicted, or never came), MODEL_CONFLICT, UNDECODABLE, PENDING_LIMIT.
  */
 public final class CountPathEdges
         extends KeyedBroadcastProcessFunction<
@@ -73,6 +74,7 @@ public final class CountPathEdges
     private final int keepVersions;
     private final long waitMillis;
     private final int maxWaiting;
+    private final long allowedLatenessMillis;
     private transient PathReferenceData reference;
     private transient PathRecording scratch;
     private transient Counter decoded;
@@ -92,6 +94,8 @@ public final class CountPathEdges
      * @param wait how long (wall clock) a report may wait for its table or model
      * @param maxWaiting reports that may wait at once in one subtask, over all app versions; more
      *     are PENDING_LIMIT letters
+     * @param allowedLateness how long after its window closed a report still counts (in the window
+     *     open when it arrives); later ones are LATE letters
      */
     public CountPathEdges(
             Map<String, String> overrides,
@@ -99,13 +103,15 @@ public final class CountPathEdges
             boolean processingTime,
             int keepVersions,
             Duration wait,
-            int maxWaiting) {
+            int maxWaiting,
+            Duration allowedLateness) {
         this.overrides = new TreeMap<>(overrides);
         this.windowMillis = window.toMillis();
         this.processingTime = processingTime;
         this.keepVersions = keepVersions;
         this.waitMillis = wait.toMillis();
         this.maxWaiting = maxWaiting;
+        this.allowedLatenessMillis = allowedLateness.toMillis();
     }
 
     @Override
@@ -124,14 +130,26 @@ public final class CountPathEdges
                         ? ctx.timerService().currentProcessingTime()
                         : ctx.timestamp() == null ? report.raw.timestamp : ctx.timestamp();
         long end = TimeWindow.getWindowStartWithOffset(time, 0, windowMillis) + windowMillis;
-        if (!processingTime && end - 1 <= ctx.timerService().currentWatermark()) {
-            ctx.output(
-                    PathDeadLetters.TAG,
-                    PathDeadLetters.of(
-                            report.raw,
-                            DeadLetterReason.LATE,
-                            "late: record time " + time + " is in a window that closed at " + end));
-            return;
+        long watermark = ctx.timerService().currentWatermark();
+        if (!processingTime && end - 1 <= watermark) {
+            if (end - 1 + allowedLatenessMillis <= watermark) {
+                ctx.output(
+                        PathDeadLetters.TAG,
+                        PathDeadLetters.of(
+                                report.raw,
+                                DeadLetterReason.LATE,
+                                "late: record time "
+                                        + time
+                                        + " is in a window that closed at "
+                                        + end
+                                        + ", beyond the allowed lateness"));
+                return;
+            }
+            // Within the allowed lateness: counted in the window that is open now (the next
+            // model), as a report that waited for its table is.
+            end =
+                    TimeWindow.getWindowStartWithOffset(watermark + 1, 0, windowMillis)
+                            + windowMillis;
         }
         report.windowEnd = end;
         if (processingTime) {

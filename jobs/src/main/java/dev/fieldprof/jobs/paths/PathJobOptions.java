@@ -67,6 +67,14 @@ public final class PathJobOptions extends KafkaJobOptions {
             CommonJobOptions.TRANSACTION_TIMEOUT;
     public static final JobOption<Duration> OUT_OF_ORDERNESS = CommonJobOptions.OUT_OF_ORDERNESS;
     public static final JobOption<Duration> IDLENESS = CommonJobOptions.IDLENESS;
+    public static final JobOption<Duration> ALLOWED_LATENESS =
+            JobOption.duration(
+                            "allowed-lateness",
+                            "1 d",
+                            "how long after its window closed (event time) a report still counts,"
+                                    + " in the window open when it arrives (the next model);"
+                                    + " later ones are LATE dead letters")
+                    .check(JobOption::notNegative, "must be >= 0");
     public static final JobOption<Duration> TABLE_WAIT =
             JobOption.duration(
                             "table-wait",
@@ -114,6 +122,7 @@ public final class PathJobOptions extends KafkaJobOptions {
                     TRANSACTION_TIMEOUT,
                     OUT_OF_ORDERNESS,
                     IDLENESS,
+                    ALLOWED_LATENESS,
                     TABLE_WAIT,
                     SHARDS,
                     MAX_WAITING,
@@ -157,6 +166,10 @@ public final class PathJobOptions extends KafkaJobOptions {
 
     public int targetTotal() {
         return get(TARGET_TOTAL);
+    }
+
+    public Duration allowedLateness() {
+        return get(ALLOWED_LATENESS);
     }
 
     public Duration tableWait() {

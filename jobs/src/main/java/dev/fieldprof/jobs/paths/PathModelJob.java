@@ -193,7 +193,8 @@ public final class PathModelJob {
                                         options.processingTime(),
                                         options.keepVersions(),
                                         options.tableWait(),
-                                        options.maxWaiting()))
+                                        options.maxWaiting(),
+                                        options.allowedLateness()))
                         .name("count-path-edges")
                         .uid("count-path-edges");
         SingleOutputStreamOperator<EncodedRecord> learned =

@@ -55,7 +55,16 @@ class EstimateWindowsTest {
 
         List<EncodedRecord> out = harness.extractOutputValues();
         assertThat(out).hasSize(4);
-        assertThat(new String(out.get(0).key, StandardCharsets.UTF_8)).isEqualTo("app:1");
+        assertThat(new String(out.get(0).key, StandardCharsets.UTF_8))
+                .isEqualTo(
+                        "app:1\u0000default\u0000"
+                                + Long.toHexString(GENERATION)
+                                + "\u00000-60000");
+        assertThat(new String(out.get(1).key, StandardCharsets.UTF_8))
+                .isEqualTo(
+                        "app:1\u0000default\u0000"
+                                + Long.toHexString(GENERATION)
+                                + "\u0000cumulative");
         List<EstimateWindow> estimates = out.stream().map(r -> ESTIMATES.decode(r.value)).toList();
         assertThat(estimates)
                 .extracting(
@@ -75,6 +84,47 @@ class EstimateWindowsTest {
                         ((a + 1) * 6 - 12) / (a - 1) / 12,
                         org.assertj.core.api.Assertions.within(1e-12));
         assertThat(estimates.get(3).getTop()).hasSize(2);
+        harness.close();
+    }
+
+    @Test
+    void aRevisionIsPublishedUnderItsWindowsKeyAndAddsOnlyItsNewReportsToTheCumulativeEstimate()
+            throws Exception {
+        var harness =
+                ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
+                        new EstimateWindows("reports", 0.25, 2),
+                        new Keys.AppConfig(),
+                        Types.TUPLE(Types.STRING, Types.STRING, Types.LONG),
+                        EstimateWindows.PROGRAMS);
+        harness.processBroadcastElement(TestProgramModels.update(MODEL), 0);
+        harness.processElement(sum(0, 2, 5, 3, 4), 59_999);
+        // Revision 2 of the same window: three reports in all, one of them new.
+        harness.processElement(
+                WindowSum.revision(
+                        "app:1",
+                        "default",
+                        GENERATION,
+                        0,
+                        60_000,
+                        new PartialSum(3, new long[] {6, 5, 7}),
+                        new PartialSum(1, new long[] {1, 2, 3}),
+                        2),
+                59_999);
+
+        List<EncodedRecord> out = harness.extractOutputValues();
+        List<EstimateWindow> estimates = out.stream().map(r -> ESTIMATES.decode(r.value)).toList();
+        assertThat(estimates)
+                .extracting(
+                        EstimateWindow::getCumulative,
+                        EstimateWindow::getRevision,
+                        EstimateWindow::getReports)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(false, 1, 2L),
+                        org.assertj.core.groups.Tuple.tuple(true, 1, 2L),
+                        org.assertj.core.groups.Tuple.tuple(false, 2, 3L),
+                        org.assertj.core.groups.Tuple.tuple(true, 2, 3L));
+        assertThat(out.get(2).key).isEqualTo(out.get(0).key);
+        assertThat(out.get(3).key).isEqualTo(out.get(1).key);
         harness.close();
     }
 }

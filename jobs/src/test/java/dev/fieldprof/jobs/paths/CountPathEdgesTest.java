@@ -25,6 +25,12 @@ class CountPathEdgesTest {
     private static KeyedBroadcastOperatorTestHarness<
                     String, PathReportEnvelope, PathSideInput, ShardEdgeCounts>
             harness(int keepVersions, int maxWaiting) throws Exception {
+        return harness(keepVersions, maxWaiting, Duration.ZERO);
+    }
+
+    private static KeyedBroadcastOperatorTestHarness<
+                    String, PathReportEnvelope, PathSideInput, ShardEdgeCounts>
+            harness(int keepVersions, int maxWaiting, Duration allowedLateness) throws Exception {
         var harness =
                 ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
                         new CountPathEdges(
@@ -33,7 +39,8 @@ class CountPathEdgesTest {
                                 false,
                                 keepVersions,
                                 Duration.ofMillis(WAIT),
-                                maxWaiting),
+                                maxWaiting,
+                                allowedLateness),
                         new PathModelJob.AppShardKey(1),
                         Types.STRING,
                         PathReferenceData.BRANCHES,
@@ -64,6 +71,33 @@ class CountPathEdgesTest {
                 .isEqualTo(EdgeModel.branchFingerprint(PathModelJobITCase.TABLE));
         assertThat(out.get(0).counts).isEqualTo(counts(UNIFORM, List.of(a, b)).toBytes());
         assertThat(letters(harness)).isEmpty();
+        harness.close();
+    }
+
+    @Test
+    void aLateReportWithinTheAllowedLatenessCountsInTheWindowOpenWhenItArrives() throws Exception {
+        var harness = harness(4, 100, Duration.ofMinutes(1));
+        harness.processBroadcastElement(table(), 0);
+        var onTime = report("on-time", UNIFORM, "", 1, 1, 1_000);
+        harness.processElement(onTime, 1_000);
+        harness.processWatermark(59_999);
+        var late = report("late", UNIFORM, "", 2, 2, 2_000);
+        harness.processElement(late, 2_000);
+        harness.processWatermark(119_999);
+        // Past the lateness of its window (closed at 60,000): a LATE letter.
+        harness.processElement(report("too-late", UNIFORM, "", 3, 3, 3_000), 3_000);
+
+        List<ShardEdgeCounts> out = harness.extractOutputValues();
+        assertThat(out)
+                .extracting(c -> c.windowEnd, c -> c.reports)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(60_000L, 1L),
+                        org.assertj.core.groups.Tuple.tuple(120_000L, 1L));
+        assertThat(out.get(1).counts).isEqualTo(counts(UNIFORM, List.of(late)).toBytes());
+        assertThat(letters(harness))
+                .containsExactly(
+                        "3 LATE late: record time 3000 is in a window that closed at 60000, beyond"
+                                + " the allowed lateness");
         harness.close();
     }
 
@@ -129,7 +163,8 @@ class CountPathEdgesTest {
                                 + " is not kept (kept: 0, 2/job-a)",
                         "3 PENDING_LIMIT 1 reports already wait for a branch table or an edge"
                                 + " model in this subtask (--max-waiting)",
-                        "4 LATE late: record time 2000 is in a window that closed at 60000");
+                        "4 LATE late: record time 2000 is in a window that closed at 60000, beyond"
+                                + " the allowed lateness");
 
         harness.setProcessingTime(WAIT);
         assertThat(letters(harness))

@@ -2,28 +2,64 @@ package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
-/** Labels a merged window sum with its (app version, config) and window bounds. */
+/**
+ * Labels a merged window sum with its (app version, config) and window bounds, and makes each
+ * firing of the window a revision: the merge fires with the shards' sums that arrived since its
+ * previous firing ({@link RevisingTrigger}); this adds them to the window's total, kept in
+ * per-window state until the window's allowed lateness has passed, and emits the total with its
+ * revision number and what it added.
+ */
 public final class EmitWindowSum
         extends ProcessWindowFunction<
                 PartialSum, WindowSum, Tuple3<String, String, Long>, TimeWindow> {
     private static final long serialVersionUID = 1L;
+
+    private static final ValueStateDescriptor<PartialSum> TOTAL =
+            new ValueStateDescriptor<>("window-total", TypeInformation.of(PartialSum.class));
+    private static final ValueStateDescriptor<Integer> REVISION =
+            new ValueStateDescriptor<>("window-revision", Types.INT);
 
     @Override
     public void process(
             Tuple3<String, String, Long> key,
             Context context,
             Iterable<PartialSum> sums,
-            Collector<WindowSum> out) {
+            Collector<WindowSum> out)
+            throws Exception {
         TimeWindow window = context.window();
-        for (PartialSum sum : sums) {
+        ValueState<PartialSum> total = context.windowState().getState(TOTAL);
+        ValueState<Integer> revision = context.windowState().getState(REVISION);
+        for (PartialSum added : sums) {
+            PartialSum sum = total.value() == null ? new PartialSum() : total.value();
+            sum.merge(added);
+            int next = revision.value() == null ? 1 : revision.value() + 1;
+            total.update(sum);
+            revision.update(next);
             out.collect(
-                    new WindowSum(
-                            key.f0, key.f1, key.f2, -1, window.getStart(), window.getEnd(), sum));
+                    WindowSum.revision(
+                            key.f0,
+                            key.f1,
+                            key.f2,
+                            window.getStart(),
+                            window.getEnd(),
+                            new PartialSum(sum.getReports(), sum.getSums()),
+                            added,
+                            next));
         }
+    }
+
+    @Override
+    public void clear(Context context) {
+        context.windowState().getState(TOTAL).clear();
+        context.windowState().getState(REVISION).clear();
     }
 }

@@ -10,9 +10,9 @@ import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.EstimateKeys;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RecordCodec;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -30,6 +30,11 @@ import org.apache.flink.util.Collector;
  * EstimateWindow of a merged window sum, then the cumulative estimate since the start. Keyed by
  * (app version, config, model generation), so a model republished with another |V| or other privacy
  * parameters starts a new cumulative estimate; program models are broadcast to it.
+ *
+ * <p>A window estimated again after late reports were added to it is published again with its
+ * revision number, under the same Kafka key ({@link EstimateKeys}); the cumulative estimate takes
+ * in only the reports the window's previous revision lacked, and is published again too (its
+ * revision counts its publications).
  */
 public final class EstimateWindows
         extends KeyedBroadcastProcessFunction<
@@ -126,7 +131,6 @@ public final class EstimateWindows
             EstimatorState current,
             Collector<EncodedRecord> out,
             java.util.function.Consumer<EncodedRecord> deadLetters) {
-        byte[] key = sum.appVersion.getBytes(StandardCharsets.UTF_8);
         if (sum.sum.width() != model.methodCount() || model.config(sum.configId) == null) {
             // Only a fingerprint collision of two generations could bring this here: the sum
             // cannot be estimated against this model, and says so in the dead letters.
@@ -140,31 +144,26 @@ public final class EstimateWindows
                                     + ")"));
             return;
         }
-        out.collect(
-                new EncodedRecord(
-                        key,
-                        CODEC.encode(
-                                estimates.estimate(
-                                        model,
-                                        sum.configId,
-                                        sum.windowStart,
-                                        sum.windowEnd,
-                                        sum.sum,
-                                        false))));
-        current.cumulative.merge(sum.sum);
+        EstimateWindow window =
+                estimates.estimate(
+                        model, sum.configId, sum.windowStart, sum.windowEnd, sum.sum, false);
+        window.setRevision(sum.revision);
+        out.collect(new EncodedRecord(EstimateKeys.bytes(window), CODEC.encode(window)));
+        // A revision adds to the cumulative estimate only the reports the previous one lacked.
+        current.cumulative.merge(sum.added);
         current.cumulativeStart = Math.min(current.cumulativeStart, sum.windowStart);
         current.cumulativeEnd = Math.max(current.cumulativeEnd, sum.windowEnd);
-        out.collect(
-                new EncodedRecord(
-                        key,
-                        CODEC.encode(
-                                estimates.estimate(
-                                        model,
-                                        sum.configId,
-                                        current.cumulativeStart,
-                                        current.cumulativeEnd,
-                                        current.cumulative,
-                                        true))));
+        current.cumulativeRevision++;
+        EstimateWindow cumulative =
+                estimates.estimate(
+                        model,
+                        sum.configId,
+                        current.cumulativeStart,
+                        current.cumulativeEnd,
+                        current.cumulative,
+                        true);
+        cumulative.setRevision(current.cumulativeRevision);
+        out.collect(new EncodedRecord(EstimateKeys.bytes(cumulative), CODEC.encode(cumulative)));
     }
 
     /** The broadcast state's key of one generation of an app version's model. */

@@ -7,8 +7,9 @@ import dev.fieldprof.schemas.DeadLetterReason;
 import org.apache.flink.api.common.functions.MapFunction;
 
 /**
- * A report whose window had already closed when it arrived: kept as a dead letter, not lost. A
- * validated report no longer carries its bytes, so the letter names where it is in Kafka.
+ * A report that arrived after its window's allowed lateness had passed (the window's state is
+ * gone): kept as a dead letter, not lost. A validated report no longer carries its bytes, so the
+ * letter names where it is in Kafka.
  */
 public final class LateReportToDeadLetter implements MapFunction<ReportRecord, EncodedRecord> {
     private static final long serialVersionUID = 1L;
@@ -24,8 +25,7 @@ public final class LateReportToDeadLetter implements MapFunction<ReportRecord, E
                         + report.deviceId
                         + " has record time "
                         + report.raw.timestamp
-                        + ", in a window already estimated (beyond the allowed out-of-orderness,"
-                        + " or its model came after its hold ended); the report is at "
+                        + ", in a window whose allowed lateness had passed; the report is at "
                         + report.raw.topic
                         + "-"
                         + report.raw.partition

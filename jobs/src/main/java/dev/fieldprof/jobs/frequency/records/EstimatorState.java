@@ -14,6 +14,10 @@ public class EstimatorState implements Serializable {
     public PartialSum cumulative;
     public long cumulativeStart;
     public long cumulativeEnd;
+
+    /** How many times the cumulative estimate was published: its latest revision. */
+    public int cumulativeRevision;
+
     public WindowSum[] waiting;
 
     public EstimatorState() {

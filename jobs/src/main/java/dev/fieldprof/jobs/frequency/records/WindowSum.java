@@ -5,7 +5,10 @@ import java.io.Serializable;
 
 /**
  * The sum of the reports of one (app version, config) in one window, or of one shard of it before
- * the shards are merged.
+ * the shards are merged. A shard's sum holds the reports that arrived since its previous one (a
+ * window fires again for late reports); a merged sum holds every report of the window so far, as
+ * its {@link #revision}-th publication, and {@link #added} the reports new since the previous
+ * revision.
  */
 public class WindowSum implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -20,6 +23,12 @@ public class WindowSum implements Serializable {
     public long windowStart;
     public long windowEnd;
     public PartialSum sum;
+
+    /** Merged sums: the reports not in the previous revision (all of them in revision 1). */
+    public PartialSum added;
+
+    /** Merged sums: 1 for the window's first publication, one more for each later one. */
+    public int revision;
 
     public WindowSum() {}
 
@@ -38,5 +47,24 @@ public class WindowSum implements Serializable {
         this.windowStart = windowStart;
         this.windowEnd = windowEnd;
         this.sum = sum;
+        this.added = sum;
+        this.revision = 1;
+    }
+
+    /** A merged window sum: every report of the window so far, its revision and what it added. */
+    public static WindowSum revision(
+            String appVersion,
+            String configId,
+            long generation,
+            long windowStart,
+            long windowEnd,
+            PartialSum total,
+            PartialSum added,
+            int revision) {
+        WindowSum sum =
+                new WindowSum(appVersion, configId, generation, -1, windowStart, windowEnd, total);
+        sum.added = added;
+        sum.revision = revision;
+        return sum;
     }
 }

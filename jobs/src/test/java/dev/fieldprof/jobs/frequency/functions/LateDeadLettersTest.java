@@ -43,8 +43,7 @@ class LateDeadLettersTest {
         assertThat(letter.getReason())
                 .isEqualTo(
                         "late: report r-1 of device device-7 has record time 59000, in a window"
-                                + " already estimated (beyond the allowed out-of-orderness, or its"
-                                + " model came after its hold ended); the report is at"
+                                + " whose allowed lateness had passed; the report is at"
                                 + " fieldprof.reports.frequency-3 offset 1234");
     }
 
