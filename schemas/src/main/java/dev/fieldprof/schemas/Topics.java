@@ -60,12 +60,19 @@ public final class Topics {
     public static final int MAX_REPORT_BYTES = 1024 * 1024;
 
     /**
-     * Largest record of the result topics (estimates, dead letters), 1 MiB: what the jobs' Kafka
-     * producers send at their default max.request.size. An estimate is about 16 bytes per method
-     * (two doubles); a dead letter keeps at most the first 512 KiB of a rejected record's value, so
-     * that rejecting a large record can never make the dead letter itself too large to publish.
+     * Largest record of the dead-letter topic, 1 MiB: a dead letter keeps at most the first 512 KiB
+     * of a rejected record's value, so that rejecting a large record can never make the dead letter
+     * itself too large to publish.
      */
     public static final int MAX_RESULT_BYTES = 1024 * 1024;
+
+    /**
+     * Largest record of the estimates topic, 64 MiB. An estimate carries about 24 bytes per method
+     * (the estimate, the projected share and the standard error, as doubles): 1 MiB would stop a
+     * program at about 40,000 methods; 64 MiB holds about 2.7 million. The frequency job's producer
+     * is given the same limit as its max.request.size.
+     */
+    public static final int MAX_ESTIMATE_BYTES = 64 * 1024 * 1024;
 
     /** Kafka's topic setting that bounds the size of one record batch (so of one record). */
     public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
@@ -115,12 +122,15 @@ public final class Topics {
 
     /**
      * Settings of the estimates topic: a changelog, compacted (a consumer that keeps the latest
-     * value per key reads every window's latest revision; older revisions are removed), 1 MiB
-     * records.
+     * value per key reads every window's latest revision; older revisions are removed), records up
+     * to {@link #MAX_ESTIMATE_BYTES}.
      */
     public static Map<String, String> estimateSettings() {
         return Map.of(
-                "cleanup.policy", "compact", MAX_MESSAGE_BYTES, Integer.toString(MAX_RESULT_BYTES));
+                "cleanup.policy",
+                "compact",
+                MAX_MESSAGE_BYTES,
+                Integer.toString(MAX_ESTIMATE_BYTES));
     }
 
     /** Settings of a compacted topic (programs, edge models). */

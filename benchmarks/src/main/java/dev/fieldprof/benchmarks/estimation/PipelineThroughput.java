@@ -271,18 +271,7 @@ public final class PipelineThroughput {
             // warm-up and the measured reports into windows of their own.
             runtime.kafka().createTopic(reportsTopic, partitions, Topics.resultSettings());
             runtime.kafka().createTopic(programsTopic, 1, Topics.compactedSettings());
-            // An estimate carries three doubles per method (g^, g*, standard errors): past about
-            // 40,000 methods it outgrows the 1 MiB of fieldprof's result topics, so the estimates
-            // topic and the job's producers get the models' limit.
-            runtime.kafka()
-                    .createTopic(
-                            estimatesTopic,
-                            1,
-                            Map.of(
-                                    "cleanup.policy",
-                                    "delete",
-                                    Topics.MAX_MESSAGE_BYTES,
-                                    Integer.toString(Topics.MAX_MODEL_BYTES)));
+            runtime.kafka().createTopic(estimatesTopic, 1, Topics.estimateSettings());
             runtime.kafka().createTopic(deadTopic, 1, Topics.resultSettings());
             String bootstrap = runtime.bootstrapServers();
 
@@ -356,13 +345,6 @@ public final class PipelineThroughput {
             // default hold: the reports that wait for it must not see their window close first.
             settings.put(FrequencyJobOptions.HOLD_LIMIT.key(), "10 min");
             settings.put(FrequencyJobOptions.MODEL_WAIT.key(), "10 min");
-            java.nio.file.Path client =
-                    java.nio.file.Files.createTempFile("bench-kafka", ".properties");
-            client.toFile().deleteOnExit();
-            java.nio.file.Files.writeString(
-                    client,
-                    ProducerConfig.MAX_REQUEST_SIZE_CONFIG + "=" + Topics.MAX_MODEL_BYTES + "\n");
-            settings.put(FrequencyJobOptions.KAFKA_PROPERTIES.key(), client.toString());
             settings.put(FrequencyJobOptions.SHARDS.key(), Integer.toString(partitions));
             settings.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "1 s");
             // The reports are read as a backlog and their sentinels close the windows; with a long

@@ -12,8 +12,8 @@ import picocli.CommandLine.Command;
                     + " LogAppendTime), so device clocks cannot steer the jobs' windows; programs,"
                     + " edge models and estimates (a changelog of each window's revisions) are"
                     + " compacted. Every topic bounds its records"
-                    + " (max.message.bytes): 64 MiB for programs and edge models, 1 MiB for the"
-                    + " others."
+                    + " (max.message.bytes): 64 MiB for programs, edge models and estimates, 1 MiB"
+                    + " for the others."
         },
         subcommands = {
             TopicsCreateCommand.class,

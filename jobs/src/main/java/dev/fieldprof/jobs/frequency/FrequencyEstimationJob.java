@@ -29,6 +29,7 @@ import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.jobs.io.ResolvedStartingOffsets;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
+import dev.fieldprof.schemas.Topics;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -136,8 +137,13 @@ public final class FrequencyEstimationJob {
                         options.programsTopic(),
                         options.groupId() + "-programs",
                         OffsetsInitializer.earliest()),
-                KafkaRecords.sink(options, options.estimatesTopic(), "estimates"),
-                KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"));
+                KafkaRecords.sink(
+                        options, options.estimatesTopic(), "estimates", Topics.MAX_ESTIMATE_BYTES),
+                KafkaRecords.sink(
+                        options,
+                        options.deadLetterTopic(),
+                        "dead-letters",
+                        Topics.MAX_RESULT_BYTES));
     }
 
     public FrequencyJobOptions options() {

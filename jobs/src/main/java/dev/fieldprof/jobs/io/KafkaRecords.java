@@ -60,12 +60,17 @@ public final class KafkaRecords {
      * at-least-once otherwise.
      *
      * @param role makes the transactional-id prefix unique among the job's sinks
+     * @param maxRecordBytes the largest record the topic takes (its max.message.bytes): the
+     *     producer's max.request.size, unless the job's Kafka properties set one
      */
     public static KafkaSink<EncodedRecord> sink(
-            KafkaJobOptions options, String topic, String role) {
+            KafkaJobOptions options, String topic, String role, int maxRecordBytes) {
         boolean exactlyOnce = !options.checkpointInterval().isZero();
+        Properties producer = options.kafkaClient();
+        producer.putIfAbsent(
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxRecordBytes));
         return KafkaSink.<EncodedRecord>builder()
-                .setKafkaProducerConfig(options.kafkaClient())
+                .setKafkaProducerConfig(producer)
                 .setRecordSerializer(new EncodedRecordSerializer(topic))
                 .setDeliveryGuarantee(
                         exactlyOnce

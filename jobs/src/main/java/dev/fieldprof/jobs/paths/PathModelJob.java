@@ -10,6 +10,7 @@ import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.jobs.io.ResolvedStartingOffsets;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
+import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -142,8 +143,12 @@ public final class PathModelJob {
                 source,
                 programs,
                 modelFeed,
-                KafkaRecords.sink(options, options.modelsTopic(), "models"),
-                KafkaRecords.sink(options, options.deadLetterTopic(), "dead-letters"),
+                KafkaRecords.sink(options, options.modelsTopic(), "models", Topics.MAX_MODEL_BYTES),
+                KafkaRecords.sink(
+                        options,
+                        options.deadLetterTopic(),
+                        "dead-letters",
+                        Topics.MAX_RESULT_BYTES),
                 PublishedModels.read(client, options.modelsTopic(), Duration.ofSeconds(30)));
     }
 
