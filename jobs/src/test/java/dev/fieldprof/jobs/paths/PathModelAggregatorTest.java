@@ -149,15 +149,15 @@ class PathModelAggregatorTest {
         assertFalse(o.accepted());
         assertTrue(o.reason().startsWith("corrupt stream"), o.reason());
         byte[] future = report.clone();
-        future[0] = 4;
+        future[0] = 5;
         assertEquals(
-                "unsupported path format version 4; this decoder reads versions 1 and 3",
+                "unsupported path format version 5; this decoder reads versions 1, 3 and 4",
                 agg.add(future).reason());
         // Version 2 never shipped; its coding was replaced by version 3's.
         byte[] retired = report.clone();
         retired[0] = 2;
         assertEquals(
-                "unsupported path format version 2; this decoder reads versions 1 and 3",
+                "unsupported path format version 2; this decoder reads versions 1, 3 and 4",
                 agg.add(retired).reason());
         assertEquals(-1, agg.add(new byte[0]).modelVersion());
         assertEquals(Optional.empty(), agg.closeWindow());
