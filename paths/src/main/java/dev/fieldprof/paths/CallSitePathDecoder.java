@@ -3,9 +3,9 @@ package dev.fieldprof.paths;
 import java.util.Arrays;
 
 /**
- * The decoding side of path format version 3 ({@link CallSitePathEncoder}): follows each frame from
- * position to position as the encoder did, one symbol per event. {@link PathDecoder} hands it the
- * version-3 reports. Not thread-safe.
+ * The decoding side of path format versions 3 and 4 ({@link CallSitePathEncoder}): follows each
+ * frame from position to position as the encoder did, one symbol per event. {@link PathDecoder}
+ * hands it the version-3 reports. Not thread-safe.
  */
 final class CallSitePathDecoder {
     private final BranchLayout layout;
@@ -108,11 +108,13 @@ final class CallSitePathDecoder {
                 }
             }
             int check = dec.decodeUniform(1 << 16);
-            int want =
-                    PathFormat.check(
-                            sites.digest(
-                                    CallSitePathEncoder.frameDigest(
-                                            frameMethod, framePosition, depth)));
+            int digest =
+                    sites.digest(
+                            CallSitePathEncoder.frameDigest(frameMethod, framePosition, depth));
+            if (h.formatVersion() == PathFormat.VERSION_4) {
+                digest = CallSitePathEncoder.droppedDigest(digest, h.droppedSegments());
+            }
+            int want = PathFormat.check(digest);
             if (check != want) {
                 throw new InvalidPathReportException(
                         "corrupt stream: end check "

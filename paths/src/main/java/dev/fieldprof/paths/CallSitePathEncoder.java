@@ -32,7 +32,24 @@ import java.util.Arrays;
  *         edge + 1 (0 = none since entry), k = calls made since (capped at 7)
  * bytes   range-coded stream to the end of the report, trailing zero bytes stripped:
  *         N events, then a 16-bit check coded uniformly: a hash of the open frames, of the
- *         positions used and of the method model at the end
+ *         positions used and of the method model at the end (version 4: and of the
+ *         dropped-segment count)
+ * </pre>
+ *
+ * <h2>Report format, version 4</h2>
+ *
+ * <p>Written when {@link #writeFormat(int)} asks for it (the staged tracer, which codes raw events
+ * in batches and may drop whole segments of them): version 3 with one more varint after the model
+ * version, the number of raw-event segments the device dropped since this thread's previous report
+ * (0 = none). The coded stream is the same as version 3's. A report that follows a dropped segment
+ * starts from the frames the thread had open at the drop, the outermost at position "called method
+ * + 1", the others at "one call made", the top at its entry ({@link #resync}).
+ *
+ * <pre>
+ * byte    format version (4)
+ * varint  model version
+ * varint  segments dropped before this report
+ * ...     as version 3 from the event count on
  * </pre>
  *
  * Each event is one symbol at its frame's position: normal exit, exceptional exit, out-edge g of
@@ -86,6 +103,8 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     private long events;
     private long dropped;
     private PathRecording recording;
+    private int formatVersion = PathFormat.VERSION_3;
+    private long droppedSegments;
 
     /**
      * Creates an encoder that starts its first report with {@code model}.
@@ -125,6 +144,102 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     public void meter(CodeLengths meter) {
         coder.meter = meter;
         sites.meter = meter;
+    }
+
+    /**
+     * Chooses the format of the reports finished from now on: 3 (the default) or 4, which also
+     * names the raw-event segments dropped before each report.
+     *
+     * @throws IllegalArgumentException for any other version
+     */
+    public void writeFormat(int version) {
+        if (version != PathFormat.VERSION_3 && version != PathFormat.VERSION_4) {
+            throw new IllegalArgumentException("cannot write path format " + version);
+        }
+        formatVersion = version;
+    }
+
+    /**
+     * Codes the raw events {@code raw[from..to)} ({@link RawPathEvents}) as the probe methods
+     * would, in one loop, stopping early after the event at which the report's coded stream reaches
+     * {@code maxBytes} or its events reach {@code maxEvents}, so the caller can cut it there.
+     *
+     * @return the index after the last event coded ({@code to} unless it stopped early)
+     */
+    public int codeRaw(int[] raw, int from, int to, int maxBytes, long maxEvents) {
+        for (int i = from; i < to; ) {
+            int e = raw[i++];
+            int v = e >> 2;
+            switch (e & 3) {
+                case RawPathEvents.ENTER -> enterMethod(v);
+                case RawPathEvents.BRANCH -> branch(v, -1, -1);
+                case RawPathEvents.EXIT -> exit(v, CallSiteModel.EXIT);
+                default -> exit(v, CallSiteModel.THROW);
+            }
+            if (coder.length() >= maxBytes || events >= maxEvents) {
+                return i;
+            }
+        }
+        return to;
+    }
+
+    /**
+     * The local edge of out-edge {@code edgeIndex} of block {@code blockId} of method {@code
+     * methodId}, or -1 if there is none such. Reads only the immutable branch layout, so any thread
+     * may call it (the traced thread of a staged tracer, for a jar instrumented before the
+     * instrumenter numbered local edges).
+     */
+    public int localEdge(int methodId, int blockId, int edgeIndex) {
+        if (methodId < 0 || methodId >= methodCount) {
+            return -1;
+        }
+        int ord = layout.ordinal(methodId, blockId);
+        if (ord < 0) {
+            return -1;
+        }
+        int[] starts = layout.edgeStart[methodId];
+        int g = starts[ord] + edgeIndex;
+        return edgeIndex < 0 || g >= starts[ord + 1] ? -1 : g;
+    }
+
+    /**
+     * Continues after a gap: the next report starts with {@code methods[0..count)} open (outermost
+     * first; ids outside the model are left out, as their entries were), positioned as the format's
+     * version-4 description says, and names {@code segments} more dropped segments. Called between
+     * reports only.
+     *
+     * @throws IllegalStateException if the current report has coded events
+     */
+    public void resync(int[] methods, int count, int segments) {
+        if (events != 0) {
+            throw new IllegalStateException("resync inside a report with " + events + " events");
+        }
+        while (savedRows.length <= count) {
+            grow();
+        }
+        int d = 0;
+        int[] t = sites.rowsOf(methodCount);
+        for (int i = 0; i < count; i++) {
+            int m = methods[i];
+            if (m < 0 || m >= methodCount) {
+                continue;
+            }
+            savedRows[d] = t;
+            savedPosition[d] = d == 0 ? m + 1 : 1;
+            d++;
+            t = sites.rowsOf(m);
+        }
+        rows = t;
+        position = 0;
+        depth = d;
+        rootReturned = 0;
+        droppedSegments += segments;
+        beginReport();
+    }
+
+    /** Segments dropped that the next non-empty report will name (version 4). */
+    public long droppedSegmentsPending() {
+        return droppedSegments;
     }
 
     @Override
@@ -187,8 +302,19 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         events++;
         position = (localEdge + 1) * CallSiteModel.LEVELS;
         if (recording != null) {
-            recording.branch(CallSiteModel.method(t), blockId, edgeIndex);
+            recordBranch(CallSiteModel.method(t), localEdge, blockId, edgeIndex);
         }
+    }
+
+    private void recordBranch(int m, int localEdge, int blockId, int edgeIndex) {
+        if (blockId < 0) { // coded from a raw event, which carries the local edge only
+            int[] starts = layout.edgeStart[m];
+            int ord = Arrays.binarySearch(starts, localEdge);
+            ord = ord < 0 ? -ord - 2 : ord;
+            blockId = layout.blocks[m][ord];
+            edgeIndex = localEdge - starts[ord];
+        }
+        recording.branch(m, blockId, edgeIndex);
     }
 
     @Override
@@ -270,9 +396,11 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         }
         coder.encodeUniform(endCheck(), 1 << 16);
         int codedLength = coder.finish();
+        boolean v4 = formatVersion == PathFormat.VERSION_4;
         int size =
                 1
                         + PathFormat.varLongSize(model.version())
+                        + (v4 ? PathFormat.varLongSize(droppedSegments) : 0)
                         + PathFormat.varLongSize(events)
                         + PathFormat.varLongSize(startDepth)
                         + PathFormat.varLongSize(
@@ -283,8 +411,14 @@ public final class CallSitePathEncoder implements PathReportEncoder {
                             + PathFormat.varLongSize(startPosition[i]);
         }
         byte[] out = new byte[size + codedLength];
-        out[0] = (byte) PathFormat.VERSION_3;
+        out[0] = (byte) formatVersion;
         int p = PathFormat.putVarLong(out, 1, model.version());
+        if (v4) {
+            p = PathFormat.putVarLong(out, p, droppedSegments);
+        }
+        if (v4 && events > 0) {
+            droppedSegments = 0; // named in this report; an empty one is never sent
+        }
         p = PathFormat.putVarLong(out, p, events);
         p = PathFormat.putVarLong(out, p, startDepth);
         p = PathFormat.putVarLong(out, p, PathFormat.pack(startPosition[0], startRootReturned));
@@ -314,7 +448,9 @@ public final class CallSitePathEncoder implements PathReportEncoder {
             endPosition = new int[savedRows.length + 1];
         }
         copyFrames(endMethod, endPosition);
-        return PathFormat.check(sites.digest(frameDigest(endMethod, endPosition, depth)));
+        int h = sites.digest(frameDigest(endMethod, endPosition, depth));
+        return PathFormat.check(
+                formatVersion == PathFormat.VERSION_4 ? droppedDigest(h, droppedSegments) : h);
     }
 
     /** Writes the methods and positions of frames 0..depth (the pseudo-frame first). */
@@ -325,6 +461,12 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         }
         methods[depth] = CallSiteModel.method(rows);
         positions[depth] = position;
+    }
+
+    /** Version 4's check also covers the dropped-segment count of the header. */
+    static int droppedDigest(int h, long droppedSegments) {
+        return PathFormat.mix(
+                PathFormat.mix(h, (int) droppedSegments), (int) (droppedSegments >>> 32));
     }
 
     /** Hash of the open frames (the outermost pseudo-frame included), as both sides compute it. */

@@ -85,14 +85,14 @@ public final class PathDecoder {
             throw new InvalidPathReportException("empty path report");
         }
         int format = report[0] & 0xFF;
-        if (format == PathFormat.VERSION_3) {
-            return readHeaderV3(report);
+        if (format == PathFormat.VERSION_3 || format == PathFormat.VERSION_4) {
+            return readHeaderV3(report, format);
         }
         if (format != PathFormat.VERSION_1) {
             throw new InvalidPathReportException(
                     "unsupported path format version "
                             + format
-                            + "; this decoder reads versions 1 and 3");
+                            + "; this decoder reads versions 1, 3 and 4");
         }
         PathFormat.Reader in = new PathFormat.Reader(report, 1);
         long modelVersion = in.varLong("model version");
@@ -132,9 +132,15 @@ public final class PathDecoder {
                 format, modelVersion, events, rootCalls, methods, lastEdges, calls, in.pos);
     }
 
-    private static PathReportHeader readHeaderV3(byte[] report) throws InvalidPathReportException {
+    private static PathReportHeader readHeaderV3(byte[] report, int format)
+            throws InvalidPathReportException {
         PathFormat.Reader in = new PathFormat.Reader(report, 1);
         long modelVersion = in.varLong("model version");
+        long droppedSegments =
+                format == PathFormat.VERSION_4 ? in.varLong("dropped segment count") : 0;
+        if (droppedSegments < 0) {
+            throw new InvalidPathReportException("malformed header: negative dropped segments");
+        }
         long events = in.varLong("event count");
         // Each open frame takes at least two bytes: bounds the allocation by the report size.
         int d = in.varInt("open frame count", report.length / 2 + 1);
@@ -165,7 +171,7 @@ public final class PathDecoder {
             throw new InvalidPathReportException("malformed header: negative version or count");
         }
         return new PathReportHeader(
-                PathFormat.VERSION_3,
+                format,
                 modelVersion,
                 events,
                 rootCalls,
@@ -174,7 +180,8 @@ public final class PathDecoder {
                 calls,
                 in.pos,
                 rootPosition,
-                positions);
+                positions,
+                droppedSegments);
     }
 
     /**
@@ -198,7 +205,7 @@ public final class PathDecoder {
             throw new InvalidPathReportException(
                     "report claims " + h.eventCount() + " events, limit " + maxEvents);
         }
-        if (h.formatVersion() == PathFormat.VERSION_3) {
+        if (h.formatVersion() != PathFormat.VERSION_1) {
             if (callSites == null) {
                 callSites = new CallSitePathDecoder(model);
             }

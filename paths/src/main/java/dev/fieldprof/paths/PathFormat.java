@@ -16,6 +16,12 @@ final class PathFormat {
      */
     static final int VERSION_3 = 3;
 
+    /**
+     * Version 4: version 3 with the number of raw-event segments dropped before the report (the
+     * staged tracer, which codes buffered events in batches).
+     */
+    static final int VERSION_4 = 4;
+
     /** Format written by devices. */
     static final int CURRENT = VERSION_3;
 

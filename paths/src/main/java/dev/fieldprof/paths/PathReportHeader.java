@@ -9,7 +9,9 @@ import java.util.Arrays;
  * (outermost first), each with the context its next event is predicted from. {@code codedOffset} is
  * where the range-coded stream starts. Version 3 also carries each frame's exact position ({@code
  * openPositions}, {@code rootPosition}); its {@code openLastEdges} and {@code openCalls} are
- * derived from them (calls returned, capped at 4) for sinks that count version-1 contexts.
+ * derived from them (calls returned, capped at 4) for sinks that count version-1 contexts. Version
+ * 4 adds {@code droppedSegments}: how many segments of raw events the device dropped (whole, never
+ * coded) between the thread's previous report and this one; 0 for every other version.
  */
 public record PathReportHeader(
         int formatVersion,
@@ -21,7 +23,34 @@ public record PathReportHeader(
         int[] openCalls,
         int codedOffset,
         int rootPosition,
-        int[] openPositions) {
+        int[] openPositions,
+        long droppedSegments) {
+
+    /** Version-3 header (no dropped segments). */
+    public PathReportHeader(
+            int formatVersion,
+            long modelVersion,
+            long eventCount,
+            int rootCalls,
+            int[] openMethods,
+            int[] openLastEdges,
+            int[] openCalls,
+            int codedOffset,
+            int rootPosition,
+            int[] openPositions) {
+        this(
+                formatVersion,
+                modelVersion,
+                eventCount,
+                rootCalls,
+                openMethods,
+                openLastEdges,
+                openCalls,
+                codedOffset,
+                rootPosition,
+                openPositions,
+                0);
+    }
 
     /** Version-1 header (no positions). */
     public PathReportHeader(
@@ -43,7 +72,8 @@ public record PathReportHeader(
                 openCalls,
                 codedOffset,
                 0,
-                new int[0]);
+                new int[0],
+                0);
     }
 
     /** Version 3: per open frame, its position (last local edge + 1) * 8 + calls made since. */
@@ -82,7 +112,8 @@ public record PathReportHeader(
                 && Arrays.equals(openCalls, h.openCalls)
                 && codedOffset == h.codedOffset
                 && rootPosition == h.rootPosition
-                && Arrays.equals(openPositions, h.openPositions);
+                && Arrays.equals(openPositions, h.openPositions)
+                && droppedSegments == h.droppedSegments;
     }
 
     @Override

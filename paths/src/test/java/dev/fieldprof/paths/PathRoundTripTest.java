@@ -389,14 +389,14 @@ class PathRoundTripTest {
         byte[] future = report.clone();
         future[0] = 9;
         assertEquals(
-                "unsupported path format version 9; this decoder reads versions 1 and 3",
+                "unsupported path format version 9; this decoder reads versions 1, 3 and 4",
                 assertThrows(InvalidPathReportException.class, () -> PathDecoder.readHeader(future))
                         .getMessage());
         // Version 2 never shipped: its coding was replaced by version 3's, so it is refused.
         byte[] retired = report.clone();
         retired[0] = 2;
         assertEquals(
-                "unsupported path format version 2; this decoder reads versions 1 and 3",
+                "unsupported path format version 2; this decoder reads versions 1, 3 and 4",
                 assertThrows(
                                 InvalidPathReportException.class,
                                 () -> PathDecoder.readHeader(retired))

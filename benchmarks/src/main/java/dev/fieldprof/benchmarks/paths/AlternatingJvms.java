@@ -137,7 +137,7 @@ final class AlternatingJvms {
             }
         }
         int status = child.waitFor();
-        int expected = s.configuration().workload ? 1 : 2;
+        int expected = s.configuration().timingLines();
         if (status != 0 || timings.size() != expected) {
             throw new IllegalStateException(
                     String.format(

@@ -35,7 +35,13 @@ record ChildTiming(
     enum Stream {
         WORKLOAD("workload"),
         ALL_EVENTS("all-events"),
-        CALLS_ONLY("calls-only");
+        CALLS_ONLY("calls-only"),
+        /**
+         * The workload's CPU on its thread plus the staged tracer's coder thread (each run's coding
+         * waited for); its {@code branches} are the segments coded and {@code calls} the segments
+         * dropped in the measured runs.
+         */
+        PROCESS("process");
 
         final String id;
 

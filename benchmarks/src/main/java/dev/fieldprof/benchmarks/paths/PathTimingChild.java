@@ -4,9 +4,12 @@ import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.client.tracing.StagedPathTracer;
 import dev.fieldprof.paths.PathEventSink;
 import dev.fieldprof.paths.PathRecording;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -80,7 +83,10 @@ public final class PathTimingChild {
                 InstrumentedProgram ip = InstrumentedProgram.of(p, work);
                 PathProbeHandler handler = handler(ip, c, modelFile);
                 if (c.workload) {
-                    double[] ms = workloadMillis(ip, c, handler, warmup, measured);
+                    double[] process = new double[measured];
+                    long[] segments = new long[2];
+                    double[] ms =
+                            workloadMillis(ip, c, handler, warmup, measured, process, segments);
                     System.out.println(
                             new ChildTiming(
                                             round,
@@ -91,6 +97,18 @@ public final class PathTimingChild {
                                             0,
                                             ms)
                                     .toLine());
+                    if (handler instanceof StagedPathTracer) {
+                        System.out.println(
+                                new ChildTiming(
+                                                round,
+                                                p.name(),
+                                                c,
+                                                ChildTiming.Stream.PROCESS,
+                                                segments[0],
+                                                segments[1],
+                                                process)
+                                        .toLine());
+                    }
                 } else {
                     PathRecording all = PathRecording.fromBytes(Files.readAllBytes(eventsFile));
                     for (ChildTiming t :
@@ -132,7 +150,38 @@ public final class PathTimingChild {
             case PAP, EVENTS_PAP ->
                     new BaselineRuntime(BaselineRuntime.Kind.PAP, ip.methods(), ip.cfgs());
             case EVENTS_DISPATCH -> new NoOpProbeHandler();
+            case STAGED, EVENTS_STAGED ->
+                    stagedTracer(
+                            ip, Files.readAllBytes(model), StagedPathTracer.Coding.CODER_THREAD);
+            case STAGED_INLINE ->
+                    stagedTracer(
+                            ip, Files.readAllBytes(model), StagedPathTracer.Coding.TRACED_THREAD);
         };
+    }
+
+    /** The staged tracer coding with the model of {@code modelRecord}, reports dropped. */
+    static StagedPathTracer stagedTracer(
+            InstrumentedProgram ip, byte[] modelRecord, StagedPathTracer.Coding coding)
+            throws IOException {
+        PathTracer t = timedTracer(ip, modelRecord); // its store holds the adopted model
+        return new StagedPathTracer(
+                "bench",
+                appVersion(ip.program()),
+                0,
+                t.models(),
+                report -> {},
+                PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                StagedPathTracer.DEFAULT_SEGMENT_EVENTS,
+                coding,
+                false);
+    }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /** CPU ns the staged tracer's coder thread has used so far (0 before it started). */
+    private static long coderNanos(StagedPathTracer t) {
+        Thread c = t.coderThread();
+        return c == null ? 0 : Math.max(0, THREADS.getThreadCpuTime(c.getId()));
     }
 
     /** The app version the timed tracer and its learned model name. */
@@ -166,13 +215,20 @@ public final class PathTimingChild {
                 "bench", app, 0, store, report -> {}, PathTracer.DEFAULT_MAX_REPORT_BYTES, false);
     }
 
-    /** CPU ms of each measured workload run, after {@code warmup} runs. */
+    /**
+     * CPU ms of each measured workload run, after {@code warmup} runs. For a staged tracer also
+     * each run's CPU on its thread and the coder thread together ({@code process}, the run's coding
+     * waited for after it) and the segments coded and dropped in the measured runs ({@code
+     * segments}).
+     */
     static double[] workloadMillis(
             InstrumentedProgram ip,
             TimedConfiguration c,
             PathProbeHandler handler,
             int warmup,
-            int measured)
+            int measured,
+            double[] process,
+            long[] segments)
             throws Exception {
         LibraryProgram p = ip.program();
         Path jar = c == TimedConfiguration.ORIGINAL ? ip.originalJar() : ip.instrumentedJar();
@@ -181,11 +237,28 @@ public final class PathTimingChild {
             PathProbes.install(handler);
             try {
                 double[] ms = new double[measured];
+                StagedPathTracer staged = handler instanceof StagedPathTracer st ? st : null;
                 for (int i = 0; i < warmup + measured; i++) {
+                    if (i == warmup && staged != null) {
+                        segments[0] = -staged.segmentsCoded();
+                        segments[1] = -staged.droppedSegments();
+                    }
+                    long coder0 = staged == null ? 0 : coderNanos(staged);
                     double t = WorkloadCpuTime.millis(run, 0L, p.rounds());
+                    if (staged != null && !staged.awaitCoded(10_000_000_000L)) {
+                        throw new IllegalStateException("the coder did not finish in 10 s");
+                    }
                     if (i >= warmup) {
                         ms[i - warmup] = t;
+                        if (staged != null) {
+                            process[i - warmup] = t + (coderNanos(staged) - coder0) / 1e6;
+                        }
                     }
+                }
+                if (staged != null) {
+                    segments[0] += staged.segmentsCoded();
+                    segments[1] += staged.droppedSegments();
+                    staged.close();
                 }
                 checkClean(p, handler);
                 return ms;
@@ -221,11 +294,14 @@ public final class PathTimingChild {
                 double b;
                 if (i % 2 == 0) {
                     a = WorkloadCpuTime.millis(() -> allProbes.play());
+                    awaitCoded(handler);
                     b = WorkloadCpuTime.millis(() -> callProbes.play());
                 } else {
                     b = WorkloadCpuTime.millis(() -> callProbes.play());
+                    awaitCoded(handler);
                     a = WorkloadCpuTime.millis(() -> allProbes.play());
                 }
+                awaitCoded(handler);
                 if (i >= warmup) {
                     allMs[i - warmup] = a;
                     callsMs[i - warmup] = b;
@@ -248,6 +324,13 @@ public final class PathTimingChild {
             new ChildTiming(
                     round, name, c, ChildTiming.Stream.CALLS_ONLY, 0, counts.calls(), callsMs)
         };
+    }
+
+    /** Lets a staged tracer's coder catch up between timed replays (untimed). */
+    private static void awaitCoded(PathProbeHandler handler) {
+        if (handler instanceof StagedPathTracer t && !t.awaitCoded(10_000_000_000L)) {
+            throw new IllegalStateException("the coder did not finish in 10 s");
+        }
     }
 
     /** Branch decisions and enter/exit pairs of a recorded run whose every enter has its exit. */
@@ -298,7 +381,8 @@ public final class PathTimingChild {
 
     private static void checkClean(LibraryProgram p, PathProbeHandler handler) {
         if (PathProbes.failures() != 0
-                || (handler instanceof PathTracer t && t.droppedEvents() != 0)) {
+                || (handler instanceof PathTracer t && t.droppedEvents() != 0)
+                || (handler instanceof StagedPathTracer s && s.droppedEvents() != 0)) {
             throw new IllegalStateException(p.name() + ": probe events dropped or failed");
         }
     }

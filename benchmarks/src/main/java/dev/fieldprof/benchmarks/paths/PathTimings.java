@@ -171,6 +171,19 @@ final class PathTimings {
                 Spread.of(pairNs));
     }
 
+    /**
+     * Segments coded and dropped by a staged configuration in all its JVMs' measured runs (its
+     * process stream's branches and calls).
+     */
+    long[] segments(String program, TimedConfiguration c) {
+        long[] out = new long[2];
+        for (ChildTiming t : matching(program, c, Stream.PROCESS)) {
+            out[0] += t.branches();
+            out[1] += t.calls();
+        }
+        return out;
+    }
+
     /** Milliseconds over {@code n} events, in ns per event. */
     private static double nsPer(double millis, long n) {
         return n == 0 ? Double.NaN : millis * 1e6 / n;

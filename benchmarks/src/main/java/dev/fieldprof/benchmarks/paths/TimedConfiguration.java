@@ -10,7 +10,10 @@ import java.util.stream.Collectors;
  * tracer or into PAP, so that the tracer's and PAP's costs per event can be taken net of the
  * dispatch, side by side ({@link PathTimings}). The tracer codes with the learned model M3, as a
  * device does once the paths job has sent it a model (the reports whose sizes the benchmark gives),
- * except {@link #TRACER_UNIFORM}: a device's first contact, before any model.
+ * except {@link #TRACER_UNIFORM}: a device's first contact, before any model. The staged
+ * configurations run the staged tracer (raw events buffered on the traced thread, coded in batches
+ * into format version 4) with its coder thread ({@link #STAGED}, {@link #EVENTS_STAGED}) or coding
+ * each full buffer on the traced thread ({@link #STAGED_INLINE}).
  */
 enum TimedConfiguration {
     ORIGINAL("original", "original", true, false),
@@ -19,9 +22,16 @@ enum TimedConfiguration {
     TRACER_UNIFORM("tracer-uniform", "tracer, uniform model", true, false),
     BLPP("blpp", "BLPP on the probes", true, false),
     PAP("pap", "PAP on the probes", true, false),
+    STAGED("staged", "staged, coder thread, M3", true, true),
+    STAGED_INLINE("staged-inline", "staged, coded on thread, M3", true, true),
     EVENTS_DISPATCH("events-dispatch", "recorded events into a no-op handler", false, false),
     EVENTS_TRACER("events-tracer", "recorded events into the tracer, M3", false, true),
-    EVENTS_PAP("events-pap", "recorded events into PAP", false, false);
+    EVENTS_PAP("events-pap", "recorded events into PAP", false, false),
+    EVENTS_STAGED(
+            "events-staged",
+            "recorded events into the staged tracer (coder thread), M3",
+            false,
+            true);
 
     /** The name on a child's command line and in its timing lines. */
     final String id;
@@ -39,6 +49,14 @@ enum TimedConfiguration {
         this.label = label;
         this.workload = workload;
         this.learnedModel = learnedModel;
+    }
+
+    /**
+     * Timing lines a child prints: one per workload (two for a staged tracer: also the process
+     * stream), two per replay (all events, calls only).
+     */
+    int timingLines() {
+        return !workload ? 2 : this == STAGED || this == STAGED_INLINE ? 2 : 1;
     }
 
     static TimedConfiguration of(String id) {

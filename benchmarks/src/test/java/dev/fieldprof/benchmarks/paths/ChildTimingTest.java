@@ -85,12 +85,12 @@ class ChildTimingTest {
         assertThatThrownBy(() -> ChildTiming.parse(LINE.replace("events-tracer", "jit")))
                 .hasMessage(
                         "unknown timed configuration 'jit'; expected one of original, probes-off,"
-                            + " tracer, tracer-uniform, blpp, pap, events-dispatch, events-tracer,"
-                            + " events-pap");
+                                + " tracer, tracer-uniform, blpp, pap, staged, staged-inline,"
+                                + " events-dispatch, events-tracer, events-pap, events-staged");
         assertThatThrownBy(() -> ChildTiming.parse(LINE.replace("calls-only", "calls")))
                 .hasMessage(
                         "timing line: unknown stream 'calls'; expected one of workload,"
-                                + " all-events, calls-only");
+                                + " all-events, calls-only, process");
     }
 
     @Test

@@ -75,7 +75,8 @@ class PathTimingChildTest {
                                 1,
                                 Map.of("gson", new AlternatingJvms.Inputs(events, model)));
 
-        assertThat(timings).hasSize(6 + 3 * 2);
+        // Eight workloads (the two staged ones also time the process), four replays of two streams.
+        assertThat(timings).hasSize(8 + 2 + 4 * 2);
         EnumSet<TimedConfiguration> seen = EnumSet.noneOf(TimedConfiguration.class);
         for (ChildTiming t : timings) {
             seen.add(t.configuration());
@@ -96,6 +97,11 @@ class PathTimingChildTest {
                 case CALLS_ONLY -> {
                     assertThat(t.branches()).isZero();
                     assertThat(t.calls()).isEqualTo(counts.calls());
+                }
+                case PROCESS -> {
+                    assertThat(t.configuration())
+                            .isIn(TimedConfiguration.STAGED, TimedConfiguration.STAGED_INLINE);
+                    assertThat(t.branches()).as("segments coded").isPositive();
                 }
             }
         }

@@ -137,6 +137,36 @@ class PathModelAggregatorTest {
         assertEquals(353, bytes(v3));
     }
 
+    /**
+     * Version 4 (the staged tracer's: version 3 plus the dropped-segment count) is learned from
+     * exactly as version 3: the same reports in both formats give the same next model.
+     */
+    @Test
+    void versionFourReportsTeachTheSameModelAsVersionThree() throws Exception {
+        EdgeModel m0 = EdgeModel.uniform(TABLE);
+        ModelUpdater updater = new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL);
+        PathModelAggregator v3 = new PathModelAggregator(m0, 2, updater);
+        PathModelAggregator v4 = new PathModelAggregator(m0, 2, updater);
+        CallSitePathEncoder four = new CallSitePathEncoder(m0);
+        four.writeFormat(4);
+        List<byte[]> threes = deviceReports(new CallSitePathEncoder(m0), 7, 20);
+        List<byte[]> fours = deviceReports(four, 7, 20);
+        for (int i = 0; i < 20; i++) {
+            assertEquals(3, threes.get(i)[0]);
+            assertEquals(4, fours.get(i)[0]);
+            // One more header byte (0 dropped segments); the end check differs, so the stream's
+            // last bytes may too.
+            assertEquals(
+                    PathDecoder.readHeader(threes.get(i)).codedOffset() + 1,
+                    PathDecoder.readHeader(fours.get(i)).codedOffset());
+            PathModelAggregator.Outcome a = v3.add(threes.get(i));
+            PathModelAggregator.Outcome b = v4.add(fours.get(i));
+            assertTrue(b.accepted(), b.reason());
+            assertEquals(a.events(), b.events());
+        }
+        assertEquals(v3.closeWindow().orElseThrow(), v4.closeWindow().orElseThrow());
+    }
+
     @Test
     void rejectedReportsCountNothing() {
         EdgeModel m0 = EdgeModel.uniform(TABLE);
@@ -149,15 +179,15 @@ class PathModelAggregatorTest {
         assertFalse(o.accepted());
         assertTrue(o.reason().startsWith("corrupt stream"), o.reason());
         byte[] future = report.clone();
-        future[0] = 4;
+        future[0] = 5;
         assertEquals(
-                "unsupported path format version 4; this decoder reads versions 1 and 3",
+                "unsupported path format version 5; this decoder reads versions 1, 3 and 4",
                 agg.add(future).reason());
         // Version 2 never shipped; its coding was replaced by version 3's.
         byte[] retired = report.clone();
         retired[0] = 2;
         assertEquals(
-                "unsupported path format version 2; this decoder reads versions 1 and 3",
+                "unsupported path format version 2; this decoder reads versions 1, 3 and 4",
                 agg.add(retired).reason());
         assertEquals(-1, agg.add(new byte[0]).modelVersion());
         assertEquals(Optional.empty(), agg.closeWindow());

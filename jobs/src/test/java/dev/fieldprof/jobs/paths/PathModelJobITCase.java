@@ -284,7 +284,7 @@ class PathModelJobITCase {
         assertThat(reasons.get(7L))
                 .isEqualTo(
                         "UNDECODABLE coded path: unsupported path format version 2; this decoder"
-                                + " reads versions 1 and 3");
+                                + " reads versions 1, 3 and 4");
         assertThat(reasons.get(11L))
                 .isEqualTo(
                         "UNKNOWN_MODEL_VERSION edge model version 7 of paths:1 did not reach the"

@@ -1,0 +1,578 @@
+package dev.fieldprof.client.tracing;
+
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
+import dev.fieldprof.paths.CallSitePathEncoder;
+import dev.fieldprof.paths.EdgeModel;
+import dev.fieldprof.paths.PathRecording;
+import dev.fieldprof.schemas.PathReport;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A path tracer that keeps the coding off the traced thread's probe calls: each probe appends one
+ * raw event ({@link dev.fieldprof.paths.RawPathEvents}: one int store) to the thread's segment
+ * buffer and keeps a stack of the open methods (one int a frame); a full buffer, or one handed over
+ * at an exit after the epoch ended, is range coded with the edge model in one loop ({@link
+ * CallSitePathEncoder#codeRaw}) into path reports of format version 4, cut at {@code
+ * maxReportBytes} as {@link PathTracer} cuts them.
+ *
+ * <p><b>Where the coding runs</b> ({@link Coding}): on the traced thread at the hand-over (never
+ * drops anything; the host waits for one segment's coding), or on one low-priority daemon coder
+ * thread. Each traced thread owns two segments: it fills one while the coder codes the other. If
+ * the coder has not finished the previous segment when the next one is full, the traced thread
+ * never waits: it drops the full segment whole, counts it ({@link #droppedSegments()}) and starts
+ * the next from a copy of its open methods, so that the next report (which names the dropped
+ * segments in its header) decodes exactly from there on.
+ *
+ * <p><b>Memory</b>: per traced thread two segments of {@code segmentEvents} ints and a stack of one
+ * int per open frame (grown, never shrunk, at a new deepest stack), plus the coder's {@link
+ * CallSitePathEncoder}; with the default 8,192 events, 64 KiB of buffers per thread (12.5 MiB for
+ * 200 threads). The queue is the one pending segment per thread.
+ *
+ * <p>No probe call allocates except the first of a thread and a stack deeper than any before it.
+ * Probe calls never throw or block (with {@link Coding#CODER_THREAD}); the coder thread swallows
+ * what the sink throws and counts it.
+ */
+public final class StagedPathTracer implements PathProbeHandler {
+    /** Where segments are coded. */
+    public enum Coding {
+        /** On the traced thread when it hands a segment over; nothing is dropped. */
+        TRACED_THREAD,
+        /** On one low-priority daemon thread; a segment it has no time for is dropped. */
+        CODER_THREAD,
+        /** Only when {@link #codePending()} is called: for tests that need a stalled coder. */
+        MANUAL
+    }
+
+    /** Default raw events per segment buffer. */
+    public static final int DEFAULT_SEGMENT_EVENTS = 1 << 13;
+
+    private final String deviceId;
+    private final String appVersion;
+    private final int variant;
+    private final EdgeModelStore models;
+    private final PathReportSink sink;
+    private final int maxReportBytes;
+    private final int segmentEvents;
+    private final boolean debug;
+    private final Coding coding;
+    private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
+    private final List<ThreadTrace> threads = new CopyOnWriteArrayList<>();
+    private final AtomicInteger threadNumbers = new AtomicInteger();
+    private final AtomicLong reports = new AtomicLong();
+    private final AtomicLong reportBytes = new AtomicLong();
+    private final AtomicLong reportEvents = new AtomicLong();
+    private final AtomicLong sinkFailures = new AtomicLong();
+    private final AtomicLong droppedSegments = new AtomicLong();
+    private final AtomicLong segmentsCoded = new AtomicLong();
+    private volatile long epoch;
+    private volatile Thread coder;
+    private volatile boolean closed;
+
+    // Racy one-entry cache of the last thread's trace, as in PathTracer.
+    private ThreadTrace last;
+
+    /**
+     * @param deviceId pseudonymous device id, the Kafka key
+     * @param appVersion 'app:version' of the traced program
+     * @param variant probe-plan variant the device traces
+     * @param models source of the model to code with
+     * @param sink where finished reports go (called from the coding thread)
+     * @param maxReportBytes a report is cut once its coded stream reaches this size
+     * @param segmentEvents raw events per segment buffer, >= 16
+     * @param coding where segments are coded
+     * @param debug if true, reports also carry the raw events
+     */
+    public StagedPathTracer(
+            String deviceId,
+            String appVersion,
+            int variant,
+            EdgeModelStore models,
+            PathReportSink sink,
+            int maxReportBytes,
+            int segmentEvents,
+            Coding coding,
+            boolean debug) {
+        if (maxReportBytes < 16) {
+            throw new IllegalArgumentException(
+                    "maxReportBytes must be >= 16, got " + maxReportBytes);
+        }
+        if (segmentEvents < 16) {
+            throw new IllegalArgumentException("segmentEvents must be >= 16, got " + segmentEvents);
+        }
+        this.deviceId = deviceId;
+        this.appVersion = appVersion;
+        this.variant = variant;
+        this.models = models;
+        this.sink = sink;
+        this.maxReportBytes = maxReportBytes;
+        this.segmentEvents = segmentEvents;
+        this.coding = coding;
+        this.debug = debug;
+    }
+
+    /** Raw events of one thread, between two hand-overs. */
+    static final class Segment {
+        final int[] events;
+        int length;
+        boolean cutAfter;
+        int droppedBefore; // whole segments dropped just before this one
+        int[] startFrames = new int[16]; // open methods at a drop, outermost first
+        int startDepth;
+
+        Segment(int capacity) {
+            events = new int[capacity];
+        }
+    }
+
+    /** Per traced thread: its buffers and stack (owner only) and its coder state (under lock). */
+    private final class ThreadTrace extends PathProbeHandle {
+        final Thread owner;
+        final int number;
+        // Traced-thread side.
+        int[] buf;
+        int n;
+        Segment filling;
+        Segment spare;
+        int[] stack = new int[64];
+        int depth;
+        long epoch;
+        // Hand-over: set by the owner, cleared by the coder once coded.
+        volatile Segment pending;
+        // Coder side, only under this trace's lock.
+        final CallSitePathEncoder encoder;
+        final PathRecording recording;
+        long sequence;
+        boolean cutting;
+
+        ThreadTrace(Thread owner, int number, EdgeModel model, long epoch) {
+            this.owner = owner;
+            this.number = number;
+            this.filling = new Segment(segmentEvents);
+            this.spare = new Segment(segmentEvents);
+            this.buf = filling.events;
+            this.epoch = epoch;
+            this.encoder = new CallSitePathEncoder(model);
+            encoder.writeFormat(4);
+            this.recording = debug ? new PathRecording() : null;
+            encoder.record(recording);
+        }
+
+        void enterMethod(int methodId) {
+            int d = depth;
+            if (d == stack.length) {
+                stack = Arrays.copyOf(stack, d * 2);
+            }
+            stack[d] = methodId;
+            depth = d + 1;
+            append(methodId << 2);
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {
+            append(localEdge << 2 | 1);
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex) {
+            append(encoder.localEdge(methodId, blockId, edgeIndex) << 2 | 1);
+        }
+
+        @Override
+        public void exit(int methodId) {
+            pop(methodId);
+            append(methodId << 2 | 2);
+            if (epoch != StagedPathTracer.this.epoch) {
+                handOver(this, true);
+            }
+        }
+
+        @Override
+        public void exitExceptionally(int methodId) {
+            pop(methodId);
+            append(methodId << 2 | 3);
+            if (epoch != StagedPathTracer.this.epoch) {
+                handOver(this, true);
+            }
+        }
+
+        /** Closes the frame of methodId and those above it, as the encoder does. */
+        private void pop(int methodId) {
+            int d = depth - 1;
+            while (d >= 0 && stack[d] != methodId) {
+                d--;
+            }
+            if (d >= 0) {
+                depth = d;
+            }
+        }
+
+        private void append(int event) {
+            int i = n;
+            buf[i] = event;
+            n = i + 1;
+            if (i + 1 == buf.length) {
+                handOver(this, false);
+            }
+        }
+    }
+
+    private ThreadTrace current() {
+        ThreadTrace t = last;
+        if (t != null && t.owner == Thread.currentThread()) {
+            return t;
+        }
+        t = local.get();
+        last = t;
+        return t;
+    }
+
+    private ThreadTrace newThread() {
+        ThreadTrace t =
+                new ThreadTrace(
+                        Thread.currentThread(),
+                        threadNumbers.getAndIncrement(),
+                        models.current(),
+                        epoch);
+        threads.add(t);
+        return t;
+    }
+
+    @Override
+    public PathProbeHandle enter(int methodId) {
+        ThreadTrace t = current();
+        t.enterMethod(methodId);
+        return t;
+    }
+
+    /**
+     * Hands the owner's filling segment to the coder (or codes it, on the traced thread), or drops
+     * it if the coder still has the previous one. Called by the owner only.
+     */
+    private void handOver(ThreadTrace t, boolean cut) {
+        Segment full = t.filling;
+        full.length = t.n;
+        full.cutAfter = cut;
+        if (coding == Coding.TRACED_THREAD) {
+            synchronized (t) {
+                code(t, full);
+            }
+            resetFilling(t, full);
+            if (cut) {
+                t.epoch = epoch;
+            }
+            return;
+        }
+        if (t.pending != null) {
+            if (!cut) { // the coder is behind: drop this segment whole, never wait
+                droppedSegments.incrementAndGet();
+                full.droppedBefore++;
+                full.startDepth = t.depth;
+                if (full.startFrames.length < t.depth) {
+                    full.startFrames = new int[Math.max(t.depth, 2 * full.startFrames.length)];
+                }
+                System.arraycopy(t.stack, 0, full.startFrames, 0, t.depth);
+                full.length = 0;
+                full.cutAfter = false;
+                t.n = 0;
+            }
+            return; // a cut is retried at the next exit
+        }
+        Segment next = t.spare;
+        t.spare = full;
+        t.filling = next;
+        resetFilling(t, next);
+        t.pending = full;
+        if (cut) {
+            t.epoch = epoch;
+        }
+        Thread c = coder;
+        if (c == null && coding == Coding.CODER_THREAD) {
+            c = startCoder();
+        }
+        if (c != null) {
+            LockSupport.unpark(c);
+        }
+    }
+
+    private static void resetFilling(ThreadTrace t, Segment s) {
+        s.length = 0;
+        s.cutAfter = false;
+        s.droppedBefore = 0;
+        s.startDepth = 0;
+        t.buf = s.events;
+        t.n = 0;
+    }
+
+    private synchronized Thread startCoder() {
+        if (coder == null && !closed) {
+            Thread c = new Thread(this::coderLoop, "fieldprof-path-coder");
+            c.setDaemon(true);
+            c.setPriority(Thread.MIN_PRIORITY);
+            coder = c;
+            c.start();
+        }
+        return coder;
+    }
+
+    private void coderLoop() {
+        while (!closed) {
+            if (codePending() == 0) {
+                LockSupport.parkNanos(this, 10_000_000L);
+            }
+        }
+    }
+
+    /**
+     * Codes every thread's pending segment now, on the calling thread (the coder thread's loop;
+     * tests drive {@link Coding#MANUAL} tracers with it).
+     *
+     * @return the segments coded
+     */
+    public int codePending() {
+        int coded = 0;
+        for (ThreadTrace t : threads) {
+            if (t.pending != null) {
+                synchronized (t) {
+                    Segment s = t.pending;
+                    if (s != null) {
+                        code(t, s);
+                        t.pending = null;
+                        coded++;
+                    }
+                }
+            }
+        }
+        return coded;
+    }
+
+    /** Codes one segment into the thread's reports; under the trace's lock. */
+    private void code(ThreadTrace t, Segment s) {
+        CallSitePathEncoder e = t.encoder;
+        try {
+            if (s.droppedBefore > 0) {
+                cut(t); // the report before the gap ends where its events end
+                e.resync(s.startFrames, s.startDepth, s.droppedBefore);
+            }
+            if (e.eventsInReport() == 0) {
+                EdgeModel latest = models.current();
+                if (latest.version() > e.model().version()) {
+                    e.useModel(latest);
+                    e.finishReport(); // empty: switches the model for the first report
+                }
+            }
+            int i = 0;
+            while (i < s.length) {
+                i = e.codeRaw(s.events, i, s.length, maxReportBytes, PathTracer.MAX_REPORT_EVENTS);
+                if (e.codedBytesSoFar() >= maxReportBytes
+                        || e.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
+                    cut(t);
+                }
+            }
+            if (s.cutAfter) {
+                cut(t);
+            }
+            segmentsCoded.incrementAndGet();
+        } catch (RuntimeException | OutOfMemoryError ex) {
+            sinkFailures.incrementAndGet(); // never reaches the host
+        }
+    }
+
+    private void cut(ThreadTrace t) {
+        if (t.cutting) {
+            return;
+        }
+        t.cutting = true;
+        try {
+            CallSitePathEncoder encoder = t.encoder;
+            EdgeModel latest = models.current();
+            if (latest.version() > encoder.model().version()) {
+                encoder.useModel(latest);
+            }
+            long events = encoder.eventsInReport();
+            long version = encoder.model().version();
+            String writer = encoder.model().writer();
+            byte[] coded = encoder.finishReport();
+            byte[] raw = null;
+            if (t.recording != null) {
+                raw = t.recording.toBytes();
+                t.recording.clear();
+            }
+            if (events == 0) {
+                return;
+            }
+            PathReport report =
+                    PathReport.newBuilder()
+                            .setReportId(UUID.randomUUID().toString())
+                            .setDeviceId(deviceId)
+                            .setAppVersion(appVersion)
+                            .setVariant(variant)
+                            .setThread(t.number)
+                            .setSequence(t.sequence++)
+                            .setModelVersion(version)
+                            .setModelWriter(writer)
+                            .setEvents(events)
+                            .setCreatedAtMillis(Instant.ofEpochMilli(System.currentTimeMillis()))
+                            .setCoded(ByteBuffer.wrap(coded))
+                            .setRaw(raw == null ? null : ByteBuffer.wrap(raw))
+                            .build();
+            reports.incrementAndGet();
+            reportBytes.addAndGet(coded.length);
+            reportEvents.addAndGet(events);
+            try {
+                sink.send(report);
+            } catch (RuntimeException e) {
+                sinkFailures.incrementAndGet();
+            }
+        } finally {
+            t.cutting = false;
+        }
+    }
+
+    /**
+     * Ends the epoch: the calling thread's events and those of ended threads are coded and cut now
+     * (after any segment still pending for them); every other traced thread hands its segment over
+     * with a cut at its next method exit.
+     */
+    public void endEpoch() {
+        epoch++;
+        flushOwn(local.get());
+        List<ThreadTrace> ended = new ArrayList<>();
+        for (ThreadTrace t : threads) {
+            if (!t.owner.isAlive()) {
+                ended.add(t);
+            }
+        }
+        for (ThreadTrace t : ended) {
+            flushOwn(t); // its owner is gone: nobody else touches its buffers
+            threads.remove(t);
+        }
+        try {
+            sink.flush();
+        } catch (RuntimeException e) {
+            sinkFailures.incrementAndGet();
+        }
+    }
+
+    /** Cuts the calling thread's events now (after its pending segment), on the calling thread. */
+    public void cutCurrentThread() {
+        flushOwn(local.get());
+    }
+
+    /** Codes t's pending and filling segments and cuts; t's owner is the caller or has ended. */
+    private void flushOwn(ThreadTrace t) {
+        synchronized (t) {
+            Segment p = t.pending;
+            if (p != null) {
+                code(t, p);
+                t.pending = null;
+            }
+            Segment s = t.filling;
+            s.length = t.n;
+            s.cutAfter = true;
+            code(t, s);
+            resetFilling(t, s);
+            t.epoch = epoch;
+        }
+    }
+
+    /**
+     * Waits up to {@code timeoutNanos} for the coder to code every pending segment (benchmarks and
+     * tests; never called on a probe path).
+     *
+     * @return true if none is pending
+     */
+    public boolean awaitCoded(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (true) {
+            boolean any = false;
+            for (ThreadTrace t : threads) {
+                any |= t.pending != null;
+            }
+            if (!any) {
+                return true;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread c = coder;
+            if (c != null) {
+                LockSupport.unpark(c);
+            }
+            LockSupport.parkNanos(100_000L);
+        }
+    }
+
+    /** Stops the coder thread (pending segments stay uncoded until the next endEpoch). */
+    public void close() {
+        closed = true;
+        Thread c = coder;
+        if (c != null) {
+            LockSupport.unpark(c);
+        }
+    }
+
+    /** The coder thread, once started (for its CPU time in benchmarks), or null. */
+    public Thread coderThread() {
+        return coder;
+    }
+
+    /** Reports handed to the sink. */
+    public long reports() {
+        return reports.get();
+    }
+
+    /** Sum of the coded sizes of the reports handed to the sink. */
+    public long reportBytes() {
+        return reportBytes.get();
+    }
+
+    /** Sum of the events coded in the reports handed to the sink. */
+    public long reportEvents() {
+        return reportEvents.get();
+    }
+
+    /** Exceptions the sink or the coding threw (swallowed). */
+    public long sinkFailures() {
+        return sinkFailures.get();
+    }
+
+    /** Whole segments of raw events dropped because the coder was behind. */
+    public long droppedSegments() {
+        return droppedSegments.get();
+    }
+
+    /** Segments coded so far. */
+    public long segmentsCoded() {
+        return segmentsCoded.get();
+    }
+
+    /** Probe events the encoders dropped (they did not fit the branch table or the frames). */
+    public long droppedEvents() {
+        long n = 0;
+        for (ThreadTrace t : threads) {
+            synchronized (t) {
+                n += t.encoder.droppedEvents();
+            }
+        }
+        return n;
+    }
+
+    /** Bytes of raw-event buffers per traced thread (two segments of ints). */
+    public long bufferBytesPerThread() {
+        return 2L * 4 * segmentEvents;
+    }
+
+    public EdgeModelStore models() {
+        return models;
+    }
+}
