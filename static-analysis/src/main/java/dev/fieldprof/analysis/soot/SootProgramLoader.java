@@ -250,7 +250,13 @@ public final class SootProgramLoader {
 
         @Override
         protected void addClassAndInvalidateHierarchy(SootClass lambdaClass) {
-            Scene.v().addClass(lambdaClass);
+            // Scene.addClass drops the hierarchy too: put the one in use back.
+            Scene scene = Scene.v();
+            FastHierarchy kept = scene.hasFastHierarchy() ? scene.getFastHierarchy() : null;
+            scene.addClass(lambdaClass);
+            if (kept != null) {
+                scene.setFastHierarchy(kept);
+            }
         }
     }
 

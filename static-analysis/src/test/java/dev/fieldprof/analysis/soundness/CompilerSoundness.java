@@ -90,9 +90,7 @@ public final class CompilerSoundness {
         var instrumentation = new JarInstrumenter(false).instrument(compiler, model, instrumented);
         System.out.printf(
                 "|V|=%d, instrumented %d classes in %.1f s%n",
-                v.size(),
-                instrumentation.classesInstrumented(),
-                (System.nanoTime() - start) / 1e9);
+                v.size(), instrumentation.classesInstrumented(), (System.nanoTime() - start) / 1e9);
         Path probes = FixtureJars.compile("probes", work.resolve("probes"), null);
         List<Path> sources;
         try (Stream<Path> files = Files.list(Paths.get("src/test/fixtures/kotlinsources"))) {
