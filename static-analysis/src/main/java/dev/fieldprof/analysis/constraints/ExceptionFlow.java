@@ -40,6 +40,9 @@ public final class ExceptionFlow {
         Map<String, List<MethodFacts>> callers = new HashMap<>();
         for (MethodFacts method : facts.methods().values()) {
             for (CallSiteFacts site : method.callSites()) {
+                if (!dependsOnTargets(site)) {
+                    continue; // may throw whatever its targets do
+                }
                 for (String target : site.targets()) {
                     callers.computeIfAbsent(target, k -> new ArrayList<>()).add(method);
                 }
@@ -87,6 +90,11 @@ public final class ExceptionFlow {
         }
         int site = code.callSite()[statement];
         return site >= 0 && callMayThrow(method.callSites().get(site), free);
+    }
+
+    /** Whether the call's outcome depends on its targets: otherwise it may always throw. */
+    private static boolean dependsOnTargets(CallSiteFacts site) {
+        return site.targetsComplete() && site.guaranteesEntry() && !site.targets().isEmpty();
     }
 
     private static boolean callMayThrow(CallSiteFacts site, Set<String> throwFree) {

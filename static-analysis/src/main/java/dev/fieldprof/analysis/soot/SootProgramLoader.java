@@ -415,6 +415,9 @@ public final class SootProgramLoader {
             guaranteesEntry = receiver.isThis(base, stmt) || neverNull(base, stmt, defs);
         }
         Set<String> targets = new TreeSet<>();
+        // Sites of one dispatch share its immutable target list, so the pairs' algorithm can
+        // count them per list instead of walking the same thousands of targets at every site.
+        List<String> shared = null;
         boolean complete;
         if (kind == CallKind.DYNAMIC) {
             complete = false;
@@ -437,12 +440,17 @@ public final class SootProgramLoader {
                 Dispatch dispatch =
                         dispatches.computeIfAbsent(
                                 kind + " " + declared, k -> dispatch(declaring, ref));
-                targets.addAll(dispatch.targets());
+                shared = dispatch.targets();
                 complete = dispatch.complete();
             }
         }
         return new CallSiteFacts(
-                statement, kind, declared, new ArrayList<>(targets), complete, guaranteesEntry);
+                statement,
+                kind,
+                declared,
+                shared != null ? shared : new ArrayList<>(targets),
+                complete,
+                guaranteesEntry);
     }
 
     /**
@@ -452,7 +460,7 @@ public final class SootProgramLoader {
      * programs.
      */
     private Dispatch dispatch(SootClass declaring, SootMethodRef ref) {
-        List<String> targets = new ArrayList<>();
+        Set<String> targets = new TreeSet<>();
         boolean complete = true;
         try {
             for (SootMethod target : hierarchy.resolveAbstractDispatch(declaring, ref)) {
@@ -462,10 +470,13 @@ public final class SootProgramLoader {
             complete = false;
         }
         complete &= dispatchIsClosed(declaring, ref.getSubSignature().getString());
-        return new Dispatch(targets, complete);
+        return new Dispatch(List.copyOf(targets), complete);
     }
 
-    /** A resolved dynamic dispatch: every target, and whether no other can exist. */
+    /**
+     * A resolved dynamic dispatch: every target (sorted, immutable, one list shared by every site
+     * of the reference), and whether no other can exist.
+     */
     private record Dispatch(List<String> targets, boolean complete) {}
 
     private static SootMethod tryResolve(SootMethodRef ref) {
