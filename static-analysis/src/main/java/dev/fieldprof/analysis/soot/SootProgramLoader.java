@@ -18,7 +18,6 @@ import java.util.TreeSet;
 import soot.Body;
 import soot.FastHierarchy;
 import soot.G;
-import soot.LambdaMetaFactory;
 import soot.Local;
 import soot.RefType;
 import soot.Scene;
@@ -166,7 +165,6 @@ public final class SootProgramLoader {
                 options.setPhaseOption(phase.trim(), "enabled:false");
             }
         }
-        keepHierarchyWhileAddingLambdas();
         Scene.v().loadNecessaryClasses();
         meter.stop("soot.load");
 
@@ -198,7 +196,6 @@ public final class SootProgramLoader {
         meter.stop("soot.bodies");
 
         // Lambda bodies add synthetic classes while bodies are built: the hierarchy comes after.
-        Scene.v().releaseFastHierarchy();
         hierarchy = Scene.v().getOrMakeFastHierarchy();
         Map<String, MethodFacts> facts = new HashMap<>();
         for (SootMethod method : methods) {
@@ -220,44 +217,6 @@ public final class SootProgramLoader {
         }
         meter.stop("soot.facts");
         return new ProgramFacts(facts, serializationConstructors, skipped, missing, meter.phases());
-    }
-
-    /**
-     * Soot's {@link LambdaMetaFactory} drops the class hierarchy each time it adds the class of a
-     * lambda, and the next method resolution rebuilds it over the whole scene, JDK included:
-     * building bodies becomes quadratic in the number of lambdas (most of a Kotlin compiler's body
-     * building went to rebuilding it). Body building resolves references upwards, from a class to
-     * its supertypes, which a new lambda class does not change, so the hierarchy is kept while
-     * bodies are built; the facts are extracted with a fresh hierarchy that has every lambda class.
-     * Where Soot's singletons differ from this version's, Soot's own factory stays.
-     */
-    private static void keepHierarchyWhileAddingLambdas() {
-        try {
-            java.lang.reflect.Field factory =
-                    soot.Singletons.class.getDeclaredField("instance_soot_LambdaMetaFactory");
-            factory.setAccessible(true);
-            factory.set(G.v(), new HierarchyKeepingLambdaFactory());
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            // Soot's factory: slower on programs with many lambdas, same facts.
-        }
-    }
-
-    /** Adds lambda classes to the scene without dropping the class hierarchy. */
-    private static final class HierarchyKeepingLambdaFactory extends LambdaMetaFactory {
-        HierarchyKeepingLambdaFactory() {
-            super(null);
-        }
-
-        @Override
-        protected void addClassAndInvalidateHierarchy(SootClass lambdaClass) {
-            // Scene.addClass drops the hierarchy too: put the one in use back.
-            Scene scene = Scene.v();
-            FastHierarchy kept = scene.hasFastHierarchy() ? scene.getFastHierarchy() : null;
-            scene.addClass(lambdaClass);
-            if (kept != null) {
-                scene.setFastHierarchy(kept);
-            }
-        }
     }
 
     private String classpathString() {
