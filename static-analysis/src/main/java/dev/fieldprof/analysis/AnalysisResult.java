@@ -18,6 +18,7 @@ import java.util.Map;
  * @param skipped class, method or classpath entry → why it was skipped
  * @param missingClasses referenced classes found neither in the jar nor on the classpath
  * @param library whether the jar was analysed as a library (open world)
+ * @param phases what each phase of the analysis cost, in order, the whole run last ({@code total})
  */
 public record AnalysisResult(
         ProgramModel model,
@@ -27,7 +28,8 @@ public record AnalysisResult(
         Map<String, String> unknownCallers,
         Map<String, String> skipped,
         List<String> missingClasses,
-        boolean library) {
+        boolean library,
+        List<Phase> phases) {
 
     public AnalysisResult {
         callChains = List.copyOf(callChains);
@@ -35,5 +37,6 @@ public record AnalysisResult(
         unknownCallers = Map.copyOf(unknownCallers);
         skipped = Map.copyOf(skipped);
         missingClasses = List.copyOf(missingClasses);
+        phases = List.copyOf(phases);
     }
 }

@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,10 +51,11 @@ public final class ProgramAnalyzer {
     /** Runs the whole analysis; fails only when the jar itself is unusable. */
     public static AnalysisResult analyze(AnalysisRequest request) {
         long start = System.nanoTime();
-        Map<String, Double> seconds = new LinkedHashMap<>();
+        long cpuStart = PhaseMeter.processCpuNanos();
+        PhaseMeter meter = new PhaseMeter();
+        List<Phase> phases = new ArrayList<>();
         Map<String, String> skipped = new TreeMap<>();
 
-        long phase = System.nanoTime();
         JarContents jar = JarContents.read(request.jar());
         List<Path> classpath = new ArrayList<>();
         for (Path entry : request.classpath()) {
@@ -79,7 +79,7 @@ public final class ProgramAnalyzer {
         List<String> v = inventory.signatures();
         Map<String, Integer> ids = inventory.ids();
         boolean library = isLibrary(request.world(), jar.manifest());
-        seconds.put("read", since(phase));
+        phases.add(meter.stop("read"));
 
         ProgramFacts facts;
         Path sootInput = null;
@@ -98,7 +98,8 @@ public final class ProgramAnalyzer {
         } finally {
             deleteTree(sootInput);
         }
-        facts.seconds().forEach(seconds::put);
+        phases.addAll(facts.phases());
+        meter.start();
         facts.skipped().forEach(skipped::putIfAbsent);
         for (String signature : v) {
             if (!facts.methods().containsKey(signature) && !skipped.containsKey(signature)) {
@@ -106,7 +107,6 @@ public final class ProgramAnalyzer {
             }
         }
 
-        phase = System.nanoTime();
         UnknownCallers unknown = UnknownCallers.compute(facts, scan, library, request.rules());
         ExceptionFlow flow = ExceptionFlow.analyze(facts);
         List<OrderPairs.Pair> found = OrderPairs.find(facts, flow, unknown, request.rules());
@@ -135,9 +135,8 @@ public final class ProgramAnalyzer {
                 Comparator.comparingInt(OrderPair::getLeft)
                         .thenComparingInt(OrderPair::getRight)
                         .thenComparing(OrderPair::getRule));
-        seconds.put("algorithm1", since(phase));
+        phases.add(meter.stop("algorithm1"));
 
-        phase = System.nanoTime();
         List<Set<Integer>> callees = new ArrayList<>();
         for (int i = 0; i < v.size(); i++) {
             callees.add(new TreeSet<>());
@@ -166,11 +165,10 @@ public final class ProgramAnalyzer {
         }
         CallGraph callGraph = new CallGraph(edges);
         List<int[]> chains = callGraph.chains(request.maxChainDepth(), request.maxChains());
-        seconds.put("callGraph", since(phase));
+        phases.add(meter.stop("callGraph"));
 
-        phase = System.nanoTime();
         List<BytecodeCfg> cfgs = cfgs(jar, v, skipped);
-        seconds.put("cfg", since(phase));
+        phases.add(meter.stop("cfg"));
 
         Map<String, Double> stats = new TreeMap<>();
         stats.put("methods", (double) v.size());
@@ -192,10 +190,14 @@ public final class ProgramAnalyzer {
         stats.put("skipped.corruptClasses", (double) scan.corruptClasses().size());
         stats.put("missingClasses", (double) facts.missingClasses().size());
         stats.put("library", library ? 1.0 : 0.0);
-        seconds.put("total", since(start));
-        seconds.forEach((name, value) -> stats.put("seconds." + name, value));
-        double algorithmSeconds =
-                seconds.getOrDefault("soot.facts", 0.0) + seconds.getOrDefault("algorithm1", 0.0);
+        double algorithmSeconds = 0;
+        for (Phase phase : phases) {
+            stats.put("seconds." + phase.name(), phase.wallSeconds());
+            if (phase.name().equals("soot.facts") || phase.name().equals("algorithm1")) {
+                algorithmSeconds += phase.wallSeconds();
+            }
+        }
+        stats.put("seconds.total", since(start));
         stats.put(
                 "algorithm1.secondsPer100kStatements",
                 statements == 0 ? 0.0 : algorithmSeconds * 100_000 / statements);
@@ -216,6 +218,8 @@ public final class ProgramAnalyzer {
         model =
                 ModelStructure.attach(
                         model, library, callGraph, chains, cfgs, unknown.reasons(), skipped);
+        phases.add(meter.stop("model"));
+        phases.add(total(phases, start, cpuStart));
         return new AnalysisResult(
                 model,
                 callGraph,
@@ -224,7 +228,23 @@ public final class ProgramAnalyzer {
                 unknown.reasons(),
                 skipped,
                 new ArrayList<>(facts.missingClasses()),
-                library);
+                library,
+                phases);
+    }
+
+    /** The whole run: its wall and CPU time, the highest phase peak, the heap in use at the end. */
+    private static Phase total(List<Phase> phases, long startNanos, long cpuStartNanos) {
+        long cpuNow = PhaseMeter.processCpuNanos();
+        double peak = 0;
+        for (Phase phase : phases) {
+            peak = Math.max(peak, phase.heapPeakMb());
+        }
+        return new Phase(
+                "total",
+                since(startNanos),
+                cpuNow < 0 || cpuStartNanos < 0 ? Double.NaN : (cpuNow - cpuStartNanos) / 1e9,
+                peak,
+                phases.get(phases.size() - 1).heapUsedMb());
     }
 
     private static boolean isLibrary(World world, Manifest manifest) {

@@ -2,6 +2,7 @@ package dev.fieldprof.benchmarks.analysis;
 
 import dev.fieldprof.analysis.AnalysisRequest;
 import dev.fieldprof.analysis.AnalysisResult;
+import dev.fieldprof.analysis.Phase;
 import dev.fieldprof.analysis.ProgramAnalyzer;
 import dev.fieldprof.bytecode.instrument.InstrumentationResult;
 import dev.fieldprof.bytecode.instrument.JarInstrumenter;
@@ -27,26 +28,30 @@ public final class AnalysisBenchmark {
             long statements,
             int pairs,
             double algorithm1SecondsPer100k,
+            double algorithm1CpuSecondsPer100k,
             double analysisSecondsPer100k,
             double analyzeSeconds,
             double analyzeCpuSeconds,
             double sootBodySeconds,
+            double heapPeakMb,
             int classesInstrumented,
             double instrumentClassesPerSecond) {
 
         public static String header() {
             return String.format(
                     Locale.ROOT,
-                    "%-26s %7s %9s %7s %12s %13s %11s %9s %10s %9s %12s",
+                    "%-26s %7s %9s %7s %12s %13s %13s %11s %9s %10s %8s %9s %12s",
                     "program",
                     "|V|",
                     "stmts",
                     "pairs",
                     "alg1 s/100K",
+                    "alg1 cpu/100K",
                     "whole s/100K",
                     "analyze s",
                     "cpu s",
                     "bodies s",
+                    "heap MB",
                     "classes",
                     "instr cls/s");
         }
@@ -54,16 +59,18 @@ public final class AnalysisBenchmark {
         public String line() {
             return String.format(
                     Locale.ROOT,
-                    "%-26s %7d %9d %7d %12.2f %13.2f %11.2f %9.2f %10.2f %9d %12.0f",
+                    "%-26s %7d %9d %7d %12.2f %13.2f %13.2f %11.2f %9.2f %10.2f %8.0f %9d %12.0f",
                     program,
                     methods,
                     statements,
                     pairs,
                     algorithm1SecondsPer100k,
+                    algorithm1CpuSecondsPer100k,
                     analysisSecondsPer100k,
                     analyzeSeconds,
                     analyzeCpuSeconds,
                     sootBodySeconds,
+                    heapPeakMb,
                     classesInstrumented,
                     instrumentClassesPerSecond);
         }
@@ -90,6 +97,16 @@ public final class AnalysisBenchmark {
                 stats.getOrDefault("seconds.soot.bodies", 0.0)
                         + stats.getOrDefault("seconds.soot.facts", 0.0)
                         + stats.getOrDefault("seconds.algorithm1", 0.0);
+        double algorithm1Cpu = 0;
+        double heapPeak = 0;
+        for (Phase phase : result.phases()) {
+            if (phase.name().equals("soot.facts") || phase.name().equals("algorithm1")) {
+                algorithm1Cpu += phase.cpuSeconds();
+            }
+            if (phase.name().equals("total")) {
+                heapPeak = phase.heapPeakMb();
+            }
+        }
         Path out = Files.createTempFile("fieldprof-bench-", ".jar");
         try {
             InstrumentationResult instrumentation =
@@ -100,10 +117,12 @@ public final class AnalysisBenchmark {
                     statements,
                     result.model().getPairs().size(),
                     stats.get("algorithm1.secondsPer100kStatements"),
+                    statements == 0 ? 0 : algorithm1Cpu * 100_000 / statements,
                     statements == 0 ? 0 : whole * 100_000 / statements,
                     analyzeSeconds,
                     analyzeCpuSeconds,
                     stats.getOrDefault("seconds.soot.bodies", 0.0),
+                    heapPeak,
                     instrumentation.classesInstrumented(),
                     instrumentation.classesPerSecond());
         } finally {
@@ -126,9 +145,10 @@ public final class AnalysisBenchmark {
         }
         out.printf(
                 Locale.ROOT,
-                "(alg1 = Soot facts + unknown callers + pairs; whole = Jimple bodies + alg1; cpu ="
-                        + " analysing thread's CPU time; the paper: 3.93 s per 100K statements;"
-                        + " %d cores, load average %.1f)%n",
+                "(alg1 = Soot facts + unknown callers + pairs, wall; alg1 cpu = the same phases'"
+                        + " process CPU time, GC included; whole = Jimple bodies + alg1; cpu ="
+                        + " analysing thread's CPU time; heap MB = highest phase's heap peak; the"
+                        + " paper: 3.93 s per 100K statements; %d cores, load average %.1f)%n",
                 Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                         .getSystemLoadAverage());

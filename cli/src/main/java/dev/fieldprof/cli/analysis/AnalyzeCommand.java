@@ -162,6 +162,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new CliFailure(e.getMessage());
         }
         spec.commandLine().getOut().println(AnalysisReport.summary(result));
+        spec.commandLine().getOut().println(AnalysisReport.phaseTable(result));
         for (var skipped : result.skipped().entrySet()) {
             spec.commandLine()
                     .getErr()

@@ -8,6 +8,7 @@ import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +68,29 @@ class AnalyzeCommandTest {
         assertThat(read.getPairs()).hasSize(5);
         assertThat(Files.readString(stats)).contains("\"pairs\": 5").contains("\"methods\": 4");
         assertThat(cli.out()).contains("tiny:1.0: 4 methods").contains("model written to");
+        // One line per phase, in order, then the whole run: name, wall s, cpu s, heap peak and
+        // used MB.
+        List<String> phaseLines =
+                cli.out()
+                        .lines()
+                        .filter(
+                                line ->
+                                        line.matches(
+                                                "[a-zA-Z0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+"))
+                        .map(line -> line.split(" +")[0])
+                        .toList();
+        assertThat(phaseLines)
+                .containsExactly(
+                        "read",
+                        "soot.load",
+                        "soot.bodies",
+                        "soot.facts",
+                        "algorithm1",
+                        "callGraph",
+                        "cfg",
+                        "model",
+                        "total");
+        assertThat(cli.out()).contains("phase", "wall s", "cpu s", "heap peak MB", "heap used MB");
 
         Path instrumented = work.resolve("tiny-instrumented.jar");
         exit =

@@ -14,6 +14,8 @@ public final class BodyGraph {
     private final int[][] successors;
     private final boolean[] exits;
     private final boolean[] explicitExits;
+    private boolean[] exitDominators;
+    private boolean[] explicitExitDominators;
 
     /** A graph whose exits are all explicit (returns and throws). */
     public BodyGraph(int[][] successors, boolean[] exits) {
@@ -56,7 +58,10 @@ public final class BodyGraph {
      * traversal from the entry that stops at {@code node} reaches no exit (Section 4.3).
      */
     public boolean dominatesExits(int node) {
-        return dominates(node, exits);
+        if (exitDominators == null) {
+            exitDominators = exitDominators(exits);
+        }
+        return exitDominators.length > 0 && exitDominators[node];
     }
 
     /**
@@ -64,34 +69,140 @@ public final class BodyGraph {
      * analysis').
      */
     public boolean dominatesExplicitExits(int node) {
-        return dominates(node, explicitExits);
+        if (explicitExitDominators == null) {
+            explicitExitDominators = exitDominators(explicitExits);
+        }
+        return explicitExitDominators.length > 0 && explicitExitDominators[node];
     }
 
-    private boolean dominates(int node, boolean[] exits) {
-        if (successors.length == 0) {
-            return false;
+    /**
+     * For every node, whether it dominates a virtual sink that every exit leads to: exactly the
+     * nodes a traversal from the entry must pass before it can reach an exit. Every node qualifies
+     * when no exit is reachable; none does in an empty graph. One dominator computation per graph
+     * (Cooper, Harvey and Kennedy's iterative algorithm over reverse postorder) instead of one
+     * traversal per asked node, which was quadratic in large bodies with many call sites.
+     */
+    private boolean[] exitDominators(boolean[] exits) {
+        int n = successors.length;
+        if (n == 0) {
+            return new boolean[0];
         }
-        boolean[] seen = new boolean[successors.length];
-        int[] stack = new int[successors.length];
+        int sink = n;
+        // Reverse postorder of the nodes reachable from the entry, the sink included.
+        int[] order = new int[n + 1];
+        int[] rank = new int[n + 1];
+        Arrays.fill(rank, -1);
+        boolean[] visited = new boolean[n + 1];
+        int[] stack = new int[n + 1];
+        int[] cursor = new int[n + 1];
         int top = 0;
+        int finished = 0;
         stack[top++] = 0;
-        seen[0] = true;
+        visited[0] = true;
         while (top > 0) {
-            int current = stack[--top];
-            if (current == node) {
-                continue;
-            }
-            if (exits[current]) {
-                return false;
-            }
-            for (int next : successors[current]) {
-                if (!seen[next]) {
-                    seen[next] = true;
+            int current = stack[top - 1];
+            int degree =
+                    current == sink ? 0 : successors[current].length + (exits[current] ? 1 : 0);
+            if (cursor[current] < degree) {
+                int k = cursor[current]++;
+                int next = k < successors[current].length ? successors[current][k] : sink;
+                if (!visited[next]) {
+                    visited[next] = true;
                     stack[top++] = next;
+                }
+            } else {
+                top--;
+                order[finished++] = current;
+            }
+        }
+        boolean[] result = new boolean[n];
+        if (!visited[sink]) {
+            Arrays.fill(result, true);
+            return result;
+        }
+        // order[0..finished) is a postorder; rank = position in reverse postorder.
+        int[] rpo = new int[finished];
+        for (int i = 0; i < finished; i++) {
+            rpo[i] = order[finished - 1 - i];
+            rank[rpo[i]] = i;
+        }
+        int[][] predecessors = predecessors(exits, visited, rank, finished);
+        int[] idom = new int[finished];
+        Arrays.fill(idom, -1);
+        idom[0] = 0;
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int i = 1; i < finished; i++) {
+                int chosen = -1;
+                for (int p : predecessors[i]) {
+                    if (idom[p] < 0) {
+                        continue;
+                    }
+                    chosen = chosen < 0 ? p : intersect(idom, p, chosen);
+                }
+                if (chosen >= 0 && idom[i] != chosen) {
+                    idom[i] = chosen;
+                    changed = true;
                 }
             }
         }
-        return true;
+        for (int i = rank[sink]; ; i = idom[i]) {
+            if (rpo[i] != sink) {
+                result[rpo[i]] = true;
+            }
+            if (i == 0) {
+                break;
+            }
+        }
+        return result;
+    }
+
+    /** Predecessors by reverse-postorder rank, among the reachable nodes, sink edges included. */
+    private int[][] predecessors(boolean[] exits, boolean[] reachable, int[] rank, int count) {
+        int n = successors.length;
+        int[] degree = new int[count];
+        for (int v = 0; v < n; v++) {
+            if (!reachable[v]) {
+                continue;
+            }
+            for (int w : successors[v]) {
+                degree[rank[w]]++;
+            }
+            if (exits[v]) {
+                degree[rank[n]]++;
+            }
+        }
+        int[][] predecessors = new int[count][];
+        for (int i = 0; i < count; i++) {
+            predecessors[i] = new int[degree[i]];
+        }
+        int[] fill = new int[count];
+        for (int v = 0; v < n; v++) {
+            if (!reachable[v]) {
+                continue;
+            }
+            for (int w : successors[v]) {
+                predecessors[rank[w]][fill[rank[w]]++] = rank[v];
+            }
+            if (exits[v]) {
+                predecessors[rank[n]][fill[rank[n]]++] = rank[v];
+            }
+        }
+        return predecessors;
+    }
+
+    /** The nearest common dominator of two nodes, by reverse-postorder rank. */
+    private static int intersect(int[] idom, int a, int b) {
+        while (a != b) {
+            while (a > b) {
+                a = idom[a];
+            }
+            while (b > a) {
+                b = idom[b];
+            }
+        }
+        return a;
     }
 
     /**

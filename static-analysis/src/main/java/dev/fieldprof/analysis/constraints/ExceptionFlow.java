@@ -4,8 +4,12 @@ import dev.fieldprof.analysis.soot.CallSiteFacts;
 import dev.fieldprof.analysis.soot.MethodFacts;
 import dev.fieldprof.analysis.soot.ProgramFacts;
 import dev.fieldprof.analysis.soot.StatementFacts;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -30,14 +34,26 @@ public final class ExceptionFlow {
 
     public static ExceptionFlow analyze(ProgramFacts facts) {
         Set<String> throwFree = new HashSet<>(facts.methods().keySet());
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (MethodFacts method : facts.methods().values()) {
-                if (throwFree.contains(method.signature()) && mayThrow(method, throwFree)) {
-                    throwFree.remove(method.signature());
-                    changed = true;
+        // A method can only start to throw when a method it calls does: after the first pass,
+        // re-examine just the callers of the methods found throwing (a worklist instead of passes
+        // over every method until nothing changes; the greatest fixpoint is the same).
+        Map<String, List<MethodFacts>> callers = new HashMap<>();
+        for (MethodFacts method : facts.methods().values()) {
+            for (CallSiteFacts site : method.callSites()) {
+                if (!dependsOnTargets(site)) {
+                    continue; // may throw whatever its targets do
                 }
+                for (String target : site.targets()) {
+                    callers.computeIfAbsent(target, k -> new ArrayList<>()).add(method);
+                }
+            }
+        }
+        Deque<MethodFacts> work = new ArrayDeque<>(facts.methods().values());
+        while (!work.isEmpty()) {
+            MethodFacts method = work.poll();
+            if (throwFree.contains(method.signature()) && mayThrow(method, throwFree)) {
+                throwFree.remove(method.signature());
+                work.addAll(callers.getOrDefault(method.signature(), List.of()));
             }
         }
         Map<String, BodyGraph> bodies = new HashMap<>();
@@ -74,6 +90,11 @@ public final class ExceptionFlow {
         }
         int site = code.callSite()[statement];
         return site >= 0 && callMayThrow(method.callSites().get(site), free);
+    }
+
+    /** Whether the call's outcome depends on its targets: otherwise it may always throw. */
+    private static boolean dependsOnTargets(CallSiteFacts site) {
+        return site.targetsComplete() && site.guaranteesEntry() && !site.targets().isEmpty();
     }
 
     private static boolean callMayThrow(CallSiteFacts site, Set<String> throwFree) {

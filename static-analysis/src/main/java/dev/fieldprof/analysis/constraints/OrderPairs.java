@@ -6,6 +6,7 @@ import dev.fieldprof.analysis.soot.ProgramFacts;
 import dev.fieldprof.schemas.PairRule;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +34,18 @@ public final class OrderPairs {
     public static List<Pair> find(
             ProgramFacts facts, ExceptionFlow flow, UnknownCallers unknown, PairRules rules) {
         boolean sound = rules == PairRules.SOUND;
-        Map<String, Integer> callSitesOf = new HashMap<>();
+        // Sites of one dispatch share one target list: count the sites per list, then each list's
+        // targets once (walking every site's targets dominated large programs).
+        Map<List<String>, Integer> sitesPerList = new IdentityHashMap<>();
         for (MethodFacts method : facts.methods().values()) {
             for (CallSiteFacts site : method.callSites()) {
-                for (String target : site.targets()) {
-                    callSitesOf.merge(target, 1, Integer::sum);
-                }
+                sitesPerList.merge(site.targets(), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> callSitesOf = new HashMap<>();
+        for (Map.Entry<List<String>, Integer> list : sitesPerList.entrySet()) {
+            for (String target : list.getKey()) {
+                callSitesOf.merge(target, list.getValue(), Integer::sum);
             }
         }
         Map<String, Pair> pairs = new LinkedHashMap<>();
@@ -56,6 +63,9 @@ public final class OrderPairs {
                                 ? body.dominatesExits(site.statement())
                                 : body.dominatesExplicitExits(site.statement()))) {
                     add(pairs, new Pair(signature, targets.get(0), PairRule.DOMINATING_CALL_SITE));
+                }
+                if (sitesPerList.get(targets) > 1) {
+                    continue; // each of its targets has two call sites or more: no rule-2 pair
                 }
                 for (String target : targets) {
                     if (target.equals(signature)

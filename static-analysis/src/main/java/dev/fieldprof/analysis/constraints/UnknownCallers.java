@@ -136,15 +136,17 @@ public final class UnknownCallers {
                 }
             }
         }
+        Set<String> unresolvedSubSignatures = new HashSet<>();
         for (MethodFacts method : facts.methods().values()) {
             for (CallSiteFacts site : method.callSites()) {
                 if (site.targets().isEmpty() && site.kind() != CallKind.DYNAMIC) {
-                    for (String target :
-                            bySubSignature.getOrDefault(
-                                    subSignature(site.declaredSignature()), List.of())) {
-                        reasons.putIfAbsent(target, "possible target of an unresolved call");
-                    }
+                    unresolvedSubSignatures.add(subSignature(site.declaredSignature()));
                 }
+            }
+        }
+        for (String sub : unresolvedSubSignatures) {
+            for (String target : bySubSignature.getOrDefault(sub, List.of())) {
+                reasons.putIfAbsent(target, "possible target of an unresolved call");
             }
         }
 

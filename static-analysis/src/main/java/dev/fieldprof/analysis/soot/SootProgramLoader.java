@@ -1,5 +1,6 @@
 package dev.fieldprof.analysis.soot;
 
+import dev.fieldprof.analysis.PhaseMeter;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -9,7 +10,6 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -118,6 +118,8 @@ public final class SootProgramLoader {
     private final Request request;
     private final Map<String, String> skipped = new TreeMap<>();
     private final Map<String, Boolean> overridableFromOutside = new HashMap<>();
+    private final Map<String, Dispatch> dispatches = new HashMap<>();
+    private final Map<SootClass, List<SootClass>> supertypes = new HashMap<>();
     private FastHierarchy hierarchy;
 
     private SootProgramLoader(Request request) {
@@ -136,8 +138,7 @@ public final class SootProgramLoader {
     }
 
     private ProgramFacts run() {
-        Map<String, Double> seconds = new LinkedHashMap<>();
-        long start = System.nanoTime();
+        PhaseMeter meter = new PhaseMeter();
         G.reset();
         Options options = Options.v();
         options.set_prepend_classpath(true);
@@ -165,9 +166,8 @@ public final class SootProgramLoader {
             }
         }
         Scene.v().loadNecessaryClasses();
-        seconds.put("soot.load", since(start));
+        meter.stop("soot.load");
 
-        long bodiesStart = System.nanoTime();
         List<SootMethod> methods = new ArrayList<>();
         Map<SootMethod, Body> bodies = new IdentityHashMap<>();
         for (String className : new TreeSet<>(request.applicationClasses())) {
@@ -193,10 +193,9 @@ public final class SootProgramLoader {
                 }
             }
         }
-        seconds.put("soot.bodies", since(bodiesStart));
+        meter.stop("soot.bodies");
 
         // Lambda bodies add synthetic classes while bodies are built: the hierarchy comes after.
-        long factsStart = System.nanoTime();
         hierarchy = Scene.v().getOrMakeFastHierarchy();
         Map<String, MethodFacts> facts = new HashMap<>();
         for (SootMethod method : methods) {
@@ -216,8 +215,8 @@ public final class SootProgramLoader {
                 missing.add(phantom.getName());
             }
         }
-        seconds.put("soot.facts", since(factsStart));
-        return new ProgramFacts(facts, serializationConstructors, skipped, missing, seconds);
+        meter.stop("soot.facts");
+        return new ProgramFacts(facts, serializationConstructors, skipped, missing, meter.phases());
     }
 
     private String classpathString() {
@@ -375,6 +374,9 @@ public final class SootProgramLoader {
             guaranteesEntry = receiver.isThis(base, stmt) || neverNull(base, stmt, defs);
         }
         Set<String> targets = new TreeSet<>();
+        // Sites of one dispatch share its immutable target list, so the pairs' algorithm can
+        // count them per list instead of walking the same thousands of targets at every site.
+        List<String> shared = null;
         boolean complete;
         if (kind == CallKind.DYNAMIC) {
             complete = false;
@@ -394,20 +396,47 @@ public final class SootProgramLoader {
                 targets.add(resolved.getSignature());
                 complete = !resolved.isAbstract();
             } else {
-                complete = true;
-                try {
-                    for (SootMethod target : hierarchy.resolveAbstractDispatch(declaring, ref)) {
-                        targets.add(target.getSignature());
-                    }
-                } catch (RuntimeException e) {
-                    complete = false;
-                }
-                complete &= dispatchIsClosed(declaring, ref.getSubSignature().getString());
+                Dispatch dispatch =
+                        dispatches.computeIfAbsent(
+                                kind + " " + declared, k -> dispatch(declaring, ref));
+                shared = dispatch.targets();
+                complete = dispatch.complete();
             }
         }
         return new CallSiteFacts(
-                statement, kind, declared, new ArrayList<>(targets), complete, guaranteesEntry);
+                statement,
+                kind,
+                declared,
+                shared != null ? shared : new ArrayList<>(targets),
+                complete,
+                guaranteesEntry);
     }
+
+    /**
+     * The targets of a virtual or interface call through {@code ref} and whether they are closed.
+     * It depends only on the reference and the (fixed) hierarchy, so it is computed once per
+     * reference: walking an interface's implementers at each of its call sites dominated large
+     * programs.
+     */
+    private Dispatch dispatch(SootClass declaring, SootMethodRef ref) {
+        Set<String> targets = new TreeSet<>();
+        boolean complete = true;
+        try {
+            for (SootMethod target : hierarchy.resolveAbstractDispatch(declaring, ref)) {
+                targets.add(target.getSignature());
+            }
+        } catch (RuntimeException e) {
+            complete = false;
+        }
+        complete &= dispatchIsClosed(declaring, ref.getSubSignature().getString());
+        return new Dispatch(List.copyOf(targets), complete);
+    }
+
+    /**
+     * A resolved dynamic dispatch: every target (sorted, immutable, one list shared by every site
+     * of the reference), and whether no other can exist.
+     */
+    private record Dispatch(List<String> targets, boolean complete) {}
 
     private static SootMethod tryResolve(SootMethodRef ref) {
         try {
@@ -571,18 +600,8 @@ public final class SootProgramLoader {
         }
         String subSignature = method.getSubSignature();
         boolean outside = false;
-        Set<SootClass> seen = new HashSet<>();
-        Deque<SootClass> work = new ArrayDeque<>();
-        SootClass owner = method.getDeclaringClass();
-        if (owner.hasSuperclass()) {
-            work.add(owner.getSuperclass());
-        }
-        work.addAll(owner.getInterfaces());
-        while (!work.isEmpty()) {
-            SootClass type = work.poll();
-            if (!seen.add(type)) {
-                continue;
-            }
+        for (SootClass type :
+                supertypes.computeIfAbsent(method.getDeclaringClass(), this::supertypesOf)) {
             if (type.isPhantom()) {
                 outside = true;
                 continue;
@@ -595,12 +614,37 @@ public final class SootProgramLoader {
                     outside = true;
                 }
             }
+        }
+        return outside;
+    }
+
+    /**
+     * The proper supertypes of {@code owner}, breadth first (superclass before interfaces); the
+     * supertypes of a phantom type are unknown and not listed. Computed once per class.
+     */
+    private List<SootClass> supertypesOf(SootClass owner) {
+        List<SootClass> out = new ArrayList<>();
+        Set<SootClass> seen = new HashSet<>();
+        Deque<SootClass> work = new ArrayDeque<>();
+        if (owner.hasSuperclass()) {
+            work.add(owner.getSuperclass());
+        }
+        work.addAll(owner.getInterfaces());
+        while (!work.isEmpty()) {
+            SootClass type = work.poll();
+            if (!seen.add(type)) {
+                continue;
+            }
+            out.add(type);
+            if (type.isPhantom()) {
+                continue;
+            }
             if (type.hasSuperclass()) {
                 work.add(type.getSuperclass());
             }
             work.addAll(type.getInterfaces());
         }
-        return outside;
+        return out;
     }
 
     /**
@@ -632,9 +676,5 @@ public final class SootProgramLoader {
             }
         }
         return out;
-    }
-
-    private static double since(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1e9;
     }
 }
