@@ -6,10 +6,9 @@ import java.util.Arrays;
  * Solves the per-window QP of docs/architecture.md, "The constraint projection, fast": {@code min
  * Σ(x(v) − ĝ(v))²} subject to {@code x >= 0}, {@code Σx = 1} and {@code x(u) <= x(w)} for every
  * pair, as {@code g* = proj_simplex(iso(ĝ))}. The isotonic regression splits every block at its
- * best upper set, found for all blocks of a round by one maximum flow (the partitioning method of
- * Spouge, Wan and Wilbur, and of Hochbaum and Queyranne), and solves chains by
- * pool-adjacent-violators. The flows of a block's last round are its order multipliers, so each
- * solve returns its KKT certificate.
+ * best upper set, found by one maximum flow per block (the partitioning method of Spouge, Wan and
+ * Wilbur, and of Hochbaum and Queyranne), and solves chains by pool-adjacent-violators. The flows
+ * of a block's last round are its order multipliers, so each solve returns its KKT certificate.
  *
  * <p>Immutable and thread-safe: the graph is preprocessed once and every solve allocates its own
  * work space.
