@@ -3,9 +3,7 @@ package dev.fieldprof.estimation;
 import dev.fieldprof.schemas.OrderPair;
 import dev.fieldprof.schemas.ProgramModel;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The preprocessed pair order of one program model: strongly connected components collapsed (pairs
@@ -46,6 +44,11 @@ public final class ConstraintGraph {
 
     final int[] dagTo;
     final int[] dagPair;
+
+    /** Condensed edges leaving component c: dagOut[dagOutStart[c] .. dagOutStart[c+1]). */
+    final int[] dagOutStart;
+
+    final int[] dagOut;
 
     /** Chains: components in order along the chain and the edges between them. */
     final int[][] chainNodes;
@@ -113,18 +116,37 @@ public final class ConstraintGraph {
         Arrays.fill(outTreePair, -1);
         spanningTrees(outStart, outPairs, inStart, inPairs);
 
-        // Condensed edges, one per distinct (component, component) pair.
-        Map<Long, Integer> seen = new HashMap<>();
-        int[] from = new int[this.left.length];
-        int[] into = new int[this.left.length];
-        int[] pairOf = new int[this.left.length];
+        // Condensed edges, one per distinct (component, component) pair, numbered in the order of
+        // their first pair. Linear time: the pairs grouped by their left end's component, and a
+        // stamp per right-end component that says which left component saw it last.
+        int pairCount = this.left.length;
+        int[] leftComponent = new int[pairCount];
+        for (int p = 0; p < pairCount; p++) {
+            leftComponent[p] = component[this.left[p]];
+        }
+        int[] groupStart = new int[components + 1];
+        int[] grouped = csr(components, leftComponent, groupStart);
+        int[] stamp = new int[components];
+        Arrays.fill(stamp, -1);
+        boolean[] firstOfEdge = new boolean[pairCount];
+        for (int cu = 0; cu < components; cu++) {
+            for (int j = groupStart[cu]; j < groupStart[cu + 1]; j++) {
+                int p = grouped[j];
+                int cw = component[this.right[p]];
+                if (cw != cu && stamp[cw] != cu) {
+                    stamp[cw] = cu;
+                    firstOfEdge[p] = true;
+                }
+            }
+        }
+        int[] from = new int[pairCount];
+        int[] into = new int[pairCount];
+        int[] pairOf = new int[pairCount];
         int count = 0;
-        for (int p = 0; p < this.left.length; p++) {
-            int cu = component[this.left[p]];
-            int cw = component[this.right[p]];
-            if (cu != cw && seen.putIfAbsent(((long) cu << 32) | cw, count) == null) {
-                from[count] = cu;
-                into[count] = cw;
+        for (int p = 0; p < pairCount; p++) {
+            if (firstOfEdge[p]) {
+                from[count] = leftComponent[p];
+                into[count] = component[this.right[p]];
                 pairOf[count] = p;
                 count++;
             }
@@ -132,6 +154,8 @@ public final class ConstraintGraph {
         this.dagFrom = Arrays.copyOf(from, count);
         this.dagTo = Arrays.copyOf(into, count);
         this.dagPair = Arrays.copyOf(pairOf, count);
+        this.dagOutStart = new int[components + 1];
+        this.dagOut = csr(components, dagFrom, dagOutStart);
 
         // Weakly connected pieces by union-find over the condensed edges.
         int[] parent = new int[components];

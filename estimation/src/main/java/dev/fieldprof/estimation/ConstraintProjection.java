@@ -1,17 +1,14 @@
 package dev.fieldprof.estimation;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Solves the per-window QP of docs/architecture.md, "The constraint projection, fast": {@code min
  * Σ(x(v) − ĝ(v))²} subject to {@code x >= 0}, {@code Σx = 1} and {@code x(u) <= x(w)} for every
  * pair, as {@code g* = proj_simplex(iso(ĝ))}. The isotonic regression splits every block at its
- * best upper set, found for all blocks of a round by one maximum flow (the partitioning method of
- * Spouge, Wan and Wilbur, and of Hochbaum and Queyranne), and solves chains by
- * pool-adjacent-violators. The flows of a block's last round are its order multipliers, so each
- * solve returns its KKT certificate.
+ * best upper set, found by one maximum flow per block (the partitioning method of Spouge, Wan and
+ * Wilbur, and of Hochbaum and Queyranne), and solves chains by pool-adjacent-violators. The flows
+ * of a block's last round are its order multipliers, so each solve returns its KKT certificate.
  *
  * <p>Immutable and thread-safe: the graph is preprocessed once and every solve allocates its own
  * work space.
@@ -199,115 +196,119 @@ public final class ConstraintProjection {
      * splits at the closed upper set U maximizing {@code Σ_{U} w(y − μ)}, a maximum-weight closure
      * found by min-cut; blocks that no cut improves are final, with the flow as multipliers.
      *
-     * @return the number of max-flow rounds
+     * <p>Every block gets its own max-flow, so a solve costs the sum over blocks of their flows,
+     * not the deepest piece's number of rounds times the whole graph. The blocks of a piece are
+     * ranges of one array, each split partitions its range in place (upper part first), and one
+     * {@link MaxFlow} serves every block: nothing is allocated per block.
+     *
+     * @return the number of rounds: the deepest split of any piece, plus one for the final blocks
      */
     private int splitGeneralPieces(double[] y, double[] w, double[] fit, double[] edgeMultiplier) {
         ConstraintGraph g = graph;
         if (g.generalNodes.length == 0) {
             return 0;
         }
-        int[] block = new int[g.components];
-        Arrays.fill(block, -1);
-        List<int[]> active = new ArrayList<>();
+        int largestPiece = 0;
         for (int[] piece : g.generalNodes) {
-            for (int c : piece) {
-                block[c] = active.size();
-            }
-            active.add(piece);
+            largestPiece = Math.max(largestPiece, piece.length);
         }
+        int[] members = new int[largestPiece];
+        int[] lowerPart = new int[largestPiece];
+        // A stack of blocks (start, end, depth); a split pushes two, so it never holds more than
+        // one entry per member.
+        int[] stack = new int[3 * (largestPiece + 1)];
+        int[] blockTag = new int[g.components];
+        Arrays.fill(blockTag, -1);
         int[] local = new int[g.components];
+        int[] arcOf = new int[g.dagFrom.length];
+        MaxFlow flow = new MaxFlow(largestPiece + 2, largestPiece + g.generalEdges.length);
+        int tags = 0;
         int rounds = 0;
-        while (!active.isEmpty()) {
-            rounds++;
-            int nodes = 0;
-            double[] blockMean = new double[active.size()];
-            double largest = 0;
-            for (int b = 0; b < active.size(); b++) {
+        for (int[] piece : g.generalNodes) {
+            System.arraycopy(piece, 0, members, 0, piece.length);
+            int top = 0;
+            stack[top++] = 0;
+            stack[top++] = piece.length;
+            stack[top++] = 1;
+            while (top > 0) {
+                int depth = stack[--top];
+                int end = stack[--top];
+                int start = stack[--top];
+                rounds = Math.max(rounds, depth);
+                int n = end - start;
                 double sum = 0;
                 double total = 0;
-                for (int c : active.get(b)) {
-                    local[c] = nodes++;
-                    block[c] = b;
+                int tag = tags++;
+                for (int i = start; i < end; i++) {
+                    int c = members[i];
+                    local[c] = i - start;
+                    blockTag[c] = tag;
                     sum += w[c] * y[c];
                     total += w[c];
                 }
-                blockMean[b] = sum / total;
-                for (int c : active.get(b)) {
-                    largest = Math.max(largest, Math.abs(w[c] * (y[c] - blockMean[b])));
+                double mean = sum / total;
+                double largest = 0;
+                for (int i = start; i < end; i++) {
+                    int c = members[i];
+                    largest = Math.max(largest, Math.abs(w[c] * (y[c] - mean)));
                 }
-            }
-            int source = nodes;
-            int sink = nodes + 1;
-            MaxFlow flow = new MaxFlow(nodes + 2, nodes + g.generalEdges.length);
-            for (int b = 0; b < active.size(); b++) {
-                for (int c : active.get(b)) {
-                    double gain = w[c] * (y[c] - blockMean[b]);
+                int source = n;
+                int sink = n + 1;
+                flow.reset(n + 2);
+                for (int i = start; i < end; i++) {
+                    int c = members[i];
+                    double gain = w[c] * (y[c] - mean);
                     if (gain > 0) {
                         flow.addEdge(source, local[c], gain);
                     } else if (gain < 0) {
                         flow.addEdge(local[c], sink, -gain);
                     }
                 }
-            }
-            int[] arcOf = new int[g.generalEdges.length];
-            Arrays.fill(arcOf, -1);
-            for (int i = 0; i < g.generalEdges.length; i++) {
-                int e = g.generalEdges[i];
-                int from = g.dagFrom[e];
-                int to = g.dagTo[e];
-                if (block[from] >= 0 && block[from] == block[to]) {
-                    // Closure arc: an upper set holding `from` must hold `to`.
-                    arcOf[i] = flow.addEdge(local[from], local[to], MaxFlow.INFINITE);
-                }
-            }
-            double tolerance = RELATIVE_TOLERANCE * largest;
-            flow.run(source, sink, tolerance);
-            boolean[] upper = flow.sourceSide(source, tolerance);
-
-            List<int[]> next = new ArrayList<>();
-            boolean[] finished = new boolean[active.size()];
-            for (int b = 0; b < active.size(); b++) {
-                int[] members = active.get(b);
-                int up = 0;
-                for (int c : members) {
-                    if (upper[local[c]]) {
-                        up++;
+                for (int i = start; i < end; i++) {
+                    int c = members[i];
+                    for (int j = g.dagOutStart[c]; j < g.dagOutStart[c + 1]; j++) {
+                        int e = g.dagOut[j];
+                        int to = g.dagTo[e];
+                        if (blockTag[to] == tag) {
+                            // Closure arc: an upper set holding c must hold `to`.
+                            arcOf[e] = flow.addEdge(local[c], local[to], MaxFlow.INFINITE);
+                        }
                     }
                 }
-                if (up == 0 || up == members.length) {
-                    finished[b] = true;
-                    for (int c : members) {
-                        fit[c] = blockMean[b];
+                double tolerance = RELATIVE_TOLERANCE * largest;
+                flow.run(source, sink, tolerance);
+                boolean[] upper = flow.sourceSide(source, tolerance);
+                int up = 0;
+                int low = 0;
+                for (int i = start; i < end; i++) {
+                    int c = members[i];
+                    if (upper[local[c]]) {
+                        members[start + up++] = c;
+                    } else {
+                        lowerPart[low++] = c;
+                    }
+                }
+                System.arraycopy(lowerPart, 0, members, start + up, low);
+                if (up == 0 || up == n) {
+                    for (int i = start; i < end; i++) {
+                        int c = members[i];
+                        fit[c] = mean;
+                        for (int j = g.dagOutStart[c]; j < g.dagOutStart[c + 1]; j++) {
+                            int e = g.dagOut[j];
+                            if (blockTag[g.dagTo[e]] == tag) {
+                                edgeMultiplier[e] = flow.flow(arcOf[e]);
+                            }
+                        }
                     }
                     continue;
                 }
-                int[] upperPart = new int[up];
-                int[] lowerPart = new int[members.length - up];
-                int iu = 0;
-                int il = 0;
-                for (int c : members) {
-                    if (upper[local[c]]) {
-                        upperPart[iu++] = c;
-                    } else {
-                        lowerPart[il++] = c;
-                    }
-                }
-                next.add(upperPart);
-                next.add(lowerPart);
+                stack[top++] = start + up;
+                stack[top++] = end;
+                stack[top++] = depth + 1;
+                stack[top++] = start;
+                stack[top++] = start + up;
+                stack[top++] = depth + 1;
             }
-            for (int i = 0; i < g.generalEdges.length; i++) {
-                if (arcOf[i] >= 0 && finished[block[g.dagFrom[g.generalEdges[i]]]]) {
-                    edgeMultiplier[g.generalEdges[i]] = flow.flow(arcOf[i]);
-                }
-            }
-            for (int[] members : active) {
-                if (finished[block[members[0]]]) {
-                    for (int c : members) {
-                        block[c] = -1;
-                    }
-                }
-            }
-            active = next;
         }
         return rounds;
     }

@@ -4,36 +4,51 @@ import java.util.Arrays;
 
 /**
  * Dinic's maximum flow on real capacities, written without recursion so that 10,000-long paths do
- * not overflow the stack. Used by {@link ConstraintProjection} to find the best upper set of every
- * block of a round in one flow (docs/architecture.md, "The constraint projection, fast"). Not
- * thread-safe.
+ * not overflow the stack. Used by {@link ConstraintProjection} to find the best upper set of one
+ * block at a time (docs/architecture.md, "The constraint projection, fast"). One instance serves
+ * many flows: {@link #reset} empties it for the next block without allocating, and its arrays grow
+ * only when a larger network comes. Not thread-safe.
  */
 final class MaxFlow {
     static final double INFINITE = Double.POSITIVE_INFINITY;
 
-    private final int nodes;
-    private final int[] head;
+    private int nodes;
+    private int[] head;
     private int[] next;
     private int[] to;
     private double[] capacity;
     private double[] flow;
     private int edges;
-    private final int[] level;
-    private final int[] current;
-    private final int[] queue;
+    private int[] level;
+    private int[] current;
+    private int[] queue;
+    private int[] path;
+    private boolean[] seen;
 
     MaxFlow(int nodes, int expectedEdges) {
-        this.nodes = nodes;
-        this.head = new int[nodes];
-        Arrays.fill(head, -1);
         int size = Math.max(2, 2 * expectedEdges);
         this.next = new int[size];
         this.to = new int[size];
         this.capacity = new double[size];
         this.flow = new double[size];
-        this.level = new int[nodes];
-        this.current = new int[nodes];
-        this.queue = new int[nodes];
+        this.head = new int[0];
+        reset(nodes);
+    }
+
+    /** Empties the network and gives it {@code nodes} nodes, reusing the arrays. */
+    void reset(int nodes) {
+        if (nodes > head.length) {
+            int size = Math.max(nodes, 2 * head.length);
+            head = new int[size];
+            level = new int[size];
+            current = new int[size];
+            queue = new int[size];
+            path = new int[size];
+            seen = new boolean[size];
+        }
+        this.nodes = nodes;
+        this.edges = 0;
+        Arrays.fill(head, 0, nodes, -1);
     }
 
     /** Adds the arc u→v and its residual twin; returns the arc's index. */
@@ -48,10 +63,12 @@ final class MaxFlow {
         int e = edges;
         to[e] = v;
         capacity[e] = cap;
+        flow[e] = 0;
         next[e] = head[u];
         head[u] = e;
         to[e + 1] = u;
         capacity[e + 1] = 0;
+        flow[e + 1] = 0;
         next[e + 1] = head[v];
         head[v] = e + 1;
         edges += 2;
@@ -73,7 +90,6 @@ final class MaxFlow {
      */
     double run(int s, int t, double tolerance) {
         double total = 0;
-        int[] path = new int[nodes];
         while (levels(s, t, tolerance)) {
             System.arraycopy(head, 0, current, 0, nodes);
             int depth = 0;
@@ -117,7 +133,7 @@ final class MaxFlow {
     }
 
     private boolean levels(int s, int t, double tolerance) {
-        Arrays.fill(level, -1);
+        Arrays.fill(level, 0, nodes, -1);
         int tail = 0;
         queue[tail++] = s;
         level[s] = 0;
@@ -134,9 +150,12 @@ final class MaxFlow {
         return level[t] >= 0;
     }
 
-    /** The source side of the minimum cut: nodes reachable from s in the residual graph. */
+    /**
+     * The source side of the minimum cut: nodes reachable from s in the residual graph. The array
+     * is the instance's own, valid for the first {@code nodes} entries until the next call.
+     */
     boolean[] sourceSide(int s, double tolerance) {
-        boolean[] seen = new boolean[nodes];
+        Arrays.fill(seen, 0, nodes, false);
         int tail = 0;
         queue[tail++] = s;
         seen[s] = true;

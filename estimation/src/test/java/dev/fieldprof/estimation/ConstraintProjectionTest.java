@@ -66,6 +66,24 @@ class ConstraintProjectionTest {
     }
 
     @Test
+    void splitsEachPieceAtItsOwnScale() {
+        // Two diamonds: 0..3 at the scale of 0.1 with 0 too high, and 4..7 already in order at the
+        // scale of 1e-16. The small one's cuts are judged against its own values, not against the
+        // large one's, so its isotonic fit is its estimate exactly.
+        int[][] pairs = {
+            {0, 1}, {0, 2}, {1, 3}, {2, 3},
+            {4, 5}, {4, 6}, {5, 7}, {6, 7}
+        };
+        ProjectionResult r = project(8, pairs, 0.4, 0.1, 0.2, 0.3, 1e-16, 2e-16, 3e-16, 4e-16);
+        double pooled = (0.4 + 0.1 + 0.2) / 3;
+        assertThat(Arrays.copyOfRange(r.isotonic(), 0, 4))
+                .containsExactly(new double[] {pooled, pooled, pooled, 0.3}, within(1e-15));
+        assertThat(Arrays.copyOfRange(r.isotonic(), 4, 8))
+                .containsExactly(new double[] {1e-16, 2e-16, 3e-16, 4e-16}, within(1e-30));
+        assertThat(r.kktResidual()).isLessThan(1e-15);
+    }
+
+    @Test
     void rejectsPairNamingAnUnknownMethod() {
         assertThatThrownBy(() -> new ConstraintGraph(3, new int[] {0}, new int[] {3}))
                 .isInstanceOf(IllegalArgumentException.class)

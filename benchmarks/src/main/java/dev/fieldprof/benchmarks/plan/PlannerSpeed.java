@@ -19,26 +19,49 @@ import java.util.SplittableRandom;
  * synthetic, seeded call graph sized so that the chain enumeration reaches the event count (a
  * method per 5 events, each calling 1-4 later methods, costs of 1-8 branch probes); 36 variants as
  * in the published study, h-bound = 1/8 of all methods' cost. Arguments: event counts (default 1000
- * 10000 50000).
+ * 10000 50000), then optionally {@code --strategies a,b} (CLI names) and {@code --max-moves N}
+ * (stop every climb after N moves: the same seed makes the same first N moves, so builds compare on
+ * a prefix of the full run).
  */
 public final class PlannerSpeed {
 
     private PlannerSpeed() {}
 
-    public static void main(String[] args) {
-        int[] sizes = args.length == 0 ? new int[] {1_000, 10_000, 50_000} : parse(args);
-        run(System.out, sizes);
-    }
+    private static final Strategy[] ALL = {
+        Strategy.BALANCED_PROBES,
+        Strategy.BALANCED_EVENTS,
+        Strategy.BALANCED_PACKED_EVENTS,
+        Strategy.BALANCED_CLUSTERS,
+        Strategy.BALANCED_PACKED_CLUSTERS
+    };
 
-    private static int[] parse(String[] args) {
-        int[] sizes = new int[args.length];
+    public static void main(String[] args) {
+        java.util.List<Integer> sizes = new java.util.ArrayList<>();
+        Strategy[] strategies = ALL;
+        long maxMoves = Long.MAX_VALUE;
         for (int i = 0; i < args.length; i++) {
-            sizes[i] = Integer.parseInt(args[i]);
+            switch (args[i]) {
+                case "--strategies" ->
+                        strategies =
+                                java.util.Arrays.stream(args[++i].split(","))
+                                        .map(Strategy::parse)
+                                        .toArray(Strategy[]::new);
+                case "--max-moves" -> maxMoves = Long.parseLong(args[++i]);
+                default -> sizes.add(Integer.parseInt(args[i]));
+            }
         }
-        return sizes;
+        int[] events =
+                sizes.isEmpty()
+                        ? new int[] {1_000, 10_000, 50_000}
+                        : sizes.stream().mapToInt(Integer::intValue).toArray();
+        run(System.out, events, strategies, maxMoves);
     }
 
     static void run(PrintStream out, int[] sizes) {
+        run(out, sizes, ALL, Long.MAX_VALUE);
+    }
+
+    static void run(PrintStream out, int[] sizes, Strategy[] strategies, long maxMoves) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         out.printf(
                 Locale.ROOT,
@@ -52,13 +75,6 @@ public final class PlannerSpeed {
                 "stopped",
                 "CPU s",
                 "covered");
-        Strategy[] strategies = {
-            Strategy.BALANCED_PROBES,
-            Strategy.BALANCED_EVENTS,
-            Strategy.BALANCED_PACKED_EVENTS,
-            Strategy.BALANCED_CLUSTERS,
-            Strategy.BALANCED_PACKED_CLUSTERS
-        };
         for (int events : sizes) {
             int methods = Math.max(50, events / 5);
             SplittableRandom random = new SplittableRandom(events);
@@ -83,8 +99,9 @@ public final class PlannerSpeed {
             ModelCallGraph graph = new ModelCallGraph(callees, unknownCallers);
             MethodCosts methodCosts = MethodCosts.of(costs, MethodCosts.BRANCH_PROBES);
             for (Strategy strategy : strategies) {
-                PlanOptions options =
+                PlanOptions defaults =
                         PlanOptions.of(strategy, 36, total / 8, 1L).withEventBounds(8, events, 64);
+                PlanOptions options = defaults.withClimbBounds(defaults.maxBadMoves(), maxMoves);
                 long start = threads.getCurrentThreadCpuTime();
                 PlanResult result = ProbePlanner.plan(graph, methodCosts, options);
                 double cpu = (threads.getCurrentThreadCpuTime() - start) / 1e9;

@@ -19,7 +19,13 @@ import java.util.Arrays;
  * variants the set was placed in; {@code ov_i} the summed cost of the probes that two or more sets
  * placed in variant {@code i} share; ALLUSED the summed length of the sets placed nowhere.
  *
- * <p>Memory: an int per (variant, method) and per (variant, set). Not thread-safe.
+ * <p>The draws of a move mostly ask {@link #fits}, so that question reads only compact data: a bit
+ * per (variant, set) for "placed", a bit per (variant, method) for "used", and the sets' members
+ * and their costs back to back in two arrays, instead of an array per set and an int per (variant,
+ * set).
+ *
+ * <p>Memory: an int per (variant, method) and per (variant, set), and a bit for each. Not
+ * thread-safe.
  */
 final class Distribution {
 
@@ -44,6 +50,15 @@ final class Distribution {
 
     // Set ids by ascending length (ties by id), to find the sets that surely fit a variant.
     private final int[] byLength;
+
+    // The sets' members back to back (ProbeSets.flatMembers), each member's cost beside it.
+    private final int[] memberStart;
+    private final int[] member;
+    private final long[] memberCost;
+
+    // Bit sets per variant: the sets placed in it, and the methods some placed set uses.
+    private final long[][] placedBits;
+    private final long[][] usedBits;
 
     Distribution(ProbeSets sets, MethodCosts costs, int variants, long hBound) {
         if (costs.size() != sets.methodCount()) {
@@ -78,6 +93,14 @@ final class Distribution {
         for (int[] row : position) {
             Arrays.fill(row, -1);
         }
+        memberStart = sets.flatStarts();
+        member = sets.flatMembers();
+        memberCost = new long[member.length];
+        for (int j = 0; j < member.length; j++) {
+            memberCost[j] = costs.cost(member[j]);
+        }
+        placedBits = new long[variants][(setCount + 63) >>> 6];
+        usedBits = new long[variants][(sets.methodCount() + 63) >>> 6];
         byLength =
                 java.util.stream.IntStream.range(0, setCount)
                         .boxed()
@@ -129,7 +152,7 @@ final class Distribution {
     }
 
     boolean holds(int variant, int set) {
-        return position[variant][set] >= 0;
+        return (placedBits[variant][set >>> 6] & (1L << set)) != 0;
     }
 
     int placedCount(int variant) {
@@ -176,11 +199,12 @@ final class Distribution {
             return false;
         }
         // addedCost with an early exit: most draws of a nearly full variant do not fit.
-        int[] use = uses[variant];
+        long[] usedBit = usedBits[variant];
         long room = remaining(variant);
-        for (int m : sets.membersView(set)) {
-            if (use[m] == 0) {
-                room -= costs.cost(m);
+        for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+            int m = member[j];
+            if ((usedBit[m >>> 6] & (1L << m)) == 0) {
+                room -= memberCost[j];
                 if (room < 0) {
                     return false;
                 }
@@ -194,12 +218,15 @@ final class Distribution {
             throw new IllegalStateException("set " + set + " already in variant " + variant);
         }
         int[] use = uses[variant];
-        for (int m : sets.membersView(set)) {
+        long[] usedBit = usedBits[variant];
+        for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+            int m = member[j];
             int before = use[m]++;
             if (before == 0) {
-                used[variant] += costs.cost(m);
+                used[variant] += memberCost[j];
+                usedBit[m >>> 6] |= 1L << m;
             } else if (before == 1) {
-                overlap[variant] += costs.cost(m);
+                overlap[variant] += memberCost[j];
             }
         }
         if (used[variant] > hBound) {
@@ -217,6 +244,7 @@ final class Distribution {
         }
         position[variant][set] = placedCount[variant];
         placed[variant][placedCount[variant]++] = set;
+        placedBits[variant][set >>> 6] |= 1L << set;
     }
 
     void remove(int variant, int set) {
@@ -225,12 +253,15 @@ final class Distribution {
             throw new IllegalStateException("set " + set + " not in variant " + variant);
         }
         int[] use = uses[variant];
-        for (int m : sets.membersView(set)) {
+        long[] usedBit = usedBits[variant];
+        for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+            int m = member[j];
             int after = --use[m];
             if (after == 0) {
-                used[variant] -= costs.cost(m);
+                used[variant] -= memberCost[j];
+                usedBit[m >>> 6] &= ~(1L << m);
             } else if (after == 1) {
-                overlap[variant] -= costs.cost(m);
+                overlap[variant] -= memberCost[j];
             }
         }
         int t = timesUsed[set]--;
@@ -244,6 +275,7 @@ final class Distribution {
         placed[variant][at] = last;
         position[variant][last] = at;
         position[variant][set] = -1;
+        placedBits[variant][set >>> 6] &= ~(1L << set);
     }
 
     /** BALANCE, PACKING and ALLUSED of the current distribution, in O(n). */

@@ -14,9 +14,22 @@ public final class ProbeSets {
     private final int methodCount;
     private final int[][] sets;
 
+    /** All sets' members back to back: set i is {@code flat[flatStart[i] .. flatStart[i+1])}. */
+    private final int[] flatStart;
+
+    private final int[] flat;
+
     private ProbeSets(int methodCount, int[][] sets) {
         this.methodCount = methodCount;
         this.sets = sets;
+        this.flatStart = new int[sets.length + 1];
+        for (int i = 0; i < sets.length; i++) {
+            flatStart[i + 1] = flatStart[i] + sets[i].length;
+        }
+        this.flat = new int[flatStart[sets.length]];
+        for (int i = 0; i < sets.length; i++) {
+            System.arraycopy(sets[i], 0, flat, flatStart[i], sets[i].length);
+        }
     }
 
     /**
@@ -65,6 +78,19 @@ public final class ProbeSets {
     /** Without a copy, for the planner's inner loops; callers must not write to it. */
     int[] membersView(int i) {
         return sets[i];
+    }
+
+    /**
+     * Every set's members in one array, for the planner's inner loops (one memory region instead of
+     * an array per set); callers must not write to it.
+     */
+    int[] flatMembers() {
+        return flat;
+    }
+
+    /** Where each set starts in {@link #flatMembers()}, and the end as the last entry. */
+    int[] flatStarts() {
+        return flatStart;
     }
 
     /** length(e) of Section 4.3 in cost units: the summed cost of the set's probes. */
