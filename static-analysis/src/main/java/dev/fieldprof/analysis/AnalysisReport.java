@@ -1,5 +1,6 @@
 package dev.fieldprof.analysis;
 
+import dev.fieldprof.analysis.phases.Phase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

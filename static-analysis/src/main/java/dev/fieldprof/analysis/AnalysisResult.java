@@ -1,5 +1,6 @@
 package dev.fieldprof.analysis;
 
+import dev.fieldprof.analysis.phases.Phase;
 import dev.fieldprof.bytecode.CallGraph;
 import dev.fieldprof.bytecode.cfg.BytecodeCfg;
 import dev.fieldprof.schemas.ProgramModel;

@@ -3,6 +3,8 @@ package dev.fieldprof.analysis;
 import dev.fieldprof.analysis.constraints.ExceptionFlow;
 import dev.fieldprof.analysis.constraints.OrderPairs;
 import dev.fieldprof.analysis.constraints.UnknownCallers;
+import dev.fieldprof.analysis.phases.Phase;
+import dev.fieldprof.analysis.phases.PhaseMeter;
 import dev.fieldprof.analysis.soot.CallSiteFacts;
 import dev.fieldprof.analysis.soot.MethodFacts;
 import dev.fieldprof.analysis.soot.ProgramFacts;

@@ -2,8 +2,8 @@ package dev.fieldprof.benchmarks.analysis;
 
 import dev.fieldprof.analysis.AnalysisRequest;
 import dev.fieldprof.analysis.AnalysisResult;
-import dev.fieldprof.analysis.Phase;
 import dev.fieldprof.analysis.ProgramAnalyzer;
+import dev.fieldprof.analysis.phases.Phase;
 import dev.fieldprof.bytecode.instrument.InstrumentationResult;
 import dev.fieldprof.bytecode.instrument.JarInstrumenter;
 import java.io.IOException;

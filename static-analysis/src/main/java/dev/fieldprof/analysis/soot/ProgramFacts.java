@@ -1,6 +1,6 @@
 package dev.fieldprof.analysis.soot;
 
-import dev.fieldprof.analysis.Phase;
+import dev.fieldprof.analysis.phases.Phase;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

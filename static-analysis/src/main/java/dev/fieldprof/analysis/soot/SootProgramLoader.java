@@ -1,6 +1,6 @@
 package dev.fieldprof.analysis.soot;
 
-import dev.fieldprof.analysis.PhaseMeter;
+import dev.fieldprof.analysis.phases.PhaseMeter;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package dev.fieldprof.analysis;
+package dev.fieldprof.analysis.phases;
 
 /**
  * What one phase of the analysis cost.

@@ -1,4 +1,4 @@
-package dev.fieldprof.analysis;
+package dev.fieldprof.analysis.phases;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
