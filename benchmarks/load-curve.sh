@@ -89,8 +89,11 @@ for runtime in $RUNTIMES; do
       ;;
     embedded)
       step "embedded: jobs run frequency on a MiniCluster with 2 slots"
-      fieldprof jobs run --task-slots 2 frequency "${JOB_OPTIONS[@]}" \
-        --transactional-id-prefix "load-curve-embedded-$$" --group-id "load-curve-embedded-$$" \
+      # exec: JOB_PID is the JVM itself, not a subshell around it that SIGTERM would leave the
+      # JVM (and its MiniCluster, still reading the broker's topics) running without.
+      { exec java "${OPENS_ARGS[@]}" -Xmx1g -Dfieldprof.home="$REPO_DIR" -jar "$CLI_JAR" \
+        jobs run --task-slots 2 frequency "${JOB_OPTIONS[@]}" \
+        --transactional-id-prefix "load-curve-embedded-$$" --group-id "load-curve-embedded-$$"; } \
         > "$OUT/embedded-job.log" 2>&1 &
       JOB_PID=$!
       deadline=$((SECONDS + 120))
