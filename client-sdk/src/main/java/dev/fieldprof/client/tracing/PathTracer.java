@@ -6,14 +6,10 @@ import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.EdgeModel;
 import dev.fieldprof.paths.PathRecording;
 import dev.fieldprof.schemas.PathReport;
-import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The device side of adaptive path profiling (docs/architecture.md, "Paths"; after AdapTracer,
@@ -41,20 +37,14 @@ public final class PathTracer implements PathProbeHandler {
      */
     public static final int MAX_REPORT_EVENTS = 1 << 16;
 
-    private final String deviceId;
-    private final String appVersion;
-    private final int variant;
     private final EdgeModelStore models;
     private final PathReportSink sink;
+    private final PathReportOutlet outlet;
     private final int maxReportBytes;
     private final boolean debug;
     private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
     private final List<ThreadTrace> threads = new CopyOnWriteArrayList<>();
     private final AtomicInteger threadNumbers = new AtomicInteger();
-    private final AtomicLong reports = new AtomicLong();
-    private final AtomicLong reportBytes = new AtomicLong();
-    private final AtomicLong reportEvents = new AtomicLong();
-    private final AtomicLong sinkFailures = new AtomicLong();
     private volatile long epoch;
 
     // Racy one-entry cache of the last thread's trace: valid only if its final owner is the
@@ -82,11 +72,9 @@ public final class PathTracer implements PathProbeHandler {
             throw new IllegalArgumentException(
                     "maxReportBytes must be >= 16, got " + maxReportBytes);
         }
-        this.deviceId = deviceId;
-        this.appVersion = appVersion;
-        this.variant = variant;
         this.models = models;
         this.sink = sink;
+        this.outlet = new PathReportOutlet(deviceId, appVersion, variant, models, sink);
         this.maxReportBytes = maxReportBytes;
         this.debug = debug;
     }
@@ -234,7 +222,7 @@ public final class PathTracer implements PathProbeHandler {
         try {
             sink.flush();
         } catch (RuntimeException e) {
-            sinkFailures.incrementAndGet();
+            outlet.failed();
         }
     }
 
@@ -249,45 +237,8 @@ public final class PathTracer implements PathProbeHandler {
         }
         t.cutting = true;
         try {
-            CallSitePathEncoder encoder = t.encoder;
-            EdgeModel latest = models.current();
-            if (latest.version() > encoder.model().version()) {
-                encoder.useModel(latest); // takes effect from the next report on
-            }
-            long events = encoder.eventsInReport();
-            long version = encoder.model().version();
-            String writer = encoder.model().writer();
-            byte[] coded = encoder.finishReport();
-            byte[] raw = null;
-            if (t.recording != null) {
-                raw = t.recording.toBytes();
-                t.recording.clear();
-            }
-            if (events == 0) {
-                return; // nothing to say; the next report's header carries the open frames
-            }
-            PathReport report =
-                    PathReport.newBuilder()
-                            .setReportId(UUID.randomUUID().toString())
-                            .setDeviceId(deviceId)
-                            .setAppVersion(appVersion)
-                            .setVariant(variant)
-                            .setThread(t.number)
-                            .setSequence(t.sequence++)
-                            .setModelVersion(version)
-                            .setModelWriter(writer)
-                            .setEvents(events)
-                            .setCreatedAtMillis(dayOf(System.currentTimeMillis()))
-                            .setCoded(ByteBuffer.wrap(coded))
-                            .setRaw(raw == null ? null : ByteBuffer.wrap(raw))
-                            .build();
-            reports.incrementAndGet();
-            reportBytes.addAndGet(coded.length);
-            reportEvents.addAndGet(events);
-            try {
-                sink.send(report);
-            } catch (RuntimeException e) {
-                sinkFailures.incrementAndGet();
+            if (outlet.cut(t.encoder, t.recording, t.number, t.sequence)) {
+                t.sequence++;
             }
         } finally {
             t.cutting = false;
@@ -296,22 +247,22 @@ public final class PathTracer implements PathProbeHandler {
 
     /** Reports handed to the sink. */
     public long reports() {
-        return reports.get();
+        return outlet.reports();
     }
 
     /** Sum of the coded sizes of the reports handed to the sink. */
     public long reportBytes() {
-        return reportBytes.get();
+        return outlet.reportBytes();
     }
 
     /** Sum of the events coded in the reports handed to the sink. */
     public long reportEvents() {
-        return reportEvents.get();
+        return outlet.reportEvents();
     }
 
     /** Exceptions the sink threw (swallowed). */
     public long sinkFailures() {
-        return sinkFailures.get();
+        return outlet.sinkFailures();
     }
 
     /** Probe calls dropped by the encoders (they did not fit the branch table or the frames). */
@@ -329,14 +280,5 @@ public final class PathTracer implements PathProbeHandler {
 
     public boolean debug() {
         return debug;
-    }
-
-    /**
-     * The start (00:00 UTC) of the day of {@code millis}: what a path report says of when it was
-     * cut, as a frequency report does. No job reads the field (windows use the Kafka record
-     * timestamp); the exact time would tell the collector when each epoch of the program ended.
-     */
-    static Instant dayOf(long millis) {
-        return Instant.ofEpochMilli(millis).truncatedTo(java.time.temporal.ChronoUnit.DAYS);
     }
 }

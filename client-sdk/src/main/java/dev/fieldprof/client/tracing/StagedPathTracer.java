@@ -5,13 +5,9 @@ import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.EdgeModel;
 import dev.fieldprof.paths.PathRecording;
-import dev.fieldprof.schemas.PathReport;
-import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,11 +52,9 @@ public final class StagedPathTracer implements PathProbeHandler {
     /** Default raw events per segment buffer. */
     public static final int DEFAULT_SEGMENT_EVENTS = 1 << 13;
 
-    private final String deviceId;
-    private final String appVersion;
-    private final int variant;
     private final EdgeModelStore models;
     private final PathReportSink sink;
+    private final PathReportOutlet outlet;
     private final int maxReportBytes;
     private final int segmentEvents;
     private final boolean debug;
@@ -68,10 +62,6 @@ public final class StagedPathTracer implements PathProbeHandler {
     private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
     private final List<ThreadTrace> threads = new CopyOnWriteArrayList<>();
     private final AtomicInteger threadNumbers = new AtomicInteger();
-    private final AtomicLong reports = new AtomicLong();
-    private final AtomicLong reportBytes = new AtomicLong();
-    private final AtomicLong reportEvents = new AtomicLong();
-    private final AtomicLong sinkFailures = new AtomicLong();
     private final AtomicLong droppedSegments = new AtomicLong();
     private final AtomicLong segmentsCoded = new AtomicLong();
     private volatile long epoch;
@@ -109,11 +99,9 @@ public final class StagedPathTracer implements PathProbeHandler {
         if (segmentEvents < 16) {
             throw new IllegalArgumentException("segmentEvents must be >= 16, got " + segmentEvents);
         }
-        this.deviceId = deviceId;
-        this.appVersion = appVersion;
-        this.variant = variant;
         this.models = models;
         this.sink = sink;
+        this.outlet = new PathReportOutlet(deviceId, appVersion, variant, models, sink);
         this.maxReportBytes = maxReportBytes;
         this.segmentEvents = segmentEvents;
         this.coding = coding;
@@ -383,55 +371,18 @@ public final class StagedPathTracer implements PathProbeHandler {
             }
             segmentsCoded.incrementAndGet();
         } catch (RuntimeException | OutOfMemoryError ex) {
-            sinkFailures.incrementAndGet(); // never reaches the host
+            outlet.failed(); // never reaches the host
         }
     }
 
     private void cut(ThreadTrace t) {
         if (t.cutting) {
-            return;
+            return; // a probe reached from the sink itself
         }
         t.cutting = true;
         try {
-            CallSitePathEncoder encoder = t.encoder;
-            EdgeModel latest = models.current();
-            if (latest.version() > encoder.model().version()) {
-                encoder.useModel(latest);
-            }
-            long events = encoder.eventsInReport();
-            long version = encoder.model().version();
-            String writer = encoder.model().writer();
-            byte[] coded = encoder.finishReport();
-            byte[] raw = null;
-            if (t.recording != null) {
-                raw = t.recording.toBytes();
-                t.recording.clear();
-            }
-            if (events == 0) {
-                return;
-            }
-            PathReport report =
-                    PathReport.newBuilder()
-                            .setReportId(UUID.randomUUID().toString())
-                            .setDeviceId(deviceId)
-                            .setAppVersion(appVersion)
-                            .setVariant(variant)
-                            .setThread(t.number)
-                            .setSequence(t.sequence++)
-                            .setModelVersion(version)
-                            .setModelWriter(writer)
-                            .setEvents(events)
-                            .setCreatedAtMillis(Instant.ofEpochMilli(System.currentTimeMillis()))
-                            .setCoded(ByteBuffer.wrap(coded))
-                            .setRaw(raw == null ? null : ByteBuffer.wrap(raw))
-                            .build();
-            reports.incrementAndGet();
-            reportBytes.addAndGet(coded.length);
-            reportEvents.addAndGet(events);
-            try {
-                sink.send(report);
-            } catch (RuntimeException e) {
-                sinkFailures.incrementAndGet();
+            if (outlet.cut(t.encoder, t.recording, t.number, t.sequence)) {
+                t.sequence++;
             }
         } finally {
             t.cutting = false;
@@ -459,7 +410,7 @@ public final class StagedPathTracer implements PathProbeHandler {
         try {
             sink.flush();
         } catch (RuntimeException e) {
-            sinkFailures.incrementAndGet();
+            outlet.failed();
         }
     }
 
@@ -528,22 +479,22 @@ public final class StagedPathTracer implements PathProbeHandler {
 
     /** Reports handed to the sink. */
     public long reports() {
-        return reports.get();
+        return outlet.reports();
     }
 
     /** Sum of the coded sizes of the reports handed to the sink. */
     public long reportBytes() {
-        return reportBytes.get();
+        return outlet.reportBytes();
     }
 
     /** Sum of the events coded in the reports handed to the sink. */
     public long reportEvents() {
-        return reportEvents.get();
+        return outlet.reportEvents();
     }
 
     /** Exceptions the sink or the coding threw (swallowed). */
     public long sinkFailures() {
-        return sinkFailures.get();
+        return outlet.sinkFailures();
     }
 
     /** Whole segments of raw events dropped because the coder was behind. */

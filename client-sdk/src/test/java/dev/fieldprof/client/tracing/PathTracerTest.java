@@ -84,7 +84,7 @@ class PathTracerTest {
         Instant created = sent.get(0).getCreatedAtMillis();
         assertThat(created).isIn(dayBefore, dayAfter);
         assertThat(created.toEpochMilli() % 86_400_000L).isZero();
-        assertThat(PathTracer.dayOf(Instant.parse("2026-03-01T17:42:13.456Z").toEpochMilli()))
+        assertThat(PathReportOutlet.dayOf(Instant.parse("2026-03-01T17:42:13.456Z").toEpochMilli()))
                 .isEqualTo(Instant.parse("2026-03-01T00:00:00Z"));
     }
 

@@ -116,6 +116,8 @@ class StagedPathTracerTest {
                     PathReportHeader h = PathDecoder.readHeader(bytes(r.getCoded()));
                     assertThat(h.formatVersion()).isEqualTo(4);
                     assertThat(h.droppedSegments()).isZero();
+                    // When a report was cut is not sent: only the start of its UTC day.
+                    assertThat(r.getCreatedAtMillis().toEpochMilli() % 86_400_000L).isZero();
                 }
             }
         }
