@@ -25,7 +25,7 @@ public final class FieldprofAcls {
         DEVICE,
         /** The Flink jobs: read reports, programs and edge models, write results. */
         JOBS,
-        /** Whoever creates topics and publishes program models. */
+        /** Whoever creates topics, publishes program models and replays dead letters. */
         OPERATOR,
         /** A consumer of the results: estimates and dead letters (and the programs they name). */
         READER;
@@ -60,7 +60,11 @@ public final class FieldprofAcls {
             }
             case JOBS -> {
                 for (String input :
-                        List.of(Topics.FREQUENCY_REPORTS, Topics.PATH_REPORTS, Topics.PROGRAMS)) {
+                        List.of(
+                                Topics.FREQUENCY_REPORTS,
+                                Topics.FREQUENCY_REPLAY,
+                                Topics.PATH_REPORTS,
+                                Topics.PROGRAMS)) {
                     grants.topic(
                             input,
                             AclOperation.READ,
@@ -100,6 +104,11 @@ public final class FieldprofAcls {
                         AclOperation.DESCRIBE_CONFIGS,
                         AclOperation.ALTER_CONFIGS);
                 grants.topic(Topics.PROGRAMS, AclOperation.WRITE);
+                // Replaying dead letters: read the letters and their original reports, and
+                // re-submit them (and see what was re-submitted before).
+                grants.topic(Topics.DEAD_LETTERS, AclOperation.READ);
+                grants.topic(Topics.FREQUENCY_REPORTS, AclOperation.READ);
+                grants.topic(Topics.FREQUENCY_REPLAY, AclOperation.READ, AclOperation.WRITE);
             }
             case READER -> {
                 for (String result :
