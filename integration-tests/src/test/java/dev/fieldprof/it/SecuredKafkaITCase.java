@@ -96,7 +96,7 @@ class SecuredKafkaITCase {
                                 "1"))
                 .as("topics create: %s %s", topics.out(), topics.err())
                 .isZero();
-        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(6);
+        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(7);
 
         Path model = dir.resolve("secured.model");
         ProgramModels.write(KnownReports.model(APP), model);
