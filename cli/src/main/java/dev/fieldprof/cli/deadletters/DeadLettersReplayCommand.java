@@ -34,7 +34,7 @@ public final class DeadLettersReplayCommand implements Callable<Integer> {
 
     @Option(
             names = "--allowed-lateness",
-            converter = DurationConverter.class,
+            converter = DurationConverter.OrZero.class,
             paramLabel = "DURATION",
             description = "The frequency job's --allowed-lateness (default: ${DEFAULT-VALUE}).")
     Duration allowedLateness =
