@@ -103,7 +103,16 @@ final class DeadLetterReplay {
     /** Reads the letters and replays what qualifies at wall-clock time {@code nowMillis}. */
     Outcome run(long nowMillis, boolean dryRun) {
         Set<String> published = new HashSet<>();
-        readAll(topics.programs(), r -> published.add(text(r.key())));
+        readAll(
+                topics.programs(),
+                r -> {
+                    // A tombstone withdraws the app version's model.
+                    if (r.value() == null) {
+                        published.remove(text(r.key()));
+                    } else {
+                        published.add(text(r.key()));
+                    }
+                });
         Set<String> replayedBefore = new HashSet<>();
         readAll(topics.replay(), r -> ReplayKeys.parse(r.key()).ifPresent(replayedBefore::add));
         List<DeadLetter> letters = new ArrayList<>();
