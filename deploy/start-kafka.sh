@@ -3,7 +3,7 @@
 # classpath resolved from Maven (deploy/kafka/pom.xml), formats its storage on first start, waits
 # until it answers a metadata request and creates the seven fieldprof topics with `fieldprof topics
 # create` (programs and models.edges compacted, report topics stamped with the broker's append
-# time). Prints the bootstrap address on stdout.
+# time, the replay topic with the producer's). Prints the bootstrap address on stdout.
 #
 # Environment: KAFKA_HOST (127.0.0.1), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
 # KAFKA_PARTITIONS (4), KAFKA_HEAP (512m), FIELDPROF_TOPICS (1: create the topics; 0: don't),

@@ -27,6 +27,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -161,7 +162,19 @@ final class DeadLetterReplay {
                 chosen.remove(key);
                 continue;
             }
-            ConsumerRecord<byte[], byte[]> original = original(letter);
+            ConsumerRecord<byte[], byte[]> original;
+            try {
+                original = original(letter);
+            } catch (AuthorizationException e) {
+                leave(
+                        left,
+                        "letter keeps no bytes and "
+                                + topics.reports()
+                                + " refused READ (replay with a login that may read reports)",
+                        key);
+                chosen.remove(key);
+                continue;
+            }
             if (original == null) {
                 leave(left, "original record no longer on " + topics.reports(), key);
                 chosen.remove(key);
@@ -239,6 +252,14 @@ final class DeadLetterReplay {
 
     /** Every committed record of {@code topic} from its beginning to its end as of now. */
     private void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        try {
+            readAllOrFail(topic, each);
+        } catch (AuthorizationException e) {
+            throw new CliFailure(topic + " refused READ to this login: " + e.getMessage());
+        }
+    }
+
+    private void readAllOrFail(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic);
             if (infos == null || infos.isEmpty()) {
@@ -252,7 +273,7 @@ final class DeadLetterReplay {
             long deadline = System.nanoTime() + READ_LIMIT.toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(
+                    throw new CliFailure(
                             "could not read " + topic + " to its end within " + READ_LIMIT);
                 }
                 consumer.poll(POLL).forEach(each);
