@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.jobs.JobsCommand.class,
             dev.fieldprof.cli.monitor.WatchCommand.class,
             dev.fieldprof.cli.monitor.MonitorCommand.class,
+            dev.fieldprof.cli.deadletters.DeadLettersCommand.class,
             dev.fieldprof.cli.load.LoadCommand.class,
             dev.fieldprof.cli.privacy.PrivacyCommand.class,
             dev.fieldprof.cli.estimation.ProjectCommand.class,

@@ -96,7 +96,7 @@ class SecuredKafkaITCase {
                                 "1"))
                 .as("topics create: %s %s", topics.out(), topics.err())
                 .isZero();
-        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(6);
+        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(7);
 
         Path model = dir.resolve("secured.model");
         ProgramModels.write(KnownReports.model(APP), model);
@@ -265,6 +265,21 @@ class SecuredKafkaITCase {
         } finally {
             job.cancel().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
+        CliCapture replay = new CliCapture();
+        assertThat(
+                        replay.run(
+                                "dead-letters",
+                                "replay",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                operator.toString(),
+                                "--dry-run"))
+                .as("replay as the operator: %s %s", replay.out(), replay.err())
+                .isZero();
+        assertThat(replay.out())
+                .as("what the other tests on this broker left is theirs")
+                .containsPattern("^would replay \\d+ report\\(s\\); left \\d+ letter\\(s\\)\n");
 
         Properties deviceCredential = RUNTIME.saslSslClientPropertiesOf("device");
         List<String> refusedWrites = new ArrayList<>();

@@ -14,6 +14,14 @@ public final class Topics {
     /** FrequencyReport keyed by device id. */
     public static final String FREQUENCY_REPORTS = "fieldprof.reports.frequency";
 
+    /**
+     * FrequencyReport records re-submitted from dead letters by {@code fieldprof dead-letters
+     * replay}, keyed by the original record's {@link ReplayKeys coordinates} and stamped with its
+     * original record time (the producer's timestamp): the frequency job counts each once, in its
+     * original window. Written by the operator only, never by devices.
+     */
+    public static final String FREQUENCY_REPLAY = "fieldprof.reports.frequency.replay";
+
     /** PathReport keyed by device id. */
     public static final String PATH_REPORTS = "fieldprof.reports.paths";
 
@@ -35,6 +43,7 @@ public final class Topics {
             List.of(
                     PROGRAMS,
                     FREQUENCY_REPORTS,
+                    FREQUENCY_REPLAY,
                     PATH_REPORTS,
                     ESTIMATES,
                     EDGE_MODELS,
@@ -83,6 +92,9 @@ public final class Topics {
     /** The broker's clock: the only time the jobs window reports by. */
     public static final String LOG_APPEND_TIME = "LogAppendTime";
 
+    /** The producer's clock: a replayed report keeps its original record time. */
+    public static final String CREATE_TIME = "CreateTime";
+
     private Topics() {}
 
     /** Whether {@code topic} is one of the compacted topics (latest record per key). */
@@ -111,7 +123,24 @@ public final class Topics {
         if (isReportTopic(topic)) {
             return reportSettings();
         }
+        if (FREQUENCY_REPLAY.equals(topic)) {
+            return replaySettings();
+        }
         return resultSettings();
+    }
+
+    /**
+     * Settings of the replay topic: deleted by retention, 1 MiB records like the report topics, and
+     * stamped by the producer, so that a replayed report keeps the record time its letter names.
+     */
+    public static Map<String, String> replaySettings() {
+        return Map.of(
+                "cleanup.policy",
+                "delete",
+                TIMESTAMP_TYPE,
+                CREATE_TIME,
+                MAX_MESSAGE_BYTES,
+                Integer.toString(MAX_REPORT_BYTES));
     }
 
     /** Settings of a result topic deleted by retention (dead letters), 1 MiB records. */

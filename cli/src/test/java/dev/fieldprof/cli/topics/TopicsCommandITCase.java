@@ -54,6 +54,7 @@ class TopicsCommandITCase {
                                 "fieldprof.reports.frequency: message.timestamp.type is"
                                         + " CreateTime, fieldprof needs LogAppendTime (fix with"
                                         + " --fix)",
+                                "fieldprof.reports.frequency.replay: missing",
                                 "fieldprof.reports.paths: missing",
                                 "fieldprof.estimates: missing",
                                 "fieldprof.models.edges: missing",
@@ -82,7 +83,7 @@ class TopicsCommandITCase {
 
         CliCapture after = new CliCapture();
         assertThat(after.run("topics", "check", "--bootstrap", bootstrap)).isEqualTo(0);
-        assertThat(after.out().lines()).hasSize(6).allMatch(line -> line.contains(": ok ("));
+        assertThat(after.out().lines()).hasSize(7).allMatch(line -> line.contains(": ok ("));
         assertThat(TopicSettings.reportTopicWarning(bootstrap, Topics.FREQUENCY_REPORTS)).isEmpty();
     }
 

@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.frequency;
 import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.functions.DecodePrograms;
 import dev.fieldprof.jobs.frequency.functions.DecodeReports;
+import dev.fieldprof.jobs.frequency.functions.DeduplicateReplays;
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;
 import dev.fieldprof.jobs.frequency.functions.EmitShardSum;
 import dev.fieldprof.jobs.frequency.functions.EmitWindowSum;
@@ -30,6 +31,9 @@ import dev.fieldprof.jobs.io.ResolvedStartingOffsets;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import dev.fieldprof.schemas.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -45,6 +49,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.ParameterTool;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,6 +105,7 @@ public final class FrequencyEstimationJob {
 
     private final FrequencyJobOptions options;
     private final Source<RawRecord, ?, ?> reports;
+    private final Source<RawRecord, ?, ?> replays;
     private final Source<RawRecord, ?, ?> programs;
     private final Sink<EncodedRecord> estimates;
     private final Sink<EncodedRecord> deadLetters;
@@ -119,8 +125,24 @@ public final class FrequencyEstimationJob {
             Source<RawRecord, ?, ?> programs,
             Sink<EncodedRecord> estimates,
             Sink<EncodedRecord> deadLetters) {
+        this(options, reports, null, programs, estimates, deadLetters);
+    }
+
+    /**
+     * A job that also reads replayed reports.
+     *
+     * @param replays raw records of the replay topic, or null for a job without replays
+     */
+    public FrequencyEstimationJob(
+            FrequencyJobOptions options,
+            Source<RawRecord, ?, ?> reports,
+            Source<RawRecord, ?, ?> replays,
+            Source<RawRecord, ?, ?> programs,
+            Sink<EncodedRecord> estimates,
+            Sink<EncodedRecord> deadLetters) {
         this.options = options;
         this.reports = reports;
+        this.replays = replays;
         this.programs = programs;
         this.estimates = estimates;
         this.deadLetters = deadLetters;
@@ -131,6 +153,7 @@ public final class FrequencyEstimationJob {
         return new FrequencyEstimationJob(
                 options,
                 reportSource(options),
+                replaySource(options),
                 // Programs: always the whole compacted topic.
                 KafkaRecords.source(
                         options.kafkaClient(),
@@ -183,8 +206,34 @@ public final class FrequencyEstimationJob {
                         .process(new DeduplicateReports(options.dedupTtl()))
                         .name("deduplicate-reports")
                         .uid("deduplicate-reports");
+        DataStream<ReportRecord> counted = unique;
+        List<DataStream<EncodedRecord>> replayDeadLetters = new ArrayList<>();
+        if (replays != null) {
+            // Replayed reports never take part in event time (their record times are old on
+            // purpose): each is judged by the reports' watermark, so one within the allowed
+            // lateness revises its original window, and an idle or empty replay topic holds
+            // nothing back.
+            SingleOutputStreamOperator<RawRecord> firstReplays =
+                    env.fromSource(replays, EventTime.ofReferenceData(), "frequency-replays-source")
+                            .uid("frequency-replays-source")
+                            .keyBy(DeduplicateReplays.KEY)
+                            .process(
+                                    new DeduplicateReplays(
+                                            options.allowedLateness()
+                                                    .plus(DeduplicateReports.DEFAULT_DEVICE_TTL)))
+                            .name("deduplicate-replays")
+                            .uid("deduplicate-replays");
+            SingleOutputStreamOperator<ReportRecord> decodedReplays =
+                    firstReplays
+                            .process(new DecodeReports())
+                            .name("decode-replays")
+                            .uid("decode-replays");
+            replayDeadLetters.add(firstReplays.getSideOutput(DeadLetters.TAG));
+            replayDeadLetters.add(decodedReplays.getSideOutput(DeadLetters.TAG));
+            counted = unique.union(decodedReplays);
+        }
         SingleOutputStreamOperator<ReportRecord> valid =
-                unique.keyBy(new Keys.AppShard(options.shards()))
+                counted.keyBy(new Keys.AppShard(options.shards()))
                         .connect(modelCopies.keyBy(new Keys.ProgramShard()))
                         .transform(
                                 "validate-reports",
@@ -259,6 +308,7 @@ public final class FrequencyEstimationJob {
                         late,
                         lateShardSums,
                         estimated.getSideOutput(DeadLetters.TAG))
+                .union(replayDeadLetters.toArray(DataStream[]::new))
                 .map(new DeadLetterMetrics())
                 .name("dead-letter-metrics")
                 .uid("dead-letter-metrics")
@@ -295,6 +345,24 @@ public final class FrequencyEstimationJob {
         TopicSettings.reportTopicWarning(options.kafkaClient(), options.reportsTopic())
                 .ifPresent(warning -> LOG.warn("{}", warning));
         onKafka(options).execute();
+    }
+
+    /**
+     * The replay topic, subscribed by pattern: a job started before the topic exists reads it once
+     * partition discovery finds it, instead of failing. Starts where the reports start.
+     */
+    private static Source<RawRecord, ?, ?> replaySource(FrequencyJobOptions options) {
+        OffsetsInitializer offsets =
+                switch (options.startingOffsets()) {
+                    case "earliest" -> OffsetsInitializer.earliest();
+                    case "latest" -> OffsetsInitializer.latest();
+                    default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+                };
+        return KafkaRecords.patternSource(
+                options.kafkaClient(),
+                Pattern.compile(Pattern.quote(options.replayTopic())),
+                options.groupId() + "-replays",
+                offsets);
     }
 
     private static Source<RawRecord, ?, ?> reportSource(FrequencyJobOptions options) {

@@ -22,6 +22,12 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
     public static final JobOption<String> REPORTS_TOPIC =
             JobOption.string(
                     "reports-topic", Topics.FREQUENCY_REPORTS, "the devices' frequency reports");
+    public static final JobOption<String> REPLAY_TOPIC =
+            JobOption.string(
+                    "replay-topic",
+                    Topics.FREQUENCY_REPLAY,
+                    "reports re-submitted from dead letters by `fieldprof dead-letters replay`,"
+                            + " each counted once in its original window; read once it exists");
     public static final JobOption<String> PROGRAMS_TOPIC = CommonJobOptions.PROGRAMS_TOPIC;
     public static final JobOption<String> ESTIMATES_TOPIC =
             JobOption.string("estimates-topic", Topics.ESTIMATES, "where the window estimates go");
@@ -100,6 +106,7 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
                     BOOTSTRAP,
                     KAFKA_PROPERTIES,
                     REPORTS_TOPIC,
+                    REPLAY_TOPIC,
                     PROGRAMS_TOPIC,
                     ESTIMATES_TOPIC,
                     DEAD_LETTER_TOPIC,
@@ -153,6 +160,10 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
 
     public String reportsTopic() {
         return get(REPORTS_TOPIC);
+    }
+
+    public String replayTopic() {
+        return get(REPLAY_TOPIC);
     }
 
     public String estimatesTopic() {

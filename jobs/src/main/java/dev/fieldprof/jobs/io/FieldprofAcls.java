@@ -25,7 +25,7 @@ public final class FieldprofAcls {
         DEVICE,
         /** The Flink jobs: read reports, programs and edge models, write results. */
         JOBS,
-        /** Whoever creates topics and publishes program models. */
+        /** Whoever creates topics, publishes program models and replays dead letters. */
         OPERATOR,
         /** A consumer of the results: estimates and dead letters (and the programs they name). */
         READER;
@@ -60,7 +60,11 @@ public final class FieldprofAcls {
             }
             case JOBS -> {
                 for (String input :
-                        List.of(Topics.FREQUENCY_REPORTS, Topics.PATH_REPORTS, Topics.PROGRAMS)) {
+                        List.of(
+                                Topics.FREQUENCY_REPORTS,
+                                Topics.FREQUENCY_REPLAY,
+                                Topics.PATH_REPORTS,
+                                Topics.PROGRAMS)) {
                     grants.topic(
                             input,
                             AclOperation.READ,
@@ -99,7 +103,13 @@ public final class FieldprofAcls {
                         AclOperation.DESCRIBE,
                         AclOperation.DESCRIBE_CONFIGS,
                         AclOperation.ALTER_CONFIGS);
-                grants.topic(Topics.PROGRAMS, AclOperation.WRITE);
+                grants.topic(Topics.PROGRAMS, AclOperation.WRITE, AclOperation.READ);
+                // Replaying dead letters: read the letters and which models are published,
+                // re-submit their reports and see what
+                // was re-submitted before. Not the reports topic: a letter that keeps no bytes
+                // (LATE) is replayed only with a login that may read reports.
+                grants.topic(Topics.DEAD_LETTERS, AclOperation.READ);
+                grants.topic(Topics.FREQUENCY_REPLAY, AclOperation.READ, AclOperation.WRITE);
             }
             case READER -> {
                 for (String result :

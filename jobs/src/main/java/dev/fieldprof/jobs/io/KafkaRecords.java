@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.io;
 
 import java.time.Duration;
 import java.util.Properties;
+import java.util.regex.Pattern;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -30,6 +31,22 @@ public final class KafkaRecords {
         return KafkaSource.<RawRecord>builder()
                 .setProperties(KafkaClientSettings.copyOf(client))
                 .setTopics(topic)
+                .setGroupId(groupId)
+                .setStartingOffsets(offsets)
+                .setDeserializer(new RawRecordDeserializer())
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .build();
+    }
+
+    /**
+     * A source of the raw records of the topics matching {@code topics}, read {@code
+     * read_committed}; none may exist yet (partition discovery finds them later).
+     */
+    public static KafkaSource<RawRecord> patternSource(
+            Properties client, Pattern topics, String groupId, OffsetsInitializer offsets) {
+        return KafkaSource.<RawRecord>builder()
+                .setProperties(KafkaClientSettings.copyOf(client))
+                .setTopicPattern(topics)
                 .setGroupId(groupId)
                 .setStartingOffsets(offsets)
                 .setDeserializer(new RawRecordDeserializer())

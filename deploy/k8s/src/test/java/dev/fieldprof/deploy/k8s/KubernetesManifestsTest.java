@@ -105,6 +105,7 @@ class KubernetesManifestsTest {
                         "flink.apache.org/v1beta1 FlinkDeployment " + PATHS,
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.programs",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.frequency",
+                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.frequency.replay",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.paths",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.estimates",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.models.edges",
@@ -124,7 +125,7 @@ class KubernetesManifestsTest {
             }
         }
         assertThat(problems).isEmpty();
-        assertThat(customResources).isEqualTo(15);
+        assertThat(customResources).isEqualTo(16);
     }
 
     @Test
