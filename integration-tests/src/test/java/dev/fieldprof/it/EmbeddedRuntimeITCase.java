@@ -77,13 +77,14 @@ class EmbeddedRuntimeITCase {
     }
 
     @Test
-    void createsTheSixFieldprofTopicsCompactedWhereDesigned() throws Exception {
+    void createsTheSevenFieldprofTopicsCompactedWhereDesigned() throws Exception {
         Map<String, TopicDescription> topics =
                 RUNTIME.admin().describeTopics(EmbeddedRuntime.TOPICS).allTopicNames().get();
         assertThat(topics.keySet())
                 .containsExactlyInAnyOrder(
                         Topics.PROGRAMS,
                         Topics.FREQUENCY_REPORTS,
+                        Topics.FREQUENCY_REPLAY,
                         Topics.PATH_REPORTS,
                         Topics.ESTIMATES,
                         Topics.EDGE_MODELS,
@@ -110,8 +111,9 @@ class EmbeddedRuntimeITCase {
                         Map.of(
                                 Topics.PROGRAMS, "compact",
                                 Topics.FREQUENCY_REPORTS, "delete",
+                                Topics.FREQUENCY_REPLAY, "delete",
                                 Topics.PATH_REPORTS, "delete",
-                                Topics.ESTIMATES, "delete",
+                                Topics.ESTIMATES, "compact",
                                 Topics.EDGE_MODELS, "compact",
                                 Topics.DEAD_LETTERS, "delete"));
     }
