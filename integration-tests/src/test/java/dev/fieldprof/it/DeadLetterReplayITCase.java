@@ -9,7 +9,6 @@ import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
-import dev.fieldprof.schemas.EstimateKeys;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.ProgramModel;
@@ -18,18 +17,15 @@ import dev.fieldprof.schemas.ReplayKeys;
 import dev.fieldprof.schemas.Topics;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,7 +48,6 @@ class DeadLetterReplayITCase {
     private static final Duration TIMEOUT = Duration.ofSeconds(180);
     private static final RecordCodec<EstimateWindow> ESTIMATES =
             RecordCodec.of(EstimateWindow.class);
-    private static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);
 
     @RegisterExtension
     static final FieldprofRuntimeExtension RUNTIME =
@@ -150,7 +145,7 @@ class DeadLetterReplayITCase {
             assertThat(last.getRevision()).isEqualTo(after.getRevision() + 1);
 
             assertThat(
-                            deadLetters(topics.deadLetters()).stream()
+                            JobOutputs.deadLetters(RUNTIME, topics.deadLetters()).stream()
                                     .map(DeadLetter::getReasonCode)
                                     .toList())
                     .containsExactly(DeadLetterReason.MODEL_WAIT_EXPIRED);
@@ -194,7 +189,7 @@ class DeadLetterReplayITCase {
     private static DeadLetter awaitLetter(FrequencyJobTopics topics) throws InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
-            List<DeadLetter> letters = deadLetters(topics.deadLetters());
+            List<DeadLetter> letters = JobOutputs.deadLetters(RUNTIME, topics.deadLetters());
             if (!letters.isEmpty()) {
                 assertThat(letters).hasSize(1);
                 return letters.get(0);
@@ -214,7 +209,7 @@ class DeadLetterReplayITCase {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         Map<String, EstimateWindow> latest = Map.of();
         while (System.nanoTime() < deadline) {
-            latest = latestValuePerKey(topics.estimates());
+            latest = JobOutputs.latestValuePerKey(RUNTIME, topics.estimates());
             for (EstimateWindow window : latest.values()) {
                 if (!window.getCumulative()
                         && window.getWindowStartMillis().toEpochMilli() == windowStart
@@ -236,26 +231,7 @@ class DeadLetterReplayITCase {
                         + "; latest: "
                         + latest
                         + "; dead letters: "
-                        + deadLetters(topics.deadLetters()));
-    }
-
-    /** What a consumer of the compacted topic holds: the last value read of each key. */
-    private static Map<String, EstimateWindow> latestValuePerKey(String topic) {
-        Map<String, EstimateWindow> latest = new LinkedHashMap<>();
-        for (ConsumerRecord<String, byte[]> record :
-                RUNTIME.drainRecords(
-                        topic, new StringDeserializer(), new ByteArrayDeserializer())) {
-            EstimateWindow window = ESTIMATES.decode(record.value());
-            assertThat(record.key()).isEqualTo(EstimateKeys.of(window));
-            latest.put(record.key(), window);
-        }
-        return latest;
-    }
-
-    private static List<DeadLetter> deadLetters(String topic) {
-        return RUNTIME.drain(topic, new ByteArrayDeserializer()).stream()
-                .map(LETTERS::decode)
-                .toList();
+                        + JobOutputs.deadLetters(RUNTIME, topics.deadLetters()));
     }
 
     private static JobClient start(FrequencyJobTopics topics, String replayTopic) throws Exception {

@@ -196,7 +196,7 @@ class FrequencyJobBacklogITCase {
                         || counted(tumbling) + letters.size() < sent.size())) {
             Thread.sleep(500); // polling a real condition: the job's output so far
             tumbling = tumblingEstimates(topics.estimates());
-            letters = deadLetters(topics.deadLetters());
+            letters = JobOutputs.deadLetters(RUNTIME, topics.deadLetters());
         }
         Map<DeadLetterReason, Long> lettersByReason =
                 letters.stream()
@@ -273,15 +273,6 @@ class FrequencyJobBacklogITCase {
         }
         estimates.sort(Comparator.comparing(EstimateWindow::getWindowStartMillis));
         return estimates;
-    }
-
-    private static List<DeadLetter> deadLetters(String topic) {
-        RecordCodec<DeadLetter> codec = RecordCodec.of(DeadLetter.class);
-        List<DeadLetter> letters = new ArrayList<>();
-        for (byte[] bytes : RUNTIME.drain(topic, new ByteArrayDeserializer())) {
-            letters.add(codec.decode(bytes));
-        }
-        return letters;
     }
 
     /**

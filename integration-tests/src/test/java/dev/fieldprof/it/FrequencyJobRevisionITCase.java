@@ -6,24 +6,19 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.fieldprof.it.KnownReports.Report;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
-import dev.fieldprof.schemas.DeadLetter;
-import dev.fieldprof.schemas.EstimateKeys;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -102,7 +97,8 @@ class FrequencyJobRevisionITCase {
             EstimateWindow second = awaitRevision(topics, windowStart, 2);
             assertThat(second.getReports()).isEqualTo(ON_TIME + 1);
 
-            Map<String, EstimateWindow> latest = latestValuePerKey(topics.estimates());
+            Map<String, EstimateWindow> latest =
+                    JobOutputs.latestValuePerKey(RUNTIME, topics.estimates());
             assertThat(latest.values())
                     .as("the latest value of each key: the window and the cumulative estimate")
                     .extracting(
@@ -113,7 +109,7 @@ class FrequencyJobRevisionITCase {
                     .containsExactlyInAnyOrder(
                             tuple(false, windowStart, 2, (long) ON_TIME + 1),
                             tuple(true, windowStart, 2, (long) ON_TIME + 1));
-            assertThat(deadLetters(topics.deadLetters())).isEmpty();
+            assertThat(JobOutputs.deadLetters(RUNTIME, topics.deadLetters())).isEmpty();
             System.out.printf(
                     "revision: window %d published with n = %d, then as revision %d with n = %d%n",
                     windowStart, first.getReports(), second.getRevision(), second.getReports());
@@ -144,27 +140,7 @@ class FrequencyJobRevisionITCase {
                         + " within "
                         + TIMEOUT
                         + "; dead letters: "
-                        + deadLetters(topics.deadLetters()));
-    }
-
-    /** What a consumer of the compacted topic holds: the last value read of each key. */
-    private static Map<String, EstimateWindow> latestValuePerKey(String topic) {
-        Map<String, EstimateWindow> latest = new LinkedHashMap<>();
-        for (ConsumerRecord<String, byte[]> record :
-                RUNTIME.drainRecords(
-                        topic, new StringDeserializer(), new ByteArrayDeserializer())) {
-            EstimateWindow window = ESTIMATES.decode(record.value());
-            assertThat(record.key()).isEqualTo(EstimateKeys.of(window));
-            latest.put(record.key(), window);
-        }
-        return latest;
-    }
-
-    private static List<DeadLetter> deadLetters(String topic) {
-        RecordCodec<DeadLetter> codec = RecordCodec.of(DeadLetter.class);
-        return RUNTIME.drain(topic, new ByteArrayDeserializer()).stream()
-                .map(codec::decode)
-                .toList();
+                        + JobOutputs.deadLetters(RUNTIME, topics.deadLetters()));
     }
 
     private static JobClient start(FrequencyJobTopics topics) throws Exception {

@@ -147,7 +147,7 @@ class FrequencyJobSparseTrafficITCase {
                             - expected.lastKey()
                             - WINDOW);
 
-            List<DeadLetter> letters = deadLetters(deadLetterTopic);
+            List<DeadLetter> letters = JobOutputs.deadLetters(RUNTIME, deadLetterTopic);
             assertThat(letters)
                     .as("the only dead letter is the undecodable record")
                     .extracting(DeadLetter::getReasonCode, DeadLetter::getPartition)
@@ -244,14 +244,5 @@ class FrequencyJobSparseTrafficITCase {
             estimates.add(codec.decode(bytes));
         }
         return estimates;
-    }
-
-    private static List<DeadLetter> deadLetters(String topic) {
-        RecordCodec<DeadLetter> codec = RecordCodec.of(DeadLetter.class);
-        List<DeadLetter> letters = new ArrayList<>();
-        for (byte[] bytes : RUNTIME.drain(topic, new ByteArrayDeserializer())) {
-            letters.add(codec.decode(bytes));
-        }
-        return letters;
     }
 }
