@@ -248,9 +248,9 @@ public final class ProjectionScale {
 
     /**
      * A heavy-tailed truth satisfying every pair: Pareto draws per component, raised to the largest
-     * value of any predecessor (components are numbered sinks first), normalized to sum 1. The
-     * same draw as ProjectionTrial's, written here because the baseline child runs an older
-     * estimation module ahead of this one, whose ProjectionTrial does not share it.
+     * value of any predecessor (components are numbered sinks first), normalized to sum 1. The same
+     * draw as ProjectionTrial's, written here because the baseline child runs an older estimation
+     * module ahead of this one, whose ProjectionTrial does not share it.
      */
     private static double[] truth(ConstraintGraph graph, SplittableRandom random) {
         int[][] successors = graph.condensedSuccessors();
