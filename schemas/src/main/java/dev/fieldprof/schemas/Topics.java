@@ -22,6 +22,18 @@ public final class Topics {
      */
     public static final String FREQUENCY_REPLAY = "fieldprof.reports.frequency.replay";
 
+    /**
+     * SealedReport keyed by device id: the shuffled mode's input. Devices write it, only the
+     * shuffler reads it; the analyst has no access.
+     */
+    public static final String SHUFFLER_INPUT = "fieldprof.shuffler.input";
+
+    /**
+     * ShuffledBatch keyed by batch id and part: what the shuffler released. Only the shuffler
+     * writes it and only the analyst's frequency job reads it.
+     */
+    public static final String SHUFFLED_REPORTS = "fieldprof.reports.shuffled";
+
     /** PathReport keyed by device id. */
     public static final String PATH_REPORTS = "fieldprof.reports.paths";
 
