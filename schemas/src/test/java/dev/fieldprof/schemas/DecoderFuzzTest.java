@@ -41,7 +41,9 @@ class DecoderFuzzTest {
                     ProgramModel.class,
                     DeadLetter.class,
                     EstimateWindow.class,
-                    PrivacyConfig.class);
+                    PrivacyConfig.class,
+                    SealedReport.class,
+                    ShuffledBatch.class);
 
     @Test
     void everyVariantOfEveryRecordTypeDecodesOrIsRefusedWithTheDocumentedException() {
@@ -78,9 +80,9 @@ class DecoderFuzzTest {
             }
         }
         assertThat(unexpected).isEmpty();
-        // Seven types, 28 schema versions in all (21 old, 7 current), 5 records each, 60 variants
+        // Nine types, 34 schema versions in all (25 old, 9 current), 5 records each, 60 variants
         // per record.
-        assertThat(inputs).isEqualTo(28 * RECORDS_PER_VERSION * VARIANTS_PER_RECORD);
+        assertThat(inputs).isEqualTo(34 * RECORDS_PER_VERSION * VARIANTS_PER_RECORD);
         assertThat(refused).isGreaterThan(inputs / 3);
     }
 

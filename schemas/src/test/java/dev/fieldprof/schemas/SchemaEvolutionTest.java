@@ -31,7 +31,9 @@ class SchemaEvolutionTest {
                 PathReport.class,
                 EdgeModel.class,
                 DeadLetter.class,
-                PrivacyConfig.class);
+                PrivacyConfig.class,
+                SealedReport.class,
+                ShuffledBatch.class);
     }
 
     @ParameterizedTest
@@ -90,11 +92,17 @@ class SchemaEvolutionTest {
     }
 
     @org.junit.jupiter.api.Test
-    void programModelHistoryEndsWithTheProbePlanVersion() {
+    void programModelHistoryEndsWithTheShuffledModeVersion() {
         List<Schema> history = RecordCodec.historyOf("ProgramModel");
-        assertThat(history).hasSize(4);
+        assertThat(history).hasSize(5);
         assertThat(history.get(1).getField("probePlan")).isNull();
         assertThat(history.get(2).getField("probePlan")).isNotNull();
+        assertThat(privacyConfigOf(history.get(3)).getField("shuffler")).isNull();
+        assertThat(privacyConfigOf(history.get(4)).getField("shuffler")).isNotNull();
+    }
+
+    private static Schema privacyConfigOf(Schema programModel) {
+        return programModel.getField("privacyConfigs").schema().getElementType();
     }
 
     @org.junit.jupiter.api.Test
