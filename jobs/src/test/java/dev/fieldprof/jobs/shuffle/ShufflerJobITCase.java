@@ -2,6 +2,8 @@ package dev.fieldprof.jobs.shuffle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fieldprof.jobs.io.KafkaRecords;
+import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.runtime.EmbeddedKafka;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
@@ -210,6 +212,96 @@ class ShufflerJobITCase {
         }
     }
 
+    /**
+     * The job fails once mid-stream (an exception in its source 3 s in, with checkpoints every 100
+     * ms) and Flink restores it from its last checkpoint. A release whose checkpoint had not
+     * completed is aborted with its transaction; the restored state releases those reports again,
+     * in another batch. Read {@code read_committed}, 40 reports in batches of exactly 5 (minimum =
+     * maximum) are 8 batches with each report exactly once: no batch is released twice and no
+     * report is in two batches.
+     */
+    @Test
+    void releasesNoBatchTwiceAcrossARestoreFromACheckpoint() throws Exception {
+        TestTopics topics = TestTopics.create();
+        Random random = new Random(11L);
+        List<RawRecord> records = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int d = 0; d < 40; d++) {
+            SealedReport report = report("device-" + d, "it:4", 1, 40, random);
+            records.add(
+                    new RawRecord(
+                            topics.input,
+                            0,
+                            d,
+                            1_000 + d,
+                            report.getDeviceId().getBytes(StandardCharsets.UTF_8),
+                            SEALED.encode(report)));
+            expected.add(marker(report));
+        }
+        String id = UUID.randomUUID().toString();
+        ShufflerJobOptions options =
+                ShufflerJobOptions.fromMap(
+                        Map.of(
+                                ShufflerJobOptions.BOOTSTRAP.key(),
+                                kafka.bootstrapServers(),
+                                ShufflerJobOptions.MIN_BATCH_SIZE.key(),
+                                "5",
+                                ShufflerJobOptions.MAX_BATCH_SIZE.key(),
+                                "5",
+                                ShufflerJobOptions.CHECKPOINT_INTERVAL.key(),
+                                "100 ms",
+                                ShufflerJobOptions.TRANSACTIONAL_ID_PREFIX.key(),
+                                "shuffler-restore-" + id));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        new ShufflerJob(
+                        options,
+                        FailingOnceSource.of(records, 30, id, 10),
+                        KafkaRecords.sink(
+                                options, topics.shuffled, "shuffled", Topics.MAX_REPORT_BYTES),
+                        KafkaRecords.sink(
+                                options,
+                                topics.deadLetters,
+                                "dead-letters",
+                                Topics.MAX_RESULT_BYTES))
+                .buildInto(env);
+        env.execute("shuffler-restore-test");
+
+        assertThat(FailingOnceSource.FAILED).containsKey(id);
+        List<ShuffledBatch> parts =
+                awaitParts(topics.shuffled, ps -> markers(ps).size() >= expected.size());
+        assertThat(parts).hasSize(8);
+        assertThat(parts).extracting(ShuffledBatch::getBatchSize).containsOnly(5);
+        assertThat(parts.stream().map(ShuffledBatch::getBatchId).distinct()).hasSize(8);
+        assertThat(markers(parts)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(allBytes(topics.deadLetters)).isEmpty();
+        // What the run went through (depends on when the failure fell between checkpoints).
+        System.out.printf(
+                "restore: first record generated %d time(s); %d payloads on the shuffled topic"
+                        + " read_uncommitted against %d committed%n",
+                FailingOnceSource.GENERATED.get(id).get(0),
+                uncommittedPayloads(topics.shuffled),
+                markers(parts).size());
+    }
+
+    /** How many payloads a read_uncommitted reader sees: aborted releases included. */
+    private static int uncommittedPayloads(String topic) {
+        Properties properties = kafka.clientProperties();
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        int payloads = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(
+                        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            for (ConsumerRecord<byte[], byte[]> record : readToEnd(consumer)) {
+                payloads += BATCHES.decode(record.value()).getSealed().size();
+            }
+        }
+        return payloads;
+    }
+
     private static JobClient start(TestTopics topics, Duration maxWait) throws Exception {
         Map<String, String> options = new HashMap<>();
         options.put(ShufflerJobOptions.BOOTSTRAP.key(), kafka.bootstrapServers());
@@ -347,12 +439,31 @@ class ShufflerJobITCase {
     private static List<byte[]> allBytes(String topic) {
         List<byte[]> bytes = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = committedReader(topic)) {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(3))) {
+            for (ConsumerRecord<byte[], byte[]> record : readToEnd(consumer)) {
                 bytes.add(record.key());
                 bytes.add(record.value());
             }
         }
         return bytes;
+    }
+
+    /**
+     * Everything up to the end offsets {@code consumer} sees now (for read_committed, the last
+     * stable offsets), however many polls that takes.
+     */
+    private static List<ConsumerRecord<byte[], byte[]>> readToEnd(
+            KafkaConsumer<byte[], byte[]> consumer) {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment());
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (ends.entrySet().stream()
+                .anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("could not read to " + ends);
+            }
+            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+        }
+        return records;
     }
 
     private static KafkaConsumer<byte[], byte[]> committedReader(String topic) {
