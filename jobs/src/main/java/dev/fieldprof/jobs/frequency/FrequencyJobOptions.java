@@ -38,7 +38,7 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
             JobOption.string(
                     "analyst-keyset",
                     "",
-                    "a file holding the analyst's private keyset (Tink JSON, docs/privacy.md):"
+                    "a file holding the analyst's private keyset (Tink JSON, docs/architecture.md):"
                             + " with it the job also reads --shuffled-topic and opens its reports;"
                             + " none: local-only configurations alone");
     public static final JobOption<String> PROGRAMS_TOPIC = CommonJobOptions.PROGRAMS_TOPIC;

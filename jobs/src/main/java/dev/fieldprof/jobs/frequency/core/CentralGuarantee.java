@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The central (ε, δ) an estimate of the shuffled mode holds (docs/privacy.md, "The shuffled mode"):
- * every report in it was randomized at the configuration's ε (ε₀) and shuffled among at least the
- * reports of its batch, so the estimate holds what {@link ShuffleAmplification} proves for the
- * smallest of its batches, at the configuration's δ. The figure assumes that the shuffler does not
- * collude with the analyst; without that, each report is ε₀-LDP and nothing more.
+ * The central (ε, δ) an estimate of the shuffled mode holds (docs/architecture.md, "What the
+ * analyst sees"): every report in it was randomized at the configuration's ε (ε₀) and shuffled
+ * among at least the reports of its batch, so the estimate holds what {@link ShuffleAmplification}
+ * proves for the smallest of its batches, at the configuration's δ. The figure assumes that the
+ * shuffler does not collude with the analyst; without that, each report is ε₀-LDP and nothing more.
  *
  * <p>Not thread-safe: it remembers the last figures it computed (a computation takes up to a
  * fraction of a second at 10⁵ reports, and a window is estimated again with the same batches on

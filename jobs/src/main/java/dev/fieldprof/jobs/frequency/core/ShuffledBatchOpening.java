@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * Opens one record of the shuffled reports topic (a part of a {@link ShuffledBatch}) with the
- * analyst's keys and checks what can be checked without the program model (docs/privacy.md, "The
- * shuffled mode"). Flink-free and thread-safe.
+ * analyst's keys and checks what can be checked without the program model (docs/architecture.md,
+ * "What the analyst sees"). Flink-free and thread-safe.
  *
  * <p>Each opened report comes out as the job's other reports do, with its batch's id and declared
  * size ({@link ReportRecord#batchId}, {@link ReportRecord#batchSize}) and the batch record's
