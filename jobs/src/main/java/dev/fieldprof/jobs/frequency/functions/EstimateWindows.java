@@ -1,12 +1,15 @@
 package dev.fieldprof.jobs.frequency.functions;
 
+import dev.fieldprof.jobs.frequency.core.CentralGuarantee;
 import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.core.ProgramCache;
 import dev.fieldprof.jobs.frequency.core.ProgramIndex;
 import dev.fieldprof.jobs.frequency.core.ProgramShape;
+import dev.fieldprof.jobs.frequency.core.ShuffleTerms;
 import dev.fieldprof.jobs.frequency.core.WindowEstimates;
 import dev.fieldprof.jobs.frequency.records.EstimatorState;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.ShuffledBatches;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
@@ -35,6 +38,9 @@ import org.apache.flink.util.Collector;
  * revision number, under the same Kafka key ({@link EstimateKeys}); the cumulative estimate takes
  * in only the reports the window's previous revision lacked, and is published again too (its
  * revision counts its publications).
+ *
+ * <p>An estimate of a configuration of the shuffled mode states the sizes of the batches its
+ * reports came in and the central (ε, δ) it holds ({@link CentralGuarantee}).
  */
 public final class EstimateWindows
         extends KeyedBroadcastProcessFunction<
@@ -61,6 +67,7 @@ public final class EstimateWindows
     private final int top;
     private transient WindowEstimates estimates;
     private transient ProgramCache cache;
+    private transient CentralGuarantee central;
     private transient ValueState<EstimatorState> state;
 
     /**
@@ -77,6 +84,7 @@ public final class EstimateWindows
     public void open(OpenContext context) {
         estimates = new WindowEstimates(hotThreshold, top);
         cache = new ProgramCache();
+        central = new CentralGuarantee();
         state = getRuntimeContext().getState(STATE);
     }
 
@@ -148,12 +156,20 @@ public final class EstimateWindows
                 estimates.estimate(
                         model, sum.configId, sum.windowStart, sum.windowEnd, sum.sum, false);
         window.setRevision(sum.revision);
+        ShuffleTerms terms = model.shape().shuffleTerms(sum.configId);
+        double epsilon0 = model.config(sum.configId).epsilon();
+        central.state(window, sum.batches, terms, epsilon0);
         out.collect(new EncodedRecord(EstimateKeys.bytes(window), CODEC.encode(window)));
         // A revision adds to the cumulative estimate only the reports the previous one lacked.
         current.cumulative.merge(sum.added);
         current.cumulativeStart = Math.min(current.cumulativeStart, sum.windowStart);
         current.cumulativeEnd = Math.max(current.cumulativeEnd, sum.windowEnd);
         current.cumulativeRevision++;
+        if (current.cumulativeBatches == null) {
+            // Restored from state written before the shuffled mode.
+            current.cumulativeBatches = new ShuffledBatches();
+        }
+        current.cumulativeBatches.merge(sum.batches);
         EstimateWindow cumulative =
                 estimates.estimate(
                         model,
@@ -163,6 +179,7 @@ public final class EstimateWindows
                         current.cumulative,
                         true);
         cumulative.setRevision(current.cumulativeRevision);
+        central.state(cumulative, current.cumulativeBatches, terms, epsilon0);
         out.collect(new EncodedRecord(EstimateKeys.bytes(cumulative), CODEC.encode(cumulative)));
     }
 
