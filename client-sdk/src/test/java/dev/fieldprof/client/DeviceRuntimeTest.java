@@ -447,6 +447,8 @@ class DeviceRuntimeTest {
                             "KafkaAuthenticationFailures",
                             "PathTracing",
                             "PathReportsDropped",
+                            "PathSegmentsDropped",
+                            "PathBufferBytes",
                             "PathProbeInlining",
                             "ClassesInstrumentedAtLoad",
                             "ClassesLeftUninstrumentedAtLoad");
