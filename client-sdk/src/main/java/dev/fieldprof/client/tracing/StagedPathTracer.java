@@ -6,7 +6,6 @@ import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.EdgeModel;
 import dev.fieldprof.paths.PathRecording;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,10 +15,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A path tracer that keeps the coding off the traced thread's probe calls: each probe appends one
  * raw event ({@link dev.fieldprof.paths.RawPathEvents}: one int store) to the thread's segment
- * buffer and keeps a stack of the open methods (one int a frame); a full buffer, or one handed over
- * at an exit after the epoch ended, is range coded with the edge model in one loop ({@link
- * CallSitePathEncoder#codeRaw}) into path reports of format version 4, cut at {@code
- * maxReportBytes} as {@link PathTracer} cuts them.
+ * buffer and nothing else (no stack: the open methods are brought forward over a whole segment in
+ * one loop when it is handed over, {@link OpenFrames}, and only where segments may be dropped); a
+ * full buffer, or one handed over at an exit after the epoch ended, is range coded with the edge
+ * model in one loop ({@link CallSitePathEncoder#codeRaw}) into path reports of format version 4,
+ * cut at {@code maxReportBytes} or {@link #MAX_REPORT_EVENTS}.
  *
  * <p><b>Where the coding runs</b> ({@link Coding}): on the traced thread at the hand-over (never
  * drops anything; the host waits for one segment's coding), or on one low-priority daemon coder
@@ -29,14 +29,14 @@ import java.util.concurrent.locks.LockSupport;
  * the next from a copy of its open methods, so that the next report (which names the dropped
  * segments in its header) decodes exactly from there on.
  *
- * <p><b>Memory</b>: per traced thread two segments of {@code segmentEvents} ints and a stack of one
- * int per open frame (grown, never shrunk, at a new deepest stack), plus the coder's {@link
- * CallSitePathEncoder}; with the default 8,192 events, 64 KiB of buffers per thread (12.5 MiB for
- * 200 threads). The queue is the one pending segment per thread.
+ * <p><b>Memory</b>: per traced thread two segments of {@code segmentEvents} ints and the open
+ * methods at a segment's start, one int per frame (grown, never shrunk, at a new deepest stack),
+ * plus the coder's {@link CallSitePathEncoder}; with the default 8,192 events, 64 KiB of buffers
+ * per thread (12.5 MiB for 200 threads). The queue is the one pending segment per thread.
  *
- * <p>No probe call allocates except the first of a thread and a stack deeper than any before it.
- * Probe calls never throw or block (with {@link Coding#CODER_THREAD}); the coder thread swallows
- * what the sink throws and counts it.
+ * <p>No probe call allocates except the first of a thread and a hand-over that finds a stack deeper
+ * than any before it. Probe calls never throw or block (with {@link Coding#CODER_THREAD}); the
+ * coder thread swallows what the sink throws and counts it.
  */
 public final class StagedPathTracer implements PathProbeHandler {
     /** Where segments are coded. */
@@ -52,12 +52,23 @@ public final class StagedPathTracer implements PathProbeHandler {
     /** Default raw events per segment buffer. */
     public static final int DEFAULT_SEGMENT_EVENTS = 1 << 13;
 
+    /**
+     * Events after which a report without raw events is cut whatever its size: half the events a
+     * decoder accepts by default ({@code PathDecoder.DEFAULT_MAX_EVENTS}), leaving room for the
+     * exits one exception unwinds past the cut. Every report restarts the coder's adaptive state,
+     * and a position's first use in a report costs several times a settled one, so a report spans
+     * as many events as its bytes allow. A debug report, which also carries its raw events, is cut
+     * at {@link PathTracer#MAX_REPORT_EVENTS}.
+     */
+    public static final int MAX_REPORT_EVENTS = 1 << 19;
+
     private final EdgeModelStore models;
     private final PathReportSink sink;
     private final PathReportOutlet outlet;
     private final int maxReportBytes;
     private final int segmentEvents;
     private final boolean debug;
+    private final long maxReportEvents;
     private final Coding coding;
     private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
     private final List<ThreadTrace> threads = new CopyOnWriteArrayList<>();
@@ -106,6 +117,7 @@ public final class StagedPathTracer implements PathProbeHandler {
         this.segmentEvents = segmentEvents;
         this.coding = coding;
         this.debug = debug;
+        this.maxReportEvents = debug ? PathTracer.MAX_REPORT_EVENTS : MAX_REPORT_EVENTS;
     }
 
     /** Raw events of one thread, between two hand-overs. */
@@ -131,8 +143,8 @@ public final class StagedPathTracer implements PathProbeHandler {
         int n;
         Segment filling;
         Segment spare;
-        int[] stack = new int[64];
-        int depth;
+        // Frames open at the filling segment's start; kept only where segments may be dropped.
+        final OpenFrames open = new OpenFrames();
         long epoch;
         // Hand-over: set by the owner, cleared by the coder once coded.
         volatile Segment pending;
@@ -155,16 +167,6 @@ public final class StagedPathTracer implements PathProbeHandler {
             encoder.record(recording);
         }
 
-        void enterMethod(int methodId) {
-            int d = depth;
-            if (d == stack.length) {
-                stack = Arrays.copyOf(stack, d * 2);
-            }
-            stack[d] = methodId;
-            depth = d + 1;
-            append(methodId << 2);
-        }
-
         @Override
         public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {
             append(localEdge << 2 | 1);
@@ -177,7 +179,6 @@ public final class StagedPathTracer implements PathProbeHandler {
 
         @Override
         public void exit(int methodId) {
-            pop(methodId);
             append(methodId << 2 | 2);
             if (epoch != StagedPathTracer.this.epoch) {
                 handOver(this, true);
@@ -186,21 +187,9 @@ public final class StagedPathTracer implements PathProbeHandler {
 
         @Override
         public void exitExceptionally(int methodId) {
-            pop(methodId);
             append(methodId << 2 | 3);
             if (epoch != StagedPathTracer.this.epoch) {
                 handOver(this, true);
-            }
-        }
-
-        /** Closes the frame of methodId and those above it, as the encoder does. */
-        private void pop(int methodId) {
-            int d = depth - 1;
-            while (d >= 0 && stack[d] != methodId) {
-                d--;
-            }
-            if (d >= 0) {
-                depth = d;
             }
         }
 
@@ -238,7 +227,7 @@ public final class StagedPathTracer implements PathProbeHandler {
     @Override
     public PathProbeHandle enter(int methodId) {
         ThreadTrace t = current();
-        t.enterMethod(methodId);
+        t.append(methodId << 2);
         return t;
     }
 
@@ -263,18 +252,22 @@ public final class StagedPathTracer implements PathProbeHandler {
         if (t.pending != null) {
             if (!cut) { // the coder is behind: drop this segment whole, never wait
                 droppedSegments.incrementAndGet();
+                OpenFrames open = t.open;
+                open.apply(full.events, 0, full.length);
+                int depth = open.depth();
                 full.droppedBefore++;
-                full.startDepth = t.depth;
-                if (full.startFrames.length < t.depth) {
-                    full.startFrames = new int[Math.max(t.depth, 2 * full.startFrames.length)];
+                full.startDepth = depth;
+                if (full.startFrames.length < depth) {
+                    full.startFrames = new int[Math.max(depth, 2 * full.startFrames.length)];
                 }
-                System.arraycopy(t.stack, 0, full.startFrames, 0, t.depth);
+                System.arraycopy(open.methods(), 0, full.startFrames, 0, depth);
                 full.length = 0;
                 full.cutAfter = false;
                 t.n = 0;
             }
             return; // a cut is retried at the next exit
         }
+        t.open.apply(full.events, 0, full.length);
         Segment next = t.spare;
         t.spare = full;
         t.filling = next;
@@ -360,9 +353,9 @@ public final class StagedPathTracer implements PathProbeHandler {
             }
             int i = 0;
             while (i < s.length) {
-                i = e.codeRaw(s.events, i, s.length, maxReportBytes, PathTracer.MAX_REPORT_EVENTS);
+                i = e.codeRaw(s.events, i, s.length, maxReportBytes, maxReportEvents);
                 if (e.codedBytesSoFar() >= maxReportBytes
-                        || e.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
+                        || e.eventsInReport() >= maxReportEvents) {
                     cut(t);
                 }
             }
@@ -430,6 +423,9 @@ public final class StagedPathTracer implements PathProbeHandler {
             Segment s = t.filling;
             s.length = t.n;
             s.cutAfter = true;
+            if (coding != Coding.TRACED_THREAD) {
+                t.open.apply(s.events, 0, s.length);
+            }
             code(t, s);
             resetFilling(t, s);
             t.epoch = epoch;
