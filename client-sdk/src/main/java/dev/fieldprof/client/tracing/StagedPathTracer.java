@@ -4,7 +4,6 @@ import dev.fieldprof.client.probe.PathProbeHandle;
 import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.EdgeModel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,10 +14,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A path tracer that keeps the coding off the traced thread's probe calls: each probe appends one
  * raw event ({@link dev.fieldprof.paths.RawPathEvents}: one int store) to the thread's segment
- * buffer and keeps a stack of the open methods (one int a frame); a full buffer, or one handed over
- * at an exit after the epoch ended, is range coded with the edge model in one loop ({@link
- * CallSitePathEncoder#codeRaw}) into path reports of format version 4, cut at {@code
- * maxReportBytes} as {@link PathTracer} cuts them.
+ * buffer and nothing else (no stack: the open methods are brought forward over a whole segment in
+ * one loop when it is handed over, {@link OpenFrames}, and only where segments may be dropped); a
+ * full buffer, or one handed over at an exit after the epoch ended, is range coded with the edge
+ * model in one loop ({@link CallSitePathEncoder#codeRaw}) into path reports of format version 4,
+ * cut at {@code maxReportBytes} or {@link #MAX_REPORT_EVENTS}.
  *
  * <p><b>Where the coding runs</b> ({@link Coding}): on the traced thread at the hand-over (never
  * drops anything; the host waits for one segment's coding), or on one low-priority daemon coder
@@ -34,13 +34,13 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Memory</b>: raw-event buffers of at most {@code (threads + queueSegments) * segmentEvents *
  * 4} bytes ({@link #bufferBytesHeld()}; the queue's segments are made on first need and kept),
  * where threads are the traced threads alive or not yet seen ended by {@link #endEpoch()}; per
- * thread also a stack of one int per open frame (grown, never shrunk, at a new deepest stack) and
- * its {@link CallSitePathEncoder}. With 8,192 events a segment and a queue of 16, 200 threads hold
- * 216 segments, 6.75 MiB.
+ * thread also the open methods at its segment's start, one int per frame (grown, never shrunk, at a
+ * new deepest stack), and its {@link CallSitePathEncoder}. With 8,192 events a segment and a queue
+ * of 16, 200 threads hold 216 segments, 6.75 MiB.
  *
- * <p>No probe call allocates except the first of a thread and a stack deeper than any before it.
- * Probe calls never throw or block (with {@link Coding#CODER_THREAD}); the coder thread swallows
- * what the sink throws and counts it.
+ * <p>No probe call allocates except the first of a thread and a hand-over that finds a stack deeper
+ * than any before it. Probe calls never throw or block (with {@link Coding#CODER_THREAD}); the
+ * coder thread swallows what the sink throws and counts it.
  */
 public final class StagedPathTracer extends DevicePathTracer {
     /** Where segments are coded. */
@@ -56,11 +56,22 @@ public final class StagedPathTracer extends DevicePathTracer {
     /** Default raw events per segment buffer. */
     public static final int DEFAULT_SEGMENT_EVENTS = 1 << 13;
 
+    /**
+     * Events after which a report without raw events is cut whatever its size: half the events a
+     * decoder accepts by default ({@code PathDecoder.DEFAULT_MAX_EVENTS}), leaving room for the
+     * exits one exception unwinds past the cut. Every report restarts the coder's adaptive state,
+     * and a position's first use in a report costs several times a settled one, so a report spans
+     * as many events as its bytes allow. A debug report, which also carries its raw events, is cut
+     * at {@link PathTracer#MAX_REPORT_EVENTS}.
+     */
+    public static final int MAX_REPORT_EVENTS = 1 << 19;
+
     /** Default full segments the coder's queue holds at most, over all threads. */
     public static final int DEFAULT_QUEUE_SEGMENTS = 16;
 
     private final int segmentEvents;
     private final int queueSegments;
+    private final long maxReportEvents;
     private final Coding coding;
     // The queue's segments not in use, a slot each; queueBuffers counts those made (never more
     // than queueSegments), which are free or pending: each thread holds exactly its filling one.
@@ -138,6 +149,7 @@ public final class StagedPathTracer extends DevicePathTracer {
         this.queueSegments = queueSegments;
         this.free = new AtomicReferenceArray<>(queueSegments);
         this.coding = coding;
+        this.maxReportEvents = debug ? PathTracer.MAX_REPORT_EVENTS : MAX_REPORT_EVENTS;
     }
 
     /** Raw events of one thread, between two hand-overs. */
@@ -160,8 +172,8 @@ public final class StagedPathTracer extends DevicePathTracer {
         int[] buf;
         int n;
         Segment filling;
-        int[] stack = new int[64];
-        int depth;
+        // Frames open at the filling segment's start; kept only where segments may be dropped.
+        final OpenFrames open = new OpenFrames();
         // Hand-over: set by the owner, cleared by the coder once coded.
         volatile Segment pending;
 
@@ -171,16 +183,6 @@ public final class StagedPathTracer extends DevicePathTracer {
             super(owner, number, model, 4, debug, epoch);
             this.filling = new Segment(segmentEvents);
             this.buf = filling.events;
-        }
-
-        void enterMethod(int methodId) {
-            int d = depth;
-            if (d == stack.length) {
-                stack = Arrays.copyOf(stack, d * 2);
-            }
-            stack[d] = methodId;
-            depth = d + 1;
-            append(methodId << 2);
         }
 
         @Override
@@ -195,7 +197,6 @@ public final class StagedPathTracer extends DevicePathTracer {
 
         @Override
         public void exit(int methodId) {
-            pop(methodId);
             append(methodId << 2 | 2);
             if (epoch != StagedPathTracer.this.epoch) {
                 handOver(this, true);
@@ -204,21 +205,9 @@ public final class StagedPathTracer extends DevicePathTracer {
 
         @Override
         public void exitExceptionally(int methodId) {
-            pop(methodId);
             append(methodId << 2 | 3);
             if (epoch != StagedPathTracer.this.epoch) {
                 handOver(this, true);
-            }
-        }
-
-        /** Closes the frame of methodId and those above it, as the encoder does. */
-        private void pop(int methodId) {
-            int d = depth - 1;
-            while (d >= 0 && stack[d] != methodId) {
-                d--;
-            }
-            if (d >= 0) {
-                depth = d;
             }
         }
 
@@ -256,7 +245,7 @@ public final class StagedPathTracer extends DevicePathTracer {
     @Override
     public PathProbeHandle enter(int methodId) {
         ThreadTrace t = current();
-        t.enterMethod(methodId);
+        t.append(methodId << 2);
         return t;
     }
 
@@ -283,18 +272,22 @@ public final class StagedPathTracer extends DevicePathTracer {
         if (t.pending != null || (next = takeFree()) == null) {
             if (!cut) { // the coder is behind: drop this segment whole, never wait
                 droppedSegments.incrementAndGet();
+                OpenFrames open = t.open;
+                open.apply(full.events, 0, full.length);
+                int depth = open.depth();
                 full.droppedBefore++;
-                full.startDepth = t.depth;
-                if (full.startFrames.length < t.depth) {
-                    full.startFrames = new int[Math.max(t.depth, 2 * full.startFrames.length)];
+                full.startDepth = depth;
+                if (full.startFrames.length < depth) {
+                    full.startFrames = new int[Math.max(depth, 2 * full.startFrames.length)];
                 }
-                System.arraycopy(t.stack, 0, full.startFrames, 0, t.depth);
+                System.arraycopy(open.methods(), 0, full.startFrames, 0, depth);
                 full.length = 0;
                 full.cutAfter = false;
                 t.n = 0;
             }
             return; // a cut is retried at the next exit
         }
+        t.open.apply(full.events, 0, full.length);
         t.filling = next;
         resetFilling(t, next);
         t.pending = full;
@@ -406,9 +399,9 @@ public final class StagedPathTracer extends DevicePathTracer {
             }
             int i = 0;
             while (i < s.length) {
-                i = e.codeRaw(s.events, i, s.length, maxReportBytes, PathTracer.MAX_REPORT_EVENTS);
+                i = e.codeRaw(s.events, i, s.length, maxReportBytes, maxReportEvents);
                 if (e.codedBytesSoFar() >= maxReportBytes
-                        || e.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
+                        || e.eventsInReport() >= maxReportEvents) {
                     cut(t);
                 }
             }
@@ -463,6 +456,9 @@ public final class StagedPathTracer extends DevicePathTracer {
             Segment s = t.filling;
             s.length = t.n;
             s.cutAfter = true;
+            if (coding != Coding.TRACED_THREAD) {
+                t.open.apply(s.events, 0, s.length);
+            }
             code(t, s);
             resetFilling(t, s);
             t.epoch = epoch;
