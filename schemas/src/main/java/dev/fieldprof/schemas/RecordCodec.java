@@ -47,6 +47,13 @@ public final class RecordCodec<T extends SpecificRecordBase> {
     private final Schema schema;
     private static final EncoderFactory ENCODERS = new EncoderFactory().configureBufferSize(8192);
 
+    /**
+     * Each thread's output buffer, reused from record to record as Avro's message encoder reuses
+     * its own: one copy of the bytes per record instead of a growing buffer's garbage.
+     */
+    private static final ThreadLocal<ByteArrayOutputStream> BUFFERS =
+            ThreadLocal.withInitial(() -> new ByteArrayOutputStream(4096));
+
     private final byte[] header;
     private final DatumWriter<T> writer;
     private final Map<Long, DatumReader<T>> readersByFingerprint = new HashMap<>();
@@ -103,7 +110,8 @@ public final class RecordCodec<T extends SpecificRecordBase> {
      */
     public byte[] encode(T record) {
         try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+            ByteArrayOutputStream out = BUFFERS.get();
+            out.reset();
             out.write(header);
             BinaryEncoder body = ENCODERS.binaryEncoder(out, null);
             writer.write(record, body);
