@@ -7,7 +7,6 @@ import dev.fieldprof.jobs.frequency.functions.DeduplicateReplays;
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;
 import dev.fieldprof.jobs.frequency.functions.EmitShardSum;
 import dev.fieldprof.jobs.frequency.functions.EmitWindowSum;
-import dev.fieldprof.jobs.frequency.functions.EstimateMetrics;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
@@ -225,6 +224,12 @@ public final class FrequencyEstimationJob {
      */
     public void buildInto(StreamExecutionEnvironment env) {
         env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
+        // Chained operators hand records on instead of copying each one through its serializer
+        // (a report's raw bytes and ids, an estimate's tens of MB at a million methods). Safe
+        // here: no function of this job changes or keeps a record it has emitted, and one that
+        // keeps its input (a report waiting for its model) receives it from the network, which
+        // deserializes a fresh object per record.
+        env.getConfig().enableObjectReuse();
         StateBackends.configure(env, options.stateBackend());
         Checkpoints.configure(env, options, NAME);
         SingleOutputStreamOperator<ProgramUpdate> models =
@@ -342,13 +347,7 @@ public final class FrequencyEstimationJob {
                                         options.top()))
                         .name("estimate-windows")
                         .uid("estimate-windows");
-        estimated
-                .map(new EstimateMetrics())
-                .name("estimate-metrics")
-                .uid("estimate-metrics")
-                .sinkTo(estimates)
-                .name("estimates-sink")
-                .uid("estimates-sink");
+        estimated.sinkTo(estimates).name("estimates-sink").uid("estimates-sink");
 
         DataStream<EncodedRecord> late =
                 shardSums
