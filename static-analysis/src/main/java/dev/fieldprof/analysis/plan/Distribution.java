@@ -43,18 +43,24 @@ final class Distribution {
     private long timesUsedSum;
     private long allUsed;
 
-    // Sets placed per variant, as a list with positions for O(1) removal (-1 = not placed).
+    // Sets placed per variant, as a list: the climb removes by index (a random one, or the last
+    // added), so no position per (variant, set) is kept; its 4 bytes per pair were the largest
+    // array and a cache miss per add and remove.
     private final int[][] placed;
     private final int[] placedCount;
-    private final int[][] position;
 
     // Set ids by ascending length (ties by id), to find the sets that surely fit a variant.
     private final int[] byLength;
 
-    // The sets' members back to back (ProbeSets.flatMembers), each member's cost beside it.
+    // The sets' members back to back (ProbeSets.flatMembers), and each method's cost: an array per
+    // method, small enough to stay in cache, rather than a cost beside each member.
     private final int[] memberStart;
     private final int[] member;
-    private final long[] memberCost;
+
+    // The same members in two bytes each when every method id fits (|V| <= 65,536), else null:
+    // half the bytes to bring into cache for each set a move draws.
+    private final char[] narrowMember;
+    private final long[] methodCost;
 
     // Bit sets per variant: the sets placed in it, and the methods some placed set uses.
     private final long[][] placedBits;
@@ -89,15 +95,19 @@ final class Distribution {
         lengthByTimesUsed[0] = allUsed;
         placed = new int[variants][8];
         placedCount = new int[variants];
-        position = new int[variants][setCount];
-        for (int[] row : position) {
-            Arrays.fill(row, -1);
-        }
         memberStart = sets.flatStarts();
         member = sets.flatMembers();
-        memberCost = new long[member.length];
-        for (int j = 0; j < member.length; j++) {
-            memberCost[j] = costs.cost(member[j]);
+        if (sets.methodCount() <= 1 << 16) {
+            narrowMember = new char[member.length];
+            for (int j = 0; j < member.length; j++) {
+                narrowMember[j] = (char) member[j];
+            }
+        } else {
+            narrowMember = null;
+        }
+        methodCost = new long[sets.methodCount()];
+        for (int m = 0; m < methodCost.length; m++) {
+            methodCost[m] = costs.cost(m);
         }
         placedBits = new long[variants][(setCount + 63) >>> 6];
         usedBits = new long[variants][(sets.methodCount() + 63) >>> 6];
@@ -202,9 +212,9 @@ final class Distribution {
         long[] usedBit = usedBits[variant];
         long room = remaining(variant);
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
-            int m = member[j];
+            int m = narrowMember != null ? narrowMember[j] : member[j];
             if ((usedBit[m >>> 6] & (1L << m)) == 0) {
-                room -= memberCost[j];
+                room -= methodCost[m];
                 if (room < 0) {
                     return false;
                 }
@@ -220,13 +230,13 @@ final class Distribution {
         int[] use = uses[variant];
         long[] usedBit = usedBits[variant];
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
-            int m = member[j];
+            int m = narrowMember != null ? narrowMember[j] : member[j];
             int before = use[m]++;
             if (before == 0) {
-                used[variant] += memberCost[j];
+                used[variant] += methodCost[m];
                 usedBit[m >>> 6] |= 1L << m;
             } else if (before == 1) {
-                overlap[variant] += memberCost[j];
+                overlap[variant] += methodCost[m];
             }
         }
         if (used[variant] > hBound) {
@@ -242,26 +252,43 @@ final class Distribution {
         if (placedCount[variant] == placed[variant].length) {
             placed[variant] = Arrays.copyOf(placed[variant], 2 * placed[variant].length);
         }
-        position[variant][set] = placedCount[variant];
         placed[variant][placedCount[variant]++] = set;
         placedBits[variant][set >>> 6] |= 1L << set;
     }
 
+    /** Removes the set from the variant; O(sets placed in it) to find it. */
     void remove(int variant, int set) {
-        int at = position[variant][set];
-        if (at < 0) {
-            throw new IllegalStateException("set " + set + " not in variant " + variant);
+        int[] list = placed[variant];
+        for (int at = placedCount[variant] - 1; at >= 0; at--) {
+            if (list[at] == set) {
+                removeAt(variant, at);
+                return;
+            }
         }
+        throw new IllegalStateException("set " + set + " not in variant " + variant);
+    }
+
+    /**
+     * Removes the {@code index}-th set placed in the variant ({@link #placedAt}); the last placed
+     * set takes its index.
+     */
+    void removeAt(int variant, int index) {
+        int count = placedCount[variant];
+        if (index < 0 || index >= count) {
+            throw new IndexOutOfBoundsException(
+                    "index " + index + " of " + count + " sets in variant " + variant);
+        }
+        int set = placed[variant][index];
         int[] use = uses[variant];
         long[] usedBit = usedBits[variant];
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
-            int m = member[j];
+            int m = narrowMember != null ? narrowMember[j] : member[j];
             int after = --use[m];
             if (after == 0) {
-                used[variant] -= memberCost[j];
+                used[variant] -= methodCost[m];
                 usedBit[m >>> 6] &= ~(1L << m);
             } else if (after == 1) {
-                overlap[variant] -= memberCost[j];
+                overlap[variant] -= methodCost[m];
             }
         }
         int t = timesUsed[set]--;
@@ -271,11 +298,19 @@ final class Distribution {
         if (t == 1) {
             allUsed += length[set];
         }
-        int last = placed[variant][--placedCount[variant]];
-        placed[variant][at] = last;
-        position[variant][last] = at;
-        position[variant][set] = -1;
+        placed[variant][index] = placed[variant][count - 1];
+        placedCount[variant] = count - 1;
         placedBits[variant][set >>> 6] &= ~(1L << set);
+    }
+
+    /** Removes the set placed last in the variant, which must be {@code set}; O(its size). */
+    void removeLast(int variant, int set) {
+        int last = placedCount[variant] - 1;
+        if (last < 0 || placed[variant][last] != set) {
+            throw new IllegalStateException(
+                    "set " + set + " is not the last placed in variant " + variant);
+        }
+        removeAt(variant, last);
     }
 
     /** BALANCE, PACKING and ALLUSED of the current distribution, in O(n). */
