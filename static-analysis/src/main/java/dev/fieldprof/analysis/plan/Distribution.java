@@ -35,6 +35,10 @@ final class Distribution {
     private final long hBound;
 
     private final long[] length;
+    // Per variant and method, how many placed sets use it: two bytes each when there are fewer
+    // than 65,536 sets (no count can exceed the number of sets), so that a variant's row of
+    // 10,000 methods stays in the core's first-level cache; else four.
+    private final char[][] narrowUses;
     private final int[][] uses;
     private final long[] used;
     private final long[] overlap;
@@ -87,7 +91,13 @@ final class Distribution {
             length[e] = sets.length(e, costs);
             allUsed += length[e];
         }
-        uses = new int[variants][sets.methodCount()];
+        if (setCount < 1 << 16) {
+            narrowUses = new char[variants][sets.methodCount()];
+            uses = null;
+        } else {
+            narrowUses = null;
+            uses = new int[variants][sets.methodCount()];
+        }
         used = new long[variants];
         overlap = new long[variants];
         timesUsed = new int[setCount];
@@ -193,14 +203,17 @@ final class Distribution {
 
     /** Cost units placing the set would add to the variant (its probes not yet there). */
     long addedCost(int variant, int set) {
-        int[] use = uses[variant];
         long added = 0;
         for (int m : sets.membersView(set)) {
-            if (use[m] == 0) {
+            if (useCount(variant, m) == 0) {
                 added += costs.cost(m);
             }
         }
         return added;
+    }
+
+    private int useCount(int variant, int method) {
+        return narrowUses != null ? narrowUses[variant][method] : uses[variant][method];
     }
 
     /** Whether the set is not yet in the variant and fits its remaining budget. */
@@ -227,11 +240,18 @@ final class Distribution {
         if (holds(variant, set)) {
             throw new IllegalStateException("set " + set + " already in variant " + variant);
         }
-        int[] use = uses[variant];
+        char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
+        int[] use = narrowUse == null ? uses[variant] : null;
         long[] usedBit = usedBits[variant];
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
-            int before = use[m]++;
+            int before;
+            if (narrowUse != null) {
+                before = narrowUse[m];
+                narrowUse[m] = (char) (before + 1);
+            } else {
+                before = use[m]++;
+            }
             if (before == 0) {
                 used[variant] += methodCost[m];
                 usedBit[m >>> 6] |= 1L << m;
@@ -279,11 +299,18 @@ final class Distribution {
                     "index " + index + " of " + count + " sets in variant " + variant);
         }
         int set = placed[variant][index];
-        int[] use = uses[variant];
+        char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
+        int[] use = narrowUse == null ? uses[variant] : null;
         long[] usedBit = usedBits[variant];
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
-            int after = --use[m];
+            int after;
+            if (narrowUse != null) {
+                after = narrowUse[m] - 1;
+                narrowUse[m] = (char) after;
+            } else {
+                after = --use[m];
+            }
             if (after == 0) {
                 used[variant] -= methodCost[m];
                 usedBit[m >>> 6] &= ~(1L << m);
@@ -341,17 +368,16 @@ final class Distribution {
     int[][] methods() {
         int[][] result = new int[variants][];
         for (int v = 0; v < variants; v++) {
-            int[] use = uses[v];
             int count = 0;
-            for (int u : use) {
-                if (u > 0) {
+            for (int m = 0; m < sets.methodCount(); m++) {
+                if (useCount(v, m) > 0) {
                     count++;
                 }
             }
             int[] methods = new int[count];
             int i = 0;
-            for (int m = 0; m < use.length; m++) {
-                if (use[m] > 0) {
+            for (int m = 0; m < sets.methodCount(); m++) {
+                if (useCount(v, m) > 0) {
                     methods[i++] = m;
                 }
             }
