@@ -19,13 +19,17 @@ import java.util.Arrays;
  * variants the set was placed in; {@code ov_i} the summed cost of the probes that two or more sets
  * placed in variant {@code i} share; ALLUSED the summed length of the sets placed nowhere.
  *
- * <p>The draws of a move mostly ask {@link #fits}, so that question reads only compact data: a bit
- * per (variant, set) for "placed", a bit per (variant, method) for "used", and the sets' members
- * and their costs back to back in two arrays, instead of an array per set and an int per (variant,
- * set).
+ * <p>A move's time goes to memory, not to arithmetic: its draws ask {@link #fits} of random sets,
+ * and it places and takes back random sets. So everything a move reads is kept small: a bit per
+ * (variant, set) for "placed", a bit per (variant, method) for "used", the sets' members back to
+ * back in one array (two bytes each while |V| ≤ 65,536), a cost per method, and the per-(variant,
+ * method) counts in two bytes while there are fewer than 65,536 sets. Placed sets are removed by
+ * their index in the variant's list ({@link #removeAt}, {@link #removeLast}), so no position per
+ * (variant, set) is kept. The representation changes no result: the same sets fit, the same terms
+ * come out.
  *
- * <p>Memory: an int per (variant, method) and per (variant, set), and a bit for each. Not
- * thread-safe.
+ * <p>Memory: two bytes (four past 65,535 sets) per (variant, method), a bit per (variant, set) and
+ * per (variant, method), and the placed sets' ids. Not thread-safe.
  */
 final class Distribution {
 
