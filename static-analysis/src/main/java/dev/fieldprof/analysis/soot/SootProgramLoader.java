@@ -129,6 +129,7 @@ public final class SootProgramLoader {
     /** Loads the program and extracts its facts; Soot's state is reset before and after. */
     public static ProgramFacts load(Request request) {
         synchronized (SOOT_LOCK) {
+            HierarchyKeepingScene.install();
             try {
                 return new SootProgramLoader(request).run();
             } finally {
@@ -170,6 +171,43 @@ public final class SootProgramLoader {
 
         List<SootMethod> methods = new ArrayList<>();
         Map<SootMethod, Body> bodies = new IdentityHashMap<>();
+        HierarchyKeepingScene scene = HierarchyKeepingScene.current();
+        scene.keepHierarchy(true);
+        try {
+            buildBodies(methods, bodies);
+        } finally {
+            scene.keepHierarchy(false);
+        }
+        meter.stop("soot.bodies");
+
+        // Lambda bodies add synthetic classes while bodies are built: the dispatch below needs a
+        // hierarchy built after them.
+        scene.releaseFastHierarchy();
+        hierarchy = scene.getOrMakeFastHierarchy();
+        Map<String, MethodFacts> facts = new HashMap<>();
+        for (SootMethod method : methods) {
+            try {
+                facts.put(method.getSignature(), methodFacts(method, bodies.get(method)));
+            } catch (RuntimeException e) {
+                skipped.put(
+                        method.getSignature(),
+                        "analysis failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        }
+        Set<String> serializationConstructors = serializationConstructors();
+        Set<String> missing = new TreeSet<>();
+        for (SootClass phantom : Scene.v().getPhantomClasses()) {
+            // soot.dummy.* are Soot's own placeholders (e.g. for invokedynamic), not classes.
+            if (!phantom.getName().startsWith("soot.dummy.")) {
+                missing.add(phantom.getName());
+            }
+        }
+        meter.stop("soot.facts");
+        return new ProgramFacts(facts, serializationConstructors, skipped, missing, meter.phases());
+    }
+
+    /** Builds the Jimple body of every concrete method of the application classes. */
+    private void buildBodies(List<SootMethod> methods, Map<SootMethod, Body> bodies) {
         for (String className : new TreeSet<>(request.applicationClasses())) {
             SootClass sootClass = Scene.v().getSootClassUnsafe(className, false);
             if (sootClass == null || sootClass.isPhantom()) {
@@ -193,30 +231,6 @@ public final class SootProgramLoader {
                 }
             }
         }
-        meter.stop("soot.bodies");
-
-        // Lambda bodies add synthetic classes while bodies are built: the hierarchy comes after.
-        hierarchy = Scene.v().getOrMakeFastHierarchy();
-        Map<String, MethodFacts> facts = new HashMap<>();
-        for (SootMethod method : methods) {
-            try {
-                facts.put(method.getSignature(), methodFacts(method, bodies.get(method)));
-            } catch (RuntimeException e) {
-                skipped.put(
-                        method.getSignature(),
-                        "analysis failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
-            }
-        }
-        Set<String> serializationConstructors = serializationConstructors();
-        Set<String> missing = new TreeSet<>();
-        for (SootClass phantom : Scene.v().getPhantomClasses()) {
-            // soot.dummy.* are Soot's own placeholders (e.g. for invokedynamic), not classes.
-            if (!phantom.getName().startsWith("soot.dummy.")) {
-                missing.add(phantom.getName());
-            }
-        }
-        meter.stop("soot.facts");
-        return new ProgramFacts(facts, serializationConstructors, skipped, missing, meter.phases());
     }
 
     private String classpathString() {
