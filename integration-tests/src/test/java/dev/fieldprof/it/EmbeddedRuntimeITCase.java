@@ -77,7 +77,7 @@ class EmbeddedRuntimeITCase {
     }
 
     @Test
-    void createsTheSevenFieldprofTopicsCompactedWhereDesigned() throws Exception {
+    void createsTheNineFieldprofTopicsCompactedWhereDesigned() throws Exception {
         Map<String, TopicDescription> topics =
                 RUNTIME.admin().describeTopics(EmbeddedRuntime.TOPICS).allTopicNames().get();
         assertThat(topics.keySet())
@@ -85,6 +85,8 @@ class EmbeddedRuntimeITCase {
                         Topics.PROGRAMS,
                         Topics.FREQUENCY_REPORTS,
                         Topics.FREQUENCY_REPLAY,
+                        Topics.SHUFFLER_INPUT,
+                        Topics.SHUFFLED_REPORTS,
                         Topics.PATH_REPORTS,
                         Topics.ESTIMATES,
                         Topics.EDGE_MODELS,
@@ -112,6 +114,8 @@ class EmbeddedRuntimeITCase {
                                 Topics.PROGRAMS, "compact",
                                 Topics.FREQUENCY_REPORTS, "delete",
                                 Topics.FREQUENCY_REPLAY, "delete",
+                                Topics.SHUFFLER_INPUT, "delete",
+                                Topics.SHUFFLED_REPORTS, "delete",
                                 Topics.PATH_REPORTS, "delete",
                                 Topics.ESTIMATES, "compact",
                                 Topics.EDGE_MODELS, "compact",

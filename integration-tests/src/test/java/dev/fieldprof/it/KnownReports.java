@@ -69,7 +69,8 @@ final class KnownReports {
                                         EPSILON,
                                         T,
                                         K,
-                                        dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
+                                        dev.fieldprof.schemas.PrivacyMode.EPSILON_T,
+                                        null)))
                 .build();
     }
 

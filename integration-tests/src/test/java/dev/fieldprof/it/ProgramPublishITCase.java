@@ -53,7 +53,8 @@ class ProgramPublishITCase {
                                                 2.0,
                                                 1,
                                                 10,
-                                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
+                                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T,
+                                                null)))
                         .build();
         RecordCodec<ProgramModel> codec = RecordCodec.of(ProgramModel.class);
         assertThat(codec.encode(model).length).isGreaterThan(2 << 20);

@@ -70,13 +70,19 @@ class UserLevelModeITCase {
                         .setPrivacyConfigs(
                                 List.of(
                                         new PrivacyConfig(
-                                                "user", USER_EPSILON, 1, 1, PrivacyMode.USER_LEVEL),
+                                                "user",
+                                                USER_EPSILON,
+                                                1,
+                                                1,
+                                                PrivacyMode.USER_LEVEL,
+                                                null),
                                         new PrivacyConfig(
                                                 "epsilon-t",
                                                 Math.log(9),
                                                 1,
                                                 EPSILON_T_K,
-                                                PrivacyMode.EPSILON_T)))
+                                                PrivacyMode.EPSILON_T,
+                                                null)))
                         .build();
         RUNTIME.produce(
                 List.of(

@@ -63,7 +63,8 @@ class PrivacyParametersTest {
                                 Math.log(9),
                                 1,
                                 100,
-                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T));
+                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T,
+                                null));
         assertThat(published).isEqualTo(new PrivacyParameters(Math.log(9), 1, 100));
         assertThat(published).hasSameHashCodeAs(new PrivacyParameters(Math.log(9), 1, 100));
         assertThat(published).isNotEqualTo(new PrivacyParameters(Math.log(9), 2, 100));

@@ -44,7 +44,8 @@ public final class TestProgramModels {
                                         EPSILON,
                                         1,
                                         K,
-                                        dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
+                                        dev.fieldprof.schemas.PrivacyMode.EPSILON_T,
+                                        null)))
                 .build();
     }
 

@@ -42,7 +42,7 @@ class WindowEstimatesTest {
     @Test
     void userLevelWindowsCarryThePlugInErrorOfEachMethod() {
         ProgramIndex model =
-                model(new PrivacyConfig("user", Math.log(3), 1, 1, PrivacyMode.USER_LEVEL));
+                model(new PrivacyConfig("user", Math.log(3), 1, 1, PrivacyMode.USER_LEVEL, null));
         EstimateWindow window =
                 CODEC.decode(
                         CODEC.encode(
@@ -73,7 +73,7 @@ class WindowEstimatesTest {
     @Test
     void epsilonTWindowsCarryTheCommonErrorForEveryMethod() {
         ProgramIndex model =
-                model(new PrivacyConfig("et", 2 * Math.log(3), 1, 4, PrivacyMode.EPSILON_T));
+                model(new PrivacyConfig("et", 2 * Math.log(3), 1, 4, PrivacyMode.EPSILON_T, null));
         EstimateWindow window =
                 new WindowEstimates(0.5, 2)
                         .estimate(
