@@ -77,7 +77,7 @@ class EmbeddedRuntimeITCase {
     }
 
     @Test
-    void createsTheNineFieldprofTopicsCompactedWhereDesigned() throws Exception {
+    void createsTheTenFieldprofTopicsCompactedWhereDesigned() throws Exception {
         Map<String, TopicDescription> topics =
                 RUNTIME.admin().describeTopics(EmbeddedRuntime.TOPICS).allTopicNames().get();
         assertThat(topics.keySet())
@@ -90,7 +90,8 @@ class EmbeddedRuntimeITCase {
                         Topics.PATH_REPORTS,
                         Topics.ESTIMATES,
                         Topics.EDGE_MODELS,
-                        Topics.DEAD_LETTERS);
+                        Topics.DEAD_LETTERS,
+                        Topics.SHUFFLER_DEAD_LETTERS);
         topics.values().forEach(topic -> assertThat(topic.partitions()).hasSize(4));
 
         List<ConfigResource> resources =
@@ -119,7 +120,8 @@ class EmbeddedRuntimeITCase {
                                 Topics.PATH_REPORTS, "delete",
                                 Topics.ESTIMATES, "compact",
                                 Topics.EDGE_MODELS, "compact",
-                                Topics.DEAD_LETTERS, "delete"));
+                                Topics.DEAD_LETTERS, "delete",
+                                Topics.SHUFFLER_DEAD_LETTERS, "delete"));
     }
 
     @Test

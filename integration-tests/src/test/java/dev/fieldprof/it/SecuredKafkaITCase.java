@@ -104,7 +104,7 @@ class SecuredKafkaITCase {
                                 "1"))
                 .as("topics create: %s %s", topics.out(), topics.err())
                 .isZero();
-        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(9);
+        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(10);
 
         Path model = dir.resolve("secured.model");
         ProgramModels.write(KnownReports.model(APP), model);
@@ -400,13 +400,15 @@ class SecuredKafkaITCase {
                         "allow User:shuffler WRITE on topic fieldprof.reports.shuffled",
                         "allow User:shuffler DESCRIBE on topic fieldprof.reports.shuffled",
                         "allow User:shuffler DESCRIBE_CONFIGS on topic fieldprof.reports.shuffled",
-                        "allow User:shuffler WRITE on topic fieldprof.dead-letters",
-                        "allow User:shuffler DESCRIBE on topic fieldprof.dead-letters",
-                        "allow User:shuffler DESCRIBE_CONFIGS on topic fieldprof.dead-letters",
-                        "allow User:shuffler READ on group shuffler-*",
-                        "allow User:shuffler DESCRIBE on group shuffler-*",
-                        "allow User:shuffler WRITE on transactional id shuffler-*",
-                        "allow User:shuffler DESCRIBE on transactional id shuffler-*");
+                        "allow User:shuffler WRITE on topic fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler READ on topic fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler DESCRIBE on topic fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler DESCRIBE_CONFIGS on topic"
+                                + " fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler READ on group fieldprof-shuffler*",
+                        "allow User:shuffler DESCRIBE on group fieldprof-shuffler*",
+                        "allow User:shuffler WRITE on transactional id fieldprof-shuffler*",
+                        "allow User:shuffler DESCRIBE on transactional id fieldprof-shuffler*");
 
         Properties device = RUNTIME.saslSslClientPropertiesOf("sealing-device");
         Properties jobs = RUNTIME.saslSslClientPropertiesOf("analyst-jobs");
@@ -436,6 +438,12 @@ class SecuredKafkaITCase {
                 KafkaRefusal.ofRead(device, Topics.SHUFFLER_INPUT));
         refused.put("shuffler reads estimates", KafkaRefusal.ofRead(shuffler, Topics.ESTIMATES));
         refused.put(
+                "jobs read the shuffler's dead letters",
+                KafkaRefusal.ofRead(jobs, Topics.SHUFFLER_DEAD_LETTERS));
+        refused.put(
+                "reader reads the shuffler's dead letters",
+                KafkaRefusal.ofRead(reader, Topics.SHUFFLER_DEAD_LETTERS));
+        refused.put(
                 "shuffler reads frequency reports",
                 KafkaRefusal.ofRead(shuffler, Topics.FREQUENCY_REPORTS));
         refused.put(
@@ -446,7 +454,7 @@ class SecuredKafkaITCase {
         refused.put(
                 "jobs write shuffled batches",
                 KafkaRefusal.ofProduce(jobs, Topics.SHUFFLED_REPORTS));
-        assertThat(refused).hasSize(8);
+        assertThat(refused).hasSize(10);
         assertThat(refused.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey))
                 .as("allowed, yet each should be refused")
                 .isEmpty();

@@ -47,6 +47,12 @@ public final class Topics {
     /** Compacted; EdgeModel keyed by app version. */
     public static final String EDGE_MODELS = "fieldprof.models.edges";
 
+    /**
+     * The shuffler's DeadLetters: they keep whole SealedReports, device ids included, so only the
+     * shuffler (and its operator) may read them, never the analyst.
+     */
+    public static final String SHUFFLER_DEAD_LETTERS = "fieldprof.shuffler.dead-letters";
+
     /** DeadLetter keyed like the rejected record. */
     public static final String DEAD_LETTERS = "fieldprof.dead-letters";
 
@@ -61,7 +67,8 @@ public final class Topics {
                     PATH_REPORTS,
                     ESTIMATES,
                     EDGE_MODELS,
-                    DEAD_LETTERS);
+                    DEAD_LETTERS,
+                    SHUFFLER_DEAD_LETTERS);
 
     /**
      * Largest record of the compacted topics (max.message.bytes), 64 MiB. A program model carries a

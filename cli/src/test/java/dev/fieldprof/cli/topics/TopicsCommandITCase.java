@@ -61,6 +61,7 @@ class TopicsCommandITCase {
                                 "fieldprof.estimates: missing",
                                 "fieldprof.models.edges: missing",
                                 "fieldprof.dead-letters: missing",
+                                "fieldprof.shuffler.dead-letters: missing",
                                 ""));
 
         CliCapture create = new CliCapture();
@@ -87,7 +88,7 @@ class TopicsCommandITCase {
 
         CliCapture after = new CliCapture();
         assertThat(after.run("topics", "check", "--bootstrap", bootstrap)).isEqualTo(0);
-        assertThat(after.out().lines()).hasSize(9).allMatch(line -> line.contains(": ok ("));
+        assertThat(after.out().lines()).hasSize(10).allMatch(line -> line.contains(": ok ("));
         assertThat(TopicSettings.reportTopicWarning(bootstrap, Topics.FREQUENCY_REPORTS)).isEmpty();
     }
 

@@ -33,10 +33,9 @@ public final class FieldprofAcls {
         JOBS,
         /**
          * The shuffler job, run under another operator's account: reads the shuffler's input,
-         * writes shuffled batches and dead letters, and nothing else (no estimates, no reports in
-         * the clear). Give it consumer group and transactional id prefixes of its own ({@link
-         * #SHUFFLER_PREFIX}), so that the analyst's jobs cannot join its group or fence its
-         * transactions.
+         * writes shuffled batches and its own dead letters, and nothing else (no estimates, no
+         * reports in the clear). Its consumer groups and transactional ids start with {@link
+         * #SHUFFLER_PREFIX}, the shuffler job's defaults.
          */
         SHUFFLER,
         /** Whoever creates topics, publishes program models and replays dead letters. */
@@ -51,10 +50,12 @@ public final class FieldprofAcls {
     }
 
     /**
-     * The default prefix of the shuffler's consumer groups and transactional ids: not under the
-     * analyst's jobs' {@code fieldprof-}, so that neither principal may use the other's.
+     * The default prefix of the shuffler's consumer groups and transactional ids, the shuffler
+     * job's own defaults. The analyst's jobs' default prefix {@code fieldprof-} covers it: to keep
+     * the analyst from fencing the shuffler's transactions, grant the jobs their own job's prefixes
+     * ({@code fieldprof-frequency-estimation}, {@code fieldprof-path-model}) instead.
      */
-    public static final String SHUFFLER_PREFIX = "shuffler-";
+    public static final String SHUFFLER_PREFIX = "fieldprof-shuffler";
 
     private static final String ANY_HOST = "*";
 
@@ -115,13 +116,19 @@ public final class FieldprofAcls {
                         AclOperation.READ,
                         AclOperation.DESCRIBE,
                         AclOperation.DESCRIBE_CONFIGS);
-                for (String output : List.of(Topics.SHUFFLED_REPORTS, Topics.DEAD_LETTERS)) {
-                    grants.topic(
-                            output,
-                            AclOperation.WRITE,
-                            AclOperation.DESCRIBE,
-                            AclOperation.DESCRIBE_CONFIGS);
-                }
+                grants.topic(
+                        Topics.SHUFFLED_REPORTS,
+                        AclOperation.WRITE,
+                        AclOperation.DESCRIBE,
+                        AclOperation.DESCRIBE_CONFIGS);
+                // Its own dead letters: they keep device ids with the sealed reports. Its
+                // operator reads them with this login; no other party may.
+                grants.topic(
+                        Topics.SHUFFLER_DEAD_LETTERS,
+                        AclOperation.WRITE,
+                        AclOperation.READ,
+                        AclOperation.DESCRIBE,
+                        AclOperation.DESCRIBE_CONFIGS);
                 grants.groupAndTransactions(groupPrefix, transactionalIdPrefix);
             }
             case OPERATOR -> {

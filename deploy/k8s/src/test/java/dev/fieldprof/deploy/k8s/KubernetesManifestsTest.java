@@ -112,7 +112,8 @@ class KubernetesManifestsTest {
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.paths",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.estimates",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.models.edges",
-                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.dead-letters");
+                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.dead-letters",
+                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.shuffler.dead-letters");
     }
 
     @Test
@@ -128,7 +129,7 @@ class KubernetesManifestsTest {
             }
         }
         assertThat(problems).isEmpty();
-        assertThat(customResources).isEqualTo(19);
+        assertThat(customResources).isEqualTo(20);
     }
 
     @Test
