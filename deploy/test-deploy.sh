@@ -13,7 +13,10 @@
 # every exit (trap).
 #
 # Needs the built CLI and job jar: run `mvn -B package -DskipTests` (or `mvn -B verify`) first.
-# Environment: FIELDPROF_MVN_ARGS (e.g. -o), READY_TIMEOUT_SECONDS, KEEP_RUN_DIR=1 to keep logs.
+# Environment: FIELDPROF_MVN_ARGS (e.g. -o), READY_TIMEOUT_SECONDS, KEEP_RUN_DIR=1 to keep logs,
+# PATHS_TRACER=direct|staged: the devices' path tracer (client setting paths.tracer; default
+# direct, path format 3; staged writes format 4), and every report on the topic must be in its
+# format.
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(cd "$DEPLOY_DIR/.." && pwd)"
@@ -33,6 +36,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+PATHS_TRACER="${PATHS_TRACER:-direct}"
+case "$PATHS_TRACER" in
+  direct) PATH_FORMAT=3 ;;
+  staged) PATH_FORMAT=4 ;;
+  *) fail "PATHS_TRACER must be direct or staged, got '$PATHS_TRACER'" ;;
+esac
 CLI_JAR="$REPO_DIR/cli/target/fieldprof-cli.jar"
 [[ -f "$CLI_JAR" ]] || fail "$CLI_JAR is missing: run 'mvn -B package -DskipTests' first"
 ls "$REPO_DIR"/jobs/target/fieldprof-jobs-*-job.jar >/dev/null 2>&1 \
@@ -156,12 +165,12 @@ done
 SOURCES=("$REPO_DIR"/jobs/src/main/java/dev/fieldprof/jobs/paths/*.java)
 run_device() { # run_device N: one run of the program on device N (its own state directory)
   java "${PROGRAM_OPENS[@]}" -javaagent:"$WORK/lib/fieldprof-device.jar=model=$WORK/program.model,paths" \
-    -cp "$PROGRAM_JAR:$PROGRAM_DEPS" -Dfieldprof.transport=kafka \
+    -cp "$PROGRAM_JAR:$PROGRAM_DEPS" -Dfieldprof.transport=kafka -Dfieldprof.paths.tracer="$PATHS_TRACER" \
     -Dfieldprof.transport.kafka.bootstrap.servers="$BOOTSTRAP" -Dfieldprof.state.dir="$WORK/device-$1" \
     com.google.googlejavaformat.java.Main "${SOURCES[$(($1 % ${#SOURCES[@]}))]}" >"$WORK/device-$1.out" 2>"$WORK/device-$1.err"
 }
 PATH_TRIP=(java -cp "$CLI_JAR" "$DEPLOY_DIR/tools/PathRoundTrip.java")
-step "burst 1: devices 0-2 run the program with path tracing"
+step "burst 1: devices 0-2 run the program with path tracing ($PATHS_TRACER tracer, path format $PATH_FORMAT)"
 for d in 0 1 2; do run_device "$d" & done
 wait || fail "a device run failed (see $WORK/device-*.err)"
 models=""
@@ -195,6 +204,8 @@ on_topic="$(head -n 1 <<<"$trip" | awk '{print $2}')"
 [[ "$on_topic" == "$handed" ]] || fail "the devices handed over $handed path reports, the topic has $on_topic ($(sed -n 3p <<<"$trip"))"
 [[ "$(sed -n 2p <<<"$trip" | awk '{print $2}')" == "0" ]] || fail "path reports were dead-lettered: $(sed -n 2p <<<"$trip")"
 [[ "$decoded" == "$handed" ]] || fail "Prometheus: pathReportsDecoded is $decoded, the devices sent $handed"
+grep -q "by-format {$PATH_FORMAT=$on_topic}" <<<"$trip" \
+  || fail "not every path report on the topic is in format $PATH_FORMAT ($PATHS_TRACER tracer): $(head -n 1 <<<"$trip")"
 grep -q 'by-model-version {0=[0-9]*, [1-9]' <<<"$trip" \
   || fail "no report of the second burst was coded with a learned model: $(head -n 1 <<<"$trip")"
 

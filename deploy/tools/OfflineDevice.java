@@ -26,15 +26,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <pre>
  * java -cp TOOLS:cli/target/fieldprof-cli.jar OfflineDevice publish BOOTSTRAP APP:VERSION
- * java -cp TOOLS:cli/target/fieldprof-cli.jar OfflineDevice run STATE_DIR BOOTSTRAP APP:VERSION HOURS_AGO
+ * java -cp TOOLS:cli/target/fieldprof-cli.jar OfflineDevice run STATE_DIR BOOTSTRAP APP:VERSION HOURS_AGO [WAIT_SECONDS]
  * </pre>
  *
  * {@code publish} publishes a program model of five methods (ε = 4, t = 1, k = 20). {@code run} is
  * one run of a program on the device: the SDK's DeviceRuntime with its state (ledger, report
  * numbers) and its Kafka transport's on-disk spool in STATE_DIR, the device's clock set HOURS_AGO
  * hours back (a run earlier in the simulated day), 40 method entries, the epoch ended at exit as a
- * program run ends it, then the SDK's exit path: at most 2 s for the broker to take what the
- * transport holds, and what it did not take is written to the spool for the next run. With an
+ * program run ends it, then the SDK's exit path: at most WAIT_SECONDS (default 2) for the broker to
+ * take what the transport holds, and what it did not take is written to the spool for the next
+ * run. The run meant to reach the broker is given a generous wait, so that on a busy machine its
+ * outcome does not depend on how fast the producer connects; the wait ends as soon as all is sent. With an
  * unreachable BOOTSTRAP the report waits in the spool; the next run that reaches the broker sends
  * the spool first. Prints the run's outcome, the device's reports so far and the spool's size.
  */
@@ -47,10 +49,11 @@ public final class OfflineDevice {
     public static void main(String[] args) throws Exception {
         if (args.length == 3 && args[0].equals("publish")) {
             publish(args[1], args[2]);
-        } else if (args.length == 5 && args[0].equals("run")) {
-            System.exit(run(Path.of(args[1]), args[2], args[3], Long.parseLong(args[4])));
+        } else if ((args.length == 5 || args.length == 6) && args[0].equals("run")) {
+            Duration wait = Duration.ofSeconds(args.length == 6 ? Long.parseLong(args[5]) : 2);
+            System.exit(run(Path.of(args[1]), args[2], args[3], Long.parseLong(args[4]), wait));
         } else {
-            System.err.println("usage: publish BOOTSTRAP APP:VERSION | run STATE_DIR BOOTSTRAP APP:VERSION HOURS_AGO");
+            System.err.println("usage: publish BOOTSTRAP APP:VERSION | run STATE_DIR BOOTSTRAP APP:VERSION HOURS_AGO [WAIT_SECONDS]");
             System.exit(2);
         }
     }
@@ -79,7 +82,8 @@ public final class OfflineDevice {
         }
     }
 
-    private static int run(Path state, String bootstrap, String app, long hoursAgo) throws Exception {
+    private static int run(Path state, String bootstrap, String app, long hoursAgo, Duration wait)
+            throws Exception {
         Clock clock = Clock.offset(Clock.systemUTC(), Duration.ofHours(-hoursAgo));
         ClientConfig config = ClientConfig.builder()
                 .appVersion(app)
@@ -93,15 +97,16 @@ public final class OfflineDevice {
                 .build();
         // The transport's own bound on a Kafka wait (metadata, delivery): an unreachable broker
         // costs the run at most this before the report goes to the spool.
+        Duration kafkaWait = wait.compareTo(Duration.ofSeconds(2)) > 0 ? wait : Duration.ofSeconds(1);
         KafkaReportTransport transport = new KafkaReportTransport(
-                bootstrap, Topics.FREQUENCY_REPORTS, Duration.ofSeconds(1), state.resolve("spool"), 1 << 20, 64);
+                bootstrap, Topics.FREQUENCY_REPORTS, kafkaWait, state.resolve("spool"), 1 << 20, 64);
         DeviceRuntime device = DeviceRuntime.start(config, transport, new ChaCha20RandomSource(), clock);
         for (int i = 0; i < 2 * K; i++) {
             device.record(i % METHODS);
         }
         DeviceRuntime.EpochResult result = device.endEpoch();
         // The SDK's exit path for a runtime's own transport (DeviceRuntime's exit hook).
-        boolean delivered = transport.flush(Duration.ofSeconds(2));
+        boolean delivered = transport.flush(wait);
         if (!delivered) {
             transport.persistUndelivered(Duration.ofSeconds(1));
         }

@@ -3,6 +3,7 @@ import dev.fieldprof.schemas.EdgeModel;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.Topics;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +28,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code models} prints the versions of the edge models the paths job published for the app (one
  * line, space-separated, empty when none). {@code reports} reads the path report topic and the
  * dead letters from their beginning to their current end and prints three lines: the app's path
- * reports on the topic with how many were coded with each model version and came from each probe
- * plan variant, the dead letters of the
+ * reports on the topic with how many were coded with each model version, came from each probe plan
+ * variant and are in each path format (the coded stream's first byte), the dead letters of the
  * path report topic (with their reasons), and how many reports of the app each device sent, so the
  * script can compare them with what the devices' ledgers say they handed over and with the job's
  * own count of decoded reports.
@@ -57,6 +58,7 @@ public final class PathRoundTrip {
         Map<Long, Integer> byModel = new TreeMap<>();
         Map<String, Integer> byDevice = new TreeMap<>();
         Map<Integer, Integer> byVariant = new TreeMap<>();
+        Map<Integer, Integer> byFormat = new TreeMap<>();
         int count = 0;
         for (byte[] value : readAll(bootstrap, Topics.PATH_REPORTS)) {
             PathReport report = reports.decode(value);
@@ -65,6 +67,9 @@ public final class PathRoundTrip {
                 byModel.merge(report.getModelVersion(), 1, Integer::sum);
                 byDevice.merge(report.getDeviceId().toString(), 1, Integer::sum);
                 byVariant.merge(report.getVariant(), 1, Integer::sum);
+                ByteBuffer coded = report.getCoded();
+                int format = coded.hasRemaining() ? coded.get(coded.position()) & 0xff : -1;
+                byFormat.merge(format, 1, Integer::sum);
             }
         }
         RecordCodec<DeadLetter> letters = RecordCodec.of(DeadLetter.class);
@@ -78,7 +83,14 @@ public final class PathRoundTrip {
             }
         }
         System.out.println(
-                "path-reports " + count + " by-model-version " + byModel + " by-variant " + byVariant);
+                "path-reports "
+                        + count
+                        + " by-model-version "
+                        + byModel
+                        + " by-variant "
+                        + byVariant
+                        + " by-format "
+                        + byFormat);
         System.out.println("path-dead-letters " + dead + " " + reasons);
         System.out.println("by-device " + byDevice);
     }

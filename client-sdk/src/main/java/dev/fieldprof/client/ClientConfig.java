@@ -23,7 +23,10 @@ import static dev.fieldprof.client.ClientSettings.PATHS_DEBUG;
 import static dev.fieldprof.client.ClientSettings.PATHS_ENABLED;
 import static dev.fieldprof.client.ClientSettings.PATHS_MAX_REPORT_BYTES;
 import static dev.fieldprof.client.ClientSettings.PATHS_MODELS_TOPIC;
+import static dev.fieldprof.client.ClientSettings.PATHS_QUEUE_SEGMENTS;
 import static dev.fieldprof.client.ClientSettings.PATHS_REPORTS_TOPIC;
+import static dev.fieldprof.client.ClientSettings.PATHS_SEGMENT_EVENTS;
+import static dev.fieldprof.client.ClientSettings.PATHS_TRACER;
 import static dev.fieldprof.client.ClientSettings.QUEUE_CAPACITY;
 import static dev.fieldprof.client.ClientSettings.REPORTS_PER_DAY;
 import static dev.fieldprof.client.ClientSettings.REPORT_FILE;
@@ -120,6 +123,9 @@ public final class ClientConfig {
     public static final String KEY_PATHS_REPORTS_TOPIC = PATHS_REPORTS_TOPIC.key();
     public static final String KEY_PATHS_MODELS_TOPIC = PATHS_MODELS_TOPIC.key();
     public static final String KEY_PATHS_MAX_REPORT_BYTES = PATHS_MAX_REPORT_BYTES.key();
+    public static final String KEY_PATHS_TRACER = PATHS_TRACER.key();
+    public static final String KEY_PATHS_SEGMENT_EVENTS = PATHS_SEGMENT_EVENTS.key();
+    public static final String KEY_PATHS_QUEUE_SEGMENTS = PATHS_QUEUE_SEGMENTS.key();
 
     /**
      * Every other {@code transport.kafka.<property>} is a Kafka client property passed unchanged to
@@ -143,6 +149,18 @@ public final class ClientConfig {
         FILE,
         /** Sent to Kafka, spooled on disk while the broker is unreachable. */
         KAFKA
+    }
+
+    /** How a traced thread's path is coded, and so which path format its reports are in. */
+    public enum PathTracerKind {
+        /** Each probe event coded at once on the traced thread (path format 3). */
+        DIRECT,
+        /**
+         * Raw events appended to a buffer per thread, coded in batches on a low-priority coder
+         * thread (path format 4); a buffer the coder's bounded queue has no room for is dropped
+         * whole and counted.
+         */
+        STAGED
     }
 
     // The checked values; state.dir as given (null: the app's default), the others resolved.
@@ -575,6 +593,20 @@ public final class ClientConfig {
             return set(PATHS_MAX_REPORT_BYTES, bytes);
         }
 
+        /** How a traced thread's path is coded (default {@link PathTracerKind#DIRECT}). */
+        public Builder pathTracer(PathTracerKind kind) {
+            return set(PATHS_TRACER, kind);
+        }
+
+        /**
+         * The staged tracer's memory: raw events of each thread's buffer (16 <= events <= 2^20) and
+         * full buffers waiting for the coder over all threads (1 <= segments <= 4096).
+         */
+        public Builder pathBuffers(int segmentEvents, int queueSegments) {
+            return set(PATHS_SEGMENT_EVENTS, segmentEvents)
+                    .set(PATHS_QUEUE_SEGMENTS, queueSegments);
+        }
+
         /**
          * Applies every declared key present in {@code p} (values trimmed) and passes the other
          * {@code transport.kafka.*} keys through as Kafka client properties (untrimmed: a password
@@ -766,6 +798,20 @@ public final class ClientConfig {
         return values.get(PATHS_MAX_REPORT_BYTES);
     }
 
+    public PathTracerKind pathTracer() {
+        return values.get(PATHS_TRACER);
+    }
+
+    /** Raw events of the buffer each thread fills with the staged tracer. */
+    public int pathSegmentEvents() {
+        return values.get(PATHS_SEGMENT_EVENTS);
+    }
+
+    /** Full buffers waiting for the staged tracer's coder at most, over all threads. */
+    public int pathQueueSegments() {
+        return values.get(PATHS_QUEUE_SEGMENTS);
+    }
+
     @Override
     public String toString() {
         return "ClientConfig(appVersion="
@@ -783,7 +829,11 @@ public final class ClientConfig {
                 + stateDir
                 + ", transport="
                 + transport()
-                + (pathsEnabled() ? ", paths" + (pathsDebug() ? "+debug" : "") : "")
+                + (pathsEnabled()
+                        ? ", paths"
+                                + (pathsDebug() ? "+debug" : "")
+                                + (pathTracer() == PathTracerKind.STAGED ? "+staged" : "")
+                        : "")
                 + ")";
     }
 }

@@ -1,5 +1,6 @@
 package dev.fieldprof.client;
 
+import dev.fieldprof.client.ClientConfig.PathTracerKind;
 import dev.fieldprof.client.ClientConfig.TransportKind;
 import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.ldp.PrivacyParameters;
@@ -336,6 +337,40 @@ final class ClientSettings {
                     1 << 20,
                     "coded bytes at which a thread's path report is cut");
 
+    static final ClientSetting<PathTracerKind> PATHS_TRACER =
+            ClientSetting.parsed(
+                            "paths.tracer",
+                            "direct|staged",
+                            "one of direct, staged",
+                            text -> PathTracerKind.valueOf(text.toUpperCase(Locale.ROOT)),
+                            PathTracerKind.DIRECT,
+                            "how a traced thread's path is coded: `direct`, each probe event at"
+                                    + " once on the traced thread (path format 3); `staged`, raw"
+                                    + " events appended to a buffer per thread and coded in"
+                                    + " batches on a low-priority coder thread (format 4), a"
+                                    + " buffer the coder has no room for dropped whole and"
+                                    + " counted")
+                    .defaultText("`direct`");
+
+    static final ClientSetting<Integer> PATHS_SEGMENT_EVENTS =
+            ClientSetting.integer(
+                    "paths.staged.segment.events",
+                    8192,
+                    16,
+                    1 << 20,
+                    "raw events of the buffer each traced thread fills (4 bytes an event) with"
+                            + " `paths.tracer=staged`");
+
+    static final ClientSetting<Integer> PATHS_QUEUE_SEGMENTS =
+            ClientSetting.integer(
+                    "paths.staged.queue.segments",
+                    16,
+                    1,
+                    4096,
+                    "full buffers waiting for the coder at most, over all threads, with"
+                            + " `paths.tracer=staged`: the raw events held are at most (traced"
+                            + " threads + this) × `paths.staged.segment.events` × 4 bytes");
+
     /**
      * Every setting, in the order properties are read and values checked (and the docs list them).
      */
@@ -375,7 +410,10 @@ final class ClientSettings {
                     PATHS_DEBUG,
                     PATHS_REPORTS_TOPIC,
                     PATHS_MODELS_TOPIC,
-                    PATHS_MAX_REPORT_BYTES);
+                    PATHS_MAX_REPORT_BYTES,
+                    PATHS_TRACER,
+                    PATHS_SEGMENT_EVENTS,
+                    PATHS_QUEUE_SEGMENTS);
 
     private ClientSettings() {}
 

@@ -1,5 +1,6 @@
 package dev.fieldprof.client;
 
+import dev.fieldprof.client.tracing.DevicePathTracer;
 import dev.fieldprof.client.transport.DropReason;
 import dev.fieldprof.client.transport.TransportCounters;
 import java.lang.management.ManagementFactory;
@@ -85,6 +86,16 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     @Override
     public long getPathReportsDropped() {
         return runtime.pathReportsDropped();
+    }
+
+    @Override
+    public long getPathSegmentsDropped() {
+        return runtime.pathTracer().map(DevicePathTracer::droppedSegments).orElse(0L);
+    }
+
+    @Override
+    public long getPathBufferBytes() {
+        return runtime.pathTracer().map(DevicePathTracer::bufferBytesHeld).orElse(0L);
     }
 
     @Override

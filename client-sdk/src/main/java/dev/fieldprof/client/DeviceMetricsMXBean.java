@@ -63,6 +63,20 @@ public interface DeviceMetricsMXBean {
     long getPathReportsDropped();
 
     /**
+     * Buffers of raw path events the staged tracer ({@code paths.tracer=staged}) dropped whole
+     * because its coder's queue was full; the next report of the thread names them and decodes from
+     * there on. 0 with the direct tracer or none.
+     */
+    long getPathSegmentsDropped();
+
+    /**
+     * Bytes of raw path-event buffers held now: at most (traced threads + {@code
+     * paths.staged.queue.segments}) × {@code paths.staged.segment.events} × 4 with the staged
+     * tracer; 0 with the direct tracer or none.
+     */
+    long getPathBufferBytes();
+
+    /**
      * Whether the path probes' traced bodies are kept out of line in this JVM: "added" (the
      * compiler directive is in force), "not tried" (no path probe handler installed yet), or "left
      * out: " and why (the JVM has directives of its own, or no DiagnosticCommand MBean).

@@ -1,11 +1,13 @@
 package dev.fieldprof.client;
 
 import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.tracing.DevicePathTracer;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
 import dev.fieldprof.client.tracing.KafkaPathReportSink;
 import dev.fieldprof.client.tracing.PathReportSink;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.client.tracing.StagedPathTracer;
 import dev.fieldprof.client.transport.AsyncPublisher;
 import dev.fieldprof.paths.BranchTable;
 import dev.fieldprof.paths.BranchTableText;
@@ -16,20 +18,25 @@ import java.time.Duration;
 
 /**
  * The opt-in path tracing of one {@link DeviceRuntime} (docs/architecture.md, "Paths"): a {@link
- * PathTracer} coding with an {@link EdgeModelStore} (followed on the edge model topic when the
- * transport is Kafka), installed into {@link PathProbes}, its reports counted in the privacy ledger
- * as they leave. Path reports are <b>not randomized</b>: they carry the traced methods' paths as
- * they ran. Started only when {@link ClientConfig#pathsEnabled()} and the program carries the
- * branch description the path instrumenter writes ({@link BranchTableText#RESOURCE}). Thread-safe.
+ * PathTracer}, or with {@code paths.tracer=staged} a {@link StagedPathTracer} coding on its own
+ * thread within the buffers the settings bound, coding with an {@link EdgeModelStore} (followed on
+ * the edge model topic when the transport is Kafka), installed into {@link PathProbes}, its reports
+ * counted in the privacy ledger as they leave. Path reports are <b>not randomized</b>: they carry
+ * the traced methods' paths as they ran. Started only when {@link ClientConfig#pathsEnabled()} and
+ * the program carries the branch description the path instrumenter writes ({@link
+ * BranchTableText#RESOURCE}). Thread-safe.
  */
 final class DevicePaths implements AutoCloseable {
-    private final PathTracer tracer;
+    private final DevicePathTracer tracer;
     private final PathReportSink sink;
     private final KafkaEdgeModelFeed feed;
     private final PrivacyLedger ledger;
 
     private DevicePaths(
-            PathTracer tracer, PathReportSink sink, KafkaEdgeModelFeed feed, PrivacyLedger ledger) {
+            DevicePathTracer tracer,
+            PathReportSink sink,
+            KafkaEdgeModelFeed feed,
+            PrivacyLedger ledger) {
         this.tracer = tracer;
         this.sink = sink;
         this.feed = feed;
@@ -86,18 +93,43 @@ final class DevicePaths implements AutoCloseable {
                                 models,
                                 config.kafkaClientProperties())
                         : null;
-        PathTracer tracer =
-                new PathTracer(
-                        deviceId,
-                        config.appVersion(),
-                        variant,
-                        models,
-                        new LedgerCountingSink(out, ledger),
-                        config.pathMaxReportBytes(),
-                        config.pathsDebug());
+        DevicePathTracer tracer =
+                tracer(config, deviceId, variant, models, new LedgerCountingSink(out, ledger));
         ledger.recordPathTracing(true);
         PathProbes.install(tracer, traced);
         return new DevicePaths(tracer, out, feed, ledger);
+    }
+
+    /** The tracer {@code config} asks for, its reports going to {@code sink}. */
+    static DevicePathTracer tracer(
+            ClientConfig config,
+            String deviceId,
+            int variant,
+            EdgeModelStore models,
+            PathReportSink sink) {
+        return switch (config.pathTracer()) {
+            case DIRECT ->
+                    new PathTracer(
+                            deviceId,
+                            config.appVersion(),
+                            variant,
+                            models,
+                            sink,
+                            config.pathMaxReportBytes(),
+                            config.pathsDebug());
+            case STAGED ->
+                    new StagedPathTracer(
+                            deviceId,
+                            config.appVersion(),
+                            variant,
+                            models,
+                            sink,
+                            config.pathMaxReportBytes(),
+                            config.pathSegmentEvents(),
+                            config.pathQueueSegments(),
+                            StagedPathTracer.Coding.CODER_THREAD,
+                            config.pathsDebug());
+        };
     }
 
     /** Why {@link #start} leaves path tracing off with these inputs, or null if it starts it. */
@@ -131,7 +163,7 @@ final class DevicePaths implements AutoCloseable {
         }
     }
 
-    PathTracer tracer() {
+    DevicePathTracer tracer() {
         return tracer;
     }
 
@@ -155,7 +187,10 @@ final class DevicePaths implements AutoCloseable {
                 + (sink instanceof AsyncPublisher<?> publisher ? publisher.threadFailures() : 0);
     }
 
-    /** Cuts the path reports of the epoch (see {@link PathTracer#endEpoch()}) and saves counts. */
+    /**
+     * Cuts the path reports of the epoch (see {@link DevicePathTracer#endEpoch()}) and saves
+     * counts.
+     */
     void endEpoch() {
         tracer.endEpoch();
         try {
@@ -183,6 +218,7 @@ final class DevicePaths implements AutoCloseable {
             PathProbes.uninstall();
         }
         endEpoch();
+        tracer.close(); // the staged tracer's coder thread
         if (feed != null) {
             feed.close();
         }

@@ -5,8 +5,8 @@ import dev.fieldprof.client.ledger.PrivacyLedger;
 import dev.fieldprof.client.state.AtomicFiles;
 import dev.fieldprof.client.state.EpochState;
 import dev.fieldprof.client.state.StateLock;
+import dev.fieldprof.client.tracing.DevicePathTracer;
 import dev.fieldprof.client.tracing.PathReportSink;
-import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.ldp.ChaCha20RandomSource;
@@ -58,10 +58,10 @@ import java.util.concurrent.TimeUnit;
  * nothing of a run that cannot report.
  *
  * <p>Path tracing is opt-in ({@link ClientConfig#pathsEnabled()}, off by default): then a {@link
- * PathTracer} is installed into {@link PathProbes}, following the edge model topic when the
- * transport is Kafka, its reports cut at each epoch end and at close. Path reports are <b>not
- * randomized</b>: they carry the traced methods' paths as they ran; the ledger shows that path
- * tracing is on and counts them.
+ * DevicePathTracer} ({@link ClientConfig#pathTracer()} says which) is installed into {@link
+ * PathProbes}, following the edge model topic when the transport is Kafka, its reports cut at each
+ * epoch end and at close. Path reports are <b>not randomized</b>: they carry the traced methods'
+ * paths as they ran; the ledger shows that path tracing is on and counts them.
  */
 public final class DeviceRuntime implements AutoCloseable {
     private static final Set<DeviceRuntime> OPEN = ConcurrentHashMap.newKeySet();
@@ -884,7 +884,7 @@ public final class DeviceRuntime implements AutoCloseable {
     }
 
     /** The path tracer when the device opted in to path tracing and it runs. */
-    public Optional<PathTracer> pathTracer() {
+    public Optional<DevicePathTracer> pathTracer() {
         DevicePaths p = paths;
         return p == null ? Optional.empty() : Optional.of(p.tracer());
     }

@@ -4,17 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fieldprof.client.ledger.PrivacyLedger;
+import dev.fieldprof.client.tracing.DevicePathTracer;
 import dev.fieldprof.client.tracing.PathReportSink;
+import dev.fieldprof.client.tracing.StagedPathTracer;
 import dev.fieldprof.client.transport.CallbackReportTransport;
 import dev.fieldprof.ldp.SeededRandomSource;
 import dev.fieldprof.paths.BranchTableText;
 import dev.fieldprof.paths.EdgeModel;
 import dev.fieldprof.paths.PathDecoder;
 import dev.fieldprof.paths.PathRecording;
+import dev.fieldprof.paths.PathReportHeader;
 import dev.fieldprof.paths.ProbePlanText;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.PathReport;
 import dev.fieldprof.schemas.Topics;
+import java.lang.management.ManagementFactory;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
@@ -147,6 +151,44 @@ class DevicePathsTest {
         assertThat(decoded.size()).isEqualTo(30);
     }
 
+    /**
+     * {@code paths.tracer=staged}: the runtime installs the staged tracer with the buffer sizes of
+     * the settings; its report is path format 4, names no dropped buffer and decodes to the same 30
+     * events, and JMX shows the one 32-event buffer the traced thread holds (128 bytes) and no
+     * dropped one.
+     */
+    @Test
+    void theStagedSettingInstallsTheStagedTracerWithItsBuffersAndItWritesFormat4()
+            throws Exception {
+        ClientConfig config =
+                config().paths(true, false)
+                        .pathTracer(ClientConfig.PathTracerKind.STAGED)
+                        .pathBuffers(32, 2)
+                        .build();
+        try (DeviceRuntime runtime = start(config)) {
+            DevicePathTracer tracer = runtime.pathTracer().orElseThrow();
+            assertThat(tracer).isInstanceOf(StagedPathTracer.class);
+            assertThat(PathProbes.tracer()).isSameAs(tracer);
+            runProgram();
+            runtime.endEpoch(); // on the traced thread: its buffer is coded and cut now
+            assertThat(paths).hasSize(1);
+            PathReportHeader header = PathDecoder.readHeader(bytes(paths.get(0).getCoded()));
+            assertThat(header.formatVersion()).isEqualTo(4);
+            assertThat(header.droppedSegments()).isZero();
+            assertThat(paths.get(0).getEvents()).isEqualTo(30L);
+            PathRecording decoded = new PathRecording();
+            new PathDecoder(EdgeModel.uniform(BranchTableText.parse(BRANCHES)))
+                    .decode(bytes(paths.get(0).getCoded()), decoded);
+            assertThat(decoded.size()).isEqualTo(30);
+            assertThat(runtime.ledger().pathReports()).isEqualTo(1L);
+            assertThat(tracer.bufferBytesHeld()).isEqualTo(32L * 4);
+            javax.management.MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+            javax.management.ObjectName name = DeviceMetrics.name("demo:1.0");
+            assertThat(jmx.getAttribute(name, "PathBufferBytes")).isEqualTo(128L);
+            assertThat(jmx.getAttribute(name, "PathSegmentsDropped")).isEqualTo(0L);
+        }
+    }
+
     @Test
     void withAProbePlanTracesOnlyTheMethodsOfItsVariantAndNamesIt() throws Exception {
         // The device's variant by the plan's hash; its variant traces method 1, the other method 0.
@@ -262,13 +304,22 @@ class DevicePathsTest {
         assertThat(defaults.pathReportsTopic()).isEqualTo(Topics.PATH_REPORTS);
         assertThat(defaults.edgeModelsTopic()).isEqualTo(Topics.EDGE_MODELS);
         assertThat(defaults.pathMaxReportBytes()).isEqualTo(16384);
+        assertThat(defaults.pathTracer()).isEqualTo(ClientConfig.PathTracerKind.DIRECT);
+        assertThat(defaults.pathSegmentEvents()).isEqualTo(8192);
+        assertThat(defaults.pathQueueSegments()).isEqualTo(16);
 
         p.setProperty("paths.enabled", "true");
         p.setProperty("paths.debug", "TRUE");
         p.setProperty("paths.kafka.reports.topic", "r");
         p.setProperty("paths.kafka.models.topic", "m");
         p.setProperty("paths.report.max.bytes", "4096");
+        p.setProperty("paths.tracer", "Staged");
+        p.setProperty("paths.staged.segment.events", "1024");
+        p.setProperty("paths.staged.queue.segments", "4");
         ClientConfig on = ClientConfig.fromProperties(p);
+        assertThat(on.pathTracer()).isEqualTo(ClientConfig.PathTracerKind.STAGED);
+        assertThat(on.pathSegmentEvents()).isEqualTo(1024);
+        assertThat(on.pathQueueSegments()).isEqualTo(4);
         assertThat(on.pathsEnabled()).isTrue();
         assertThat(on.pathsDebug()).isTrue();
         assertThat(on.pathReportsTopic()).isEqualTo("r");
@@ -283,6 +334,14 @@ class DevicePathsTest {
         p.setProperty("paths.report.max.bytes", "8");
         assertThatThrownBy(() -> ClientConfig.fromProperties(p))
                 .hasMessage("paths.report.max.bytes must be in [16, 1048576], got 8");
+        p.setProperty("paths.report.max.bytes", "4096");
+        p.setProperty("paths.staged.queue.segments", "0");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("paths.staged.queue.segments must be in [1, 4096], got 0");
+        p.setProperty("paths.staged.queue.segments", "4");
+        p.setProperty("paths.tracer", "lazy");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(p))
+                .hasMessage("paths.tracer must be one of direct, staged, got 'lazy'");
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

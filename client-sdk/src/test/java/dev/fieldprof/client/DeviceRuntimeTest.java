@@ -448,6 +448,8 @@ class DeviceRuntimeTest {
                             "KafkaAuthenticationFailures",
                             "PathTracing",
                             "PathReportsDropped",
+                            "PathSegmentsDropped",
+                            "PathBufferBytes",
                             "PathProbeInlining",
                             "ClassesInstrumentedAtLoad",
                             "ClassesLeftUninstrumentedAtLoad");

@@ -6,7 +6,7 @@ import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.ledger.PrivacyLedger;
-import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.client.tracing.DevicePathTracer;
 import dev.fieldprof.paths.ArrayBranchTable;
 import dev.fieldprof.paths.BranchTableText;
 import dev.fieldprof.paths.EdgeModel;
@@ -97,7 +97,7 @@ class DevicePathTracingITCase {
                             .paths(true, false)
                             .build();
             try (DeviceRuntime runtime = DeviceRuntime.start(config)) {
-                PathTracer tracer = runtime.pathTracer().orElseThrow();
+                DevicePathTracer tracer = runtime.pathTracer().orElseThrow();
                 assertThat(tracer.models().awaitVersion(1, Duration.ofSeconds(60))).isTrue();
                 for (int i = 0; i < 10; i++) {
                     Object h = PathProbes.enter(0);

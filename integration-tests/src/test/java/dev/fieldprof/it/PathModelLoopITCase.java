@@ -9,10 +9,12 @@ import dev.fieldprof.bytecode.cfg.BranchDescription;
 import dev.fieldprof.bytecode.instrument.PathProbeInstrumenter;
 import dev.fieldprof.bytecode.jar.JarContents;
 import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.tracing.DevicePathTracer;
 import dev.fieldprof.client.tracing.EdgeModelStore;
 import dev.fieldprof.client.tracing.KafkaEdgeModelFeed;
 import dev.fieldprof.client.tracing.KafkaPathReportSink;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.client.tracing.StagedPathTracer;
 import dev.fieldprof.jobs.paths.PathJobOptions;
 import dev.fieldprof.jobs.paths.PathModelJob;
 import dev.fieldprof.paths.ArrayBranchTable;
@@ -22,6 +24,7 @@ import dev.fieldprof.paths.EdgeModelRecords;
 import dev.fieldprof.paths.PathDecoder;
 import dev.fieldprof.paths.PathEncoder;
 import dev.fieldprof.paths.PathRecording;
+import dev.fieldprof.paths.PathReportHeader;
 import dev.fieldprof.paths.ProbePlanText;
 import dev.fieldprof.samples.notes.UserSession;
 import dev.fieldprof.schemas.DeadLetter;
@@ -63,7 +66,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka, the PathModelJob derives the branch table from the model and learns an edge model from
  * them and publishes it on the compacted model topic, every device adopts it from there, and the
  * same runs again cost fewer bytes. Every report decodes, with the model version it names, to
- * exactly the events recorded.
+ * exactly the events recorded. The devices that adopt the learned model run the staged tracer (path
+ * format 4), those of the other tests the direct one (format 3): the job learns from and decodes
+ * both.
  */
 class PathModelLoopITCase {
     private static final int DEVICES = 3;
@@ -114,7 +119,7 @@ class PathModelLoopITCase {
         List<Device> devices = new ArrayList<>();
         try {
             for (int d = 0; d < DEVICES; d++) {
-                devices.add(new Device("path-device-" + d, table, reports, models));
+                devices.add(Device.staged("path-device-" + d, table, reports, models));
             }
             long[] before = new long[DEVICES];
             for (int d = 0; d < DEVICES; d++) {
@@ -167,9 +172,11 @@ class PathModelLoopITCase {
             EdgeModel model = byVersion.get(report.getModelVersion());
             assertThat(model).as("model %d", report.getModelVersion()).isNotNull();
             PathRecording decoded = new PathRecording();
-            // Devices write path format version 3, which the job decoded to learn the models.
-            assertThat(PathDecoder.readHeader(array(report.getCoded())).formatVersion())
-                    .isEqualTo(3);
+            // The staged devices write path format version 4, which the job decoded to learn the
+            // models; coding on the traced thread, they drop no buffer.
+            PathReportHeader header = PathDecoder.readHeader(array(report.getCoded()));
+            assertThat(header.formatVersion()).isEqualTo(4);
+            assertThat(header.droppedSegments()).isZero();
             new PathDecoder(model).decode(array(report.getCoded()), decoded);
             PathRecording recorded = PathRecording.fromBytes(array(report.getRaw()));
             assertThat(decoded.firstDifference(recorded))
@@ -557,7 +564,7 @@ class PathModelLoopITCase {
         final EdgeModelStore store;
         final KafkaEdgeModelFeed feed;
         final KafkaPathReportSink sink;
-        final PathTracer tracer;
+        final DevicePathTracer tracer;
         final int variant;
         final boolean[] traced;
         long eventsPerRun;
@@ -577,6 +584,26 @@ class PathModelLoopITCase {
                 String models,
                 boolean debug,
                 ProbePlanText plan) {
+            this(id, table, reports, models, debug, plan, false);
+        }
+
+        /**
+         * A device of the staged tracer (debug mode), coding each full buffer on the traced thread
+         * at its hand-over: the format and the buffer boundaries of a staged device, and no buffer
+         * dropped, so both runs code the same events.
+         */
+        static Device staged(String id, ArrayBranchTable table, String reports, String models) {
+            return new Device(id, table, reports, models, true, null, true);
+        }
+
+        private Device(
+                String id,
+                ArrayBranchTable table,
+                String reports,
+                String models,
+                boolean debug,
+                ProbePlanText plan,
+                boolean staged) {
             this.id = id;
             this.variant = plan == null ? 0 : plan.variantOf(id);
             this.traced = plan == null ? null : plan.traced(variant);
@@ -587,14 +614,25 @@ class PathModelLoopITCase {
                     new KafkaPathReportSink(
                             RUNTIME.bootstrapServers(), reports, Duration.ofSeconds(30));
             this.tracer =
-                    new PathTracer(
-                            id,
-                            APP,
-                            variant,
-                            store,
-                            sink,
-                            PathTracer.DEFAULT_MAX_REPORT_BYTES,
-                            debug);
+                    staged
+                            ? new StagedPathTracer(
+                                    id,
+                                    APP,
+                                    variant,
+                                    store,
+                                    sink,
+                                    PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                                    StagedPathTracer.DEFAULT_SEGMENT_EVENTS,
+                                    StagedPathTracer.Coding.TRACED_THREAD,
+                                    debug)
+                            : new PathTracer(
+                                    id,
+                                    APP,
+                                    variant,
+                                    store,
+                                    sink,
+                                    PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                                    debug);
         }
 
         /** One session of the instrumented program; returns the coded bytes it produced. */
@@ -620,6 +658,7 @@ class PathModelLoopITCase {
             }
             assertThat(sink.failed()).isZero();
             assertThat(tracer.droppedEvents()).isZero();
+            assertThat(tracer.droppedSegments()).isZero();
             assertThat(PathProbes.failures()).isZero();
             long events = tracer.reportEvents() - eventsBefore;
             if (eventsPerRun > 0 && commands == COMMANDS) {

@@ -40,6 +40,11 @@ public final class EstimateJson {
         out.append(",\"epsilon\":").append(number(e.getEpsilon()));
         out.append(",\"t\":").append(e.getT());
         out.append(",\"standardError\":").append(number(e.getStandardError()));
+        if (e.getCentralEpsilon() > 0) {
+            // The shuffled mode only: local-only estimates keep their shape.
+            out.append(",\"centralEpsilon\":").append(number(e.getCentralEpsilon()));
+            out.append(",\"centralDelta\":").append(number(e.getCentralDelta()));
+        }
         out.append(",\"solveMillis\":").append(number(e.getSolve().getMillis()));
         out.append(",\"top\":[");
         List<RankedMethod> top = e.getTop();

@@ -274,7 +274,9 @@ public final class MonitorHistory {
                                 e.getSolve().getKktResidual(),
                                 lagMillis(e, r.recordTimeMillis()),
                                 List.copyOf(e.getHotMethods()),
-                                e.getRevision()));
+                                e.getRevision(),
+                                e.getCentralEpsilon(),
+                                e.getCentralDelta()));
             }
             List<MonitorState.HotChange> changes = new ArrayList<>();
             for (int i = 1; i < windowList.size(); i++) {

@@ -56,6 +56,8 @@ public record MonitorState(
      *     time, when later)
      * @param revision 1 for the window's first estimate, higher when reports that arrived after it
      *     were added
+     * @param centralEpsilon the shuffled mode's central ε the window holds; 0 for local-only
+     * @param centralDelta the δ of that central guarantee; 0 for local-only
      */
     public record Window(
             long start,
@@ -67,7 +69,9 @@ public record MonitorState(
             double kktResidual,
             long lagMillis,
             List<Integer> hot,
-            int revision) {}
+            int revision,
+            double centralEpsilon,
+            double centralDelta) {}
 
     /**
      * One method's series; null where a window does not have the method.

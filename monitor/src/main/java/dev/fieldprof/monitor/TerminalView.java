@@ -108,6 +108,9 @@ public final class TerminalView {
                         estimate.getEpsilon(),
                         estimate.getT(),
                         estimate.getSolve().getMillis()));
+        if (estimate.getCentralEpsilon() > 0) {
+            out.append(centralLine(estimate));
+        }
         out.append(
                 String.format(
                         Locale.ROOT,
@@ -129,6 +132,23 @@ public final class TerminalView {
                             100 * StandardErrors.of(estimate, method.getMethodId()),
                             TerminalText.inert(method.getSignature())));
         }
+    }
+
+    /**
+     * The shuffled mode's line under an estimate's header: the central (ε, δ) it holds and the
+     * smallest of its batches, which that guarantee is computed at.
+     */
+    static String centralLine(EstimateWindow estimate) {
+        List<Integer> sizes = estimate.getShuffledBatchSizes();
+        return String.format(
+                Locale.ROOT,
+                "  central eps %.3f  delta %.1e  (shuffled: %d batch%s, smallest %d reports;"
+                        + " holds while the shuffler does not collude)%n",
+                estimate.getCentralEpsilon(),
+                estimate.getCentralDelta(),
+                sizes.size(),
+                sizes.size() == 1 ? "" : "es",
+                sizes.isEmpty() ? 0 : java.util.Collections.min(sizes));
     }
 
     /**

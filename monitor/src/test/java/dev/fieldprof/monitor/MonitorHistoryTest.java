@@ -67,6 +67,24 @@ class MonitorHistoryTest {
     }
 
     @Test
+    void carriesTheCentralGuaranteeOfAShuffledWindowAndNoneOfALocalOne() {
+        MonitorHistory history = new MonitorHistory(2, 1, 60_000);
+        EstimateWindow shuffled = window(10_000, false, List.of(0.4, 0.3, 0.3), List.of(0));
+        shuffled.setShuffledBatchSizes(List.of(1000));
+        shuffled.setCentralEpsilon(0.65);
+        shuffled.setCentralDelta(1e-6);
+        history.acceptEstimate(shuffled, 11_000);
+        history.acceptEstimate(window(20_000, false, List.of(0.5, 0.2, 0.3), List.of(0)), 21_000);
+
+        assertThat(history.state(null).streams().get(0).windows())
+                .extracting(
+                        MonitorState.Window::end,
+                        MonitorState.Window::centralEpsilon,
+                        MonitorState.Window::centralDelta)
+                .containsExactly(tuple(10_000L, 0.65, 1e-6), tuple(20_000L, 0.0, 0.0));
+    }
+
+    @Test
     void drawsTheLastWindowsWithBandsOf196StandardErrors() {
         MonitorHistory history = new MonitorHistory(2, 1, 60_000);
         history.acceptEstimate(window(10_000, false, List.of(0.4, 0.3, 0.3), List.of(0)), 11_000);

@@ -23,6 +23,24 @@ class TerminalViewTest {
                                 + "     1    70.00%    72.00% ±   5.00%  <a.B: void hot()>\n");
     }
 
+    /** An estimate of the shuffled mode states its central (ε, δ) on a line of its own. */
+    @Test
+    void statesTheCentralGuaranteeOfAShuffledEstimate() {
+        EstimateBoard board = new EstimateBoard(null);
+        EstimateWindow window = EstimateBoardTest.estimate("app:1", 120_000, 5, false);
+        window.setShuffledBatchSizes(List.of(1000, 1200));
+        window.setCentralEpsilon(0.6467334);
+        window.setCentralDelta(1e-6);
+        board.accept(window);
+        assertThat(new TerminalView(1, false).render(board, List.of()))
+                .contains(
+                        "  eps 2.197  t 1  solve 1.5 ms\n"
+                                + "  central eps 0.647  delta 1.0e-06  (shuffled: 2 batches,"
+                                + " smallest 1000 reports; holds while the shuffler does not"
+                                + " collude)\n"
+                                + "  rank     share");
+    }
+
     /** Each method's ± is its own standard error when the window carries one per method. */
     @Test
     void rendersEachMethodsOwnStandardError() {

@@ -69,15 +69,11 @@ import java.util.Arrays;
  * byte[] report = enc.finishReport();
  * }</pre>
  */
-public final class CallSitePathEncoder implements PathReportEncoder {
+public final class CallSitePathEncoder extends CodedPathEncoder {
     private static final int LEVEL_MASK = CallSiteModel.LEVELS - 1;
 
-    private EdgeModel model;
-    private EdgeModel pendingModel;
-    private final BranchLayout layout;
     private final int methodCount;
     private CallSiteModel sites;
-    private final RangeEncoder coder;
 
     // A frame is its method's position table (which names the method and its first call symbol)
     // and its position. The top frame lives in fields, so a branch touches no frame array; an
@@ -86,7 +82,6 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     // outermost callee + 1.
     private int[] rows;
     private int position;
-    private int depth;
     private int[][] savedRows = new int[64][];
     private int[] savedPosition = new int[64];
     private int rootReturned;
@@ -100,9 +95,6 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     private int startRootReturned;
     private int[] endMethod = new int[65];
     private int[] endPosition = new int[65];
-    private long events;
-    private long dropped;
-    private PathRecording recording;
     private int formatVersion = PathFormat.VERSION_3;
     private long droppedSegments;
 
@@ -112,32 +104,11 @@ public final class CallSitePathEncoder implements PathReportEncoder {
      * @param model the current edge model (the uniform one if the device has received none)
      */
     public CallSitePathEncoder(EdgeModel model) {
-        this.model = model;
-        this.layout = model.layout;
+        super(model);
         this.methodCount = layout.methodCount;
         this.sites = new CallSiteModel(model);
-        this.coder = new RangeEncoder(256);
         rows = sites.rowsOf(methodCount);
         beginReport();
-    }
-
-    @Override
-    public void useModel(EdgeModel next) {
-        if (!next.layout.sameAs(layout)) {
-            throw new IllegalArgumentException(
-                    "model " + next.version() + " is for other branch nodes than the encoder's");
-        }
-        pendingModel = next;
-    }
-
-    @Override
-    public EdgeModel model() {
-        return model;
-    }
-
-    @Override
-    public void record(PathRecording recording) {
-        this.recording = recording;
     }
 
     @Override
@@ -370,37 +341,13 @@ public final class CallSitePathEncoder implements PathReportEncoder {
     }
 
     @Override
-    public int depth() {
-        return depth;
-    }
-
-    @Override
-    public long eventsInReport() {
-        return events;
-    }
-
-    @Override
-    public int codedBytesSoFar() {
-        return coder.length();
-    }
-
-    @Override
-    public long droppedEvents() {
-        return dropped;
-    }
-
-    @Override
-    public byte[] finishReport() {
-        if (coder.meter != null) {
-            coder.meter.category = CodeLengths.CALL;
-        }
-        coder.encodeUniform(endCheck(), 1 << 16);
-        int codedLength = coder.finish();
-        boolean v4 = formatVersion == PathFormat.VERSION_4;
+    int headerSize() {
         int size =
                 1
                         + PathFormat.varLongSize(model.version())
-                        + (v4 ? PathFormat.varLongSize(droppedSegments) : 0)
+                        + (formatVersion == PathFormat.VERSION_4
+                                ? PathFormat.varLongSize(droppedSegments)
+                                : 0)
                         + PathFormat.varLongSize(events)
                         + PathFormat.varLongSize(startDepth)
                         + PathFormat.varLongSize(
@@ -410,7 +357,12 @@ public final class CallSitePathEncoder implements PathReportEncoder {
                     PathFormat.varLongSize(startMethod[i])
                             + PathFormat.varLongSize(startPosition[i]);
         }
-        byte[] out = new byte[size + codedLength];
+        return size;
+    }
+
+    @Override
+    int writeHeader(byte[] out) {
+        boolean v4 = formatVersion == PathFormat.VERSION_4;
         out[0] = (byte) formatVersion;
         int p = PathFormat.putVarLong(out, 1, model.version());
         if (v4) {
@@ -426,23 +378,22 @@ public final class CallSitePathEncoder implements PathReportEncoder {
             p = PathFormat.putVarLong(out, p, startMethod[i]);
             p = PathFormat.putVarLong(out, p, startPosition[i]);
         }
-        System.arraycopy(coder.buffer(), 0, out, p, codedLength);
-        if (pendingModel != null) {
-            model = pendingModel;
-            CodeLengths meter = sites.meter;
-            sites = new CallSiteModel(model);
-            sites.meter = meter;
-            for (int i = 0; i < depth; i++) {
-                savedRows[i] = sites.rowsOf(CallSiteModel.method(savedRows[i]));
-            }
-            rows = sites.rowsOf(CallSiteModel.method(rows));
-            pendingModel = null;
-        }
-        beginReport();
-        return out;
+        return p;
     }
 
-    private int endCheck() {
+    @Override
+    void modelChanged() {
+        CodeLengths meter = sites.meter;
+        sites = new CallSiteModel(model);
+        sites.meter = meter;
+        for (int i = 0; i < depth; i++) {
+            savedRows[i] = sites.rowsOf(CallSiteModel.method(savedRows[i]));
+        }
+        rows = sites.rowsOf(CallSiteModel.method(rows));
+    }
+
+    @Override
+    int endCheck() {
         if (depth >= endMethod.length) {
             endMethod = new int[savedRows.length + 1];
             endPosition = new int[savedRows.length + 1];
@@ -479,7 +430,8 @@ public final class CallSitePathEncoder implements PathReportEncoder {
         return h;
     }
 
-    private void beginReport() {
+    @Override
+    void beginReport() {
         sites.reset();
         coder.reset();
         events = 0;

@@ -45,13 +45,9 @@ import java.util.Arrays;
  * byte[] report = enc.finishReport();
  * }</pre>
  */
-public final class PathEncoder implements PathReportEncoder {
-    private EdgeModel model;
-    private EdgeModel pendingModel;
-    private final BranchLayout layout;
+public final class PathEncoder extends CodedPathEncoder {
     private AdaptiveEdgeModel edges;
     private SuccessorModel successors;
-    private final RangeEncoder coder;
 
     // Frame 0 is the root pseudo-frame (method id == methodCount) that calls outermost methods.
     private int[] frameMethod = new int[64];
@@ -65,15 +61,11 @@ public final class PathEncoder implements PathReportEncoder {
     // branch in the report).
     private int[][] frameFreq = new int[64][];
     private int[][] frameTotal = new int[64][];
-    private int depth;
 
     private int[] startMethod = new int[0];
     private int[] startEdge = new int[0];
     private int[] startCalls = new int[0];
     private int startRootCalls;
-    private long events;
-    private long dropped;
-    private PathRecording recording;
 
     /**
      * Creates an encoder that starts its first report with {@code model}.
@@ -81,39 +73,11 @@ public final class PathEncoder implements PathReportEncoder {
      * @param model the current edge model (the uniform one if the device has received none)
      */
     public PathEncoder(EdgeModel model) {
-        this.model = model;
-        this.layout = model.layout;
+        super(model);
         this.edges = new AdaptiveEdgeModel(model);
         this.successors = new SuccessorModel(model);
-        this.coder = new RangeEncoder(256);
         frameMethod[0] = layout.methodCount;
         beginReport();
-    }
-
-    /**
-     * Switches to {@code next} from the next report on (devices switch only between reports).
-     *
-     * @throws IllegalArgumentException if {@code next} is for other branch nodes
-     */
-    @Override
-    public void useModel(EdgeModel next) {
-        if (!next.layout.sameAs(layout)) {
-            throw new IllegalArgumentException(
-                    "model " + next.version() + " is for other branch nodes than the encoder's");
-        }
-        pendingModel = next;
-    }
-
-    /** The model the current report is coded with. */
-    @Override
-    public EdgeModel model() {
-        return model;
-    }
-
-    /** In debug mode, every accepted event is also appended to {@code recording} (or null). */
-    @Override
-    public void record(PathRecording recording) {
-        this.recording = recording;
     }
 
     /** A method was entered. */
@@ -267,43 +231,8 @@ public final class PathEncoder implements PathReportEncoder {
         coder.meter = meter;
     }
 
-    /** Frames open now (not counting the root). */
     @Override
-    public int depth() {
-        return depth;
-    }
-
-    /** Events coded in the current report. */
-    @Override
-    public long eventsInReport() {
-        return events;
-    }
-
-    /** Coded bytes of the current report so far (the header and a few bytes still held aside). */
-    @Override
-    public int codedBytesSoFar() {
-        return coder.length();
-    }
-
-    /** Probe calls dropped since creation because they did not fit the table or the frames. */
-    @Override
-    public long droppedEvents() {
-        return dropped;
-    }
-
-    /**
-     * Ends the current report and starts the next one (with the model passed to {@link #useModel},
-     * if any); open frames carry over into the next report's header.
-     *
-     * @return the report bytes (format above)
-     */
-    @Override
-    public byte[] finishReport() {
-        if (coder.meter != null) {
-            coder.meter.category = CodeLengths.CALL;
-        }
-        coder.encodeUniform(endCheck(), 1 << 16);
-        int codedLength = coder.finish();
+    int headerSize() {
         int size =
                 1
                         + PathFormat.varLongSize(model.version())
@@ -315,7 +244,11 @@ public final class PathEncoder implements PathReportEncoder {
                     PathFormat.varLongSize(startMethod[i])
                             + PathFormat.varLongSize(PathFormat.pack(startEdge[i], startCalls[i]));
         }
-        byte[] out = new byte[size + codedLength];
+        return size;
+    }
+
+    @Override
+    int writeHeader(byte[] out) {
         out[0] = (byte) PathFormat.VERSION_1;
         int p = PathFormat.putVarLong(out, 1, model.version());
         p = PathFormat.putVarLong(out, p, events);
@@ -324,18 +257,17 @@ public final class PathEncoder implements PathReportEncoder {
             p = PathFormat.putVarLong(out, p, startMethod[i]);
             p = PathFormat.putVarLong(out, p, PathFormat.pack(startEdge[i], startCalls[i]));
         }
-        System.arraycopy(coder.buffer(), 0, out, p, codedLength);
-        if (pendingModel != null) {
-            model = pendingModel;
-            edges = new AdaptiveEdgeModel(model);
-            successors = new SuccessorModel(model);
-            pendingModel = null;
-        }
-        beginReport();
-        return out;
+        return p;
     }
 
-    private int endCheck() {
+    @Override
+    void modelChanged() {
+        edges = new AdaptiveEdgeModel(model);
+        successors = new SuccessorModel(model);
+    }
+
+    @Override
+    int endCheck() {
         int h = PathFormat.mix(PathFormat.CHECK_SEED, depth);
         for (int i = 0; i <= depth; i++) {
             h = PathFormat.mix(h, frameMethod[i]);
@@ -344,7 +276,8 @@ public final class PathEncoder implements PathReportEncoder {
         return PathFormat.check(successors.digest(h));
     }
 
-    private void beginReport() {
+    @Override
+    void beginReport() {
         edges.reset();
         successors.reset();
         coder.reset();

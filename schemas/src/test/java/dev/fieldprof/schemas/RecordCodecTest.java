@@ -40,6 +40,26 @@ class RecordCodecTest {
     }
 
     @Test
+    void writesTheBytesOfAvrosMessageEncoderForRecordsLargerThanItsBuffer() throws Exception {
+        java.util.ArrayList<Integer> subset = new java.util.ArrayList<>();
+        for (int id = 0; id < 100_000; id += 7) {
+            subset.add(id);
+        }
+        FrequencyReport large =
+                FrequencyReport.newBuilder(report()).setCounts(List.of()).setSubset(subset).build();
+        for (FrequencyReport record : List.of(report(), large)) {
+            java.nio.ByteBuffer avro =
+                    new org.apache.avro.message.BinaryMessageEncoder<FrequencyReport>(
+                                    new org.apache.avro.specific.SpecificData(),
+                                    FrequencyReport.getClassSchema())
+                            .encode(record);
+            byte[] expected = new byte[avro.remaining()];
+            avro.get(expected);
+            assertThat(codec.encode(record)).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void rejectsBytesWithoutHeaderNamingTheType() {
         assertThatThrownBy(() -> codec.decode(new byte[] {1, 2, 3}))
                 .isInstanceOf(RecordDecodingException.class)

@@ -101,6 +101,28 @@ class SchemaEvolutionTest {
         assertThat(privacyConfigOf(history.get(4)).getField("shuffler")).isNotNull();
     }
 
+    @org.junit.jupiter.api.Test
+    void estimateWindowHistoryEndsWithTheShuffledModeVersion() {
+        List<Schema> history = RecordCodec.historyOf("EstimateWindow");
+        assertThat(history).hasSize(6);
+        assertThat(history.get(4).getField("centralEpsilon")).isNull();
+        assertThat(history.get(5).getField("shuffledBatchSizes")).isNotNull();
+        assertThat(history.get(5).getField("centralEpsilon")).isNotNull();
+        assertThat(history.get(5).getField("centralDelta")).isNotNull();
+    }
+
+    @org.junit.jupiter.api.Test
+    void estimateWrittenBeforeTheShuffledModeReadsAsLocalOnly() {
+        Schema v5 = RecordCodec.historyOf("EstimateWindow").get(4);
+        BinaryMessageEncoder<Object> v5Encoder = new BinaryMessageEncoder<>(GenericData.get(), v5);
+        Object written = new RandomData(v5, 1, 11L).iterator().next();
+        EstimateWindow read =
+                RecordCodec.of(EstimateWindow.class).decode(toBytes(v5Encoder, written));
+        assertThat(read.getShuffledBatchSizes()).isEmpty();
+        assertThat(read.getCentralEpsilon()).isEqualTo(0.0);
+        assertThat(read.getCentralDelta()).isEqualTo(0.0);
+    }
+
     private static Schema privacyConfigOf(Schema programModel) {
         return programModel.getField("privacyConfigs").schema().getElementType();
     }

@@ -49,11 +49,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * projection time from its estimate.
  *
  * <p>{@link #main}: {@code [--mode epsilon-t|user-level] [--methods N,N..] [--epsilon E,E..]
- * [--reports N] [--partitions N] [--state-backend hashmap|rocksdb] [--cpu-only]}, one row per (|V|,
- * ε) pair (the lists pair up; a single ε goes with every |V|); ε is a number or {@code ln(X)}. In
- * user-level mode a table of the per-report CPU time (decode, validate, add; no Kafka or Flink)
- * comes first, with the dense summation the job used before as its baseline; {@code --cpu-only}
- * prints only that table.
+ * [--reports N] [--partitions N] [--state-backend hashmap|rocksdb] [--checkpoint-interval D]
+ * [--cpu-only]}, one row per (|V|, ε) pair (the lists pair up; a single ε goes with every |V|); ε
+ * is a number or {@code ln(X)}. In user-level mode a table of the per-report CPU time (decode,
+ * validate, add; no Kafka or Flink) comes first, with the dense summation the job used before as
+ * its baseline; {@code --cpu-only} prints only that table. {@code --checkpoint-interval} is the
+ * job's (default {@code 1 s}; the production default is {@code 10 s}).
  */
 public final class PipelineThroughput {
     private static final long WINDOW = 60_000;
@@ -104,6 +105,7 @@ public final class PipelineThroughput {
         int reports = Integer.parseInt(option(list, "--reports", "2000"));
         int partitions = Integer.parseInt(option(list, "--partitions", "2"));
         String stateBackend = option(list, "--state-backend", "hashmap");
+        String checkpointInterval = option(list, "--checkpoint-interval", "1 s");
         if (mode == Mode.USER_LEVEL) {
             printPerReportCpu(methods, epsilons);
         }
@@ -113,10 +115,11 @@ public final class PipelineThroughput {
         System.out.printf(
                 java.util.Locale.ROOT,
                 "== End to end, %s reports, %d per window, %d partitions, exactly-once,"
-                        + " checkpoints every 1 s, %s state, %d cores, load average %.1f%n",
+                        + " checkpoints every %s, %s state, %d cores, load average %.1f%n",
                 mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                 reports,
                 partitions,
+                checkpointInterval,
                 stateBackend,
                 Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean()
@@ -146,7 +149,8 @@ public final class PipelineThroughput {
                             epsilon(epsilon),
                             reports,
                             partitions,
-                            stateBackend);
+                            stateBackend,
+                            checkpointInterval);
             System.out.printf(
                     java.util.Locale.ROOT,
                     "  %9d %6.3f %7d %10.0f | %14.0f %14.0f %14.0f %7.0f%% %10.1f | %13.1f %13d"
@@ -229,12 +233,13 @@ public final class PipelineThroughput {
 
     /** ε-t reports at ε = ln 9, t = 10, k = 5·|V|. */
     public static Figures run(int methods, int reports, int partitions) throws Exception {
-        return run(Mode.EPSILON_T, methods, Math.log(9), reports, partitions, "hashmap");
+        return run(Mode.EPSILON_T, methods, Math.log(9), reports, partitions, "hashmap", "1 s");
     }
 
     /**
      * @param stateBackend the job's {@code --state-backend}: hashmap (the MiniCluster's default) or
      *     rocksdb
+     * @param checkpointInterval the job's {@code --checkpoint-interval}, e.g. {@code 1 s}
      */
     public static Figures run(
             Mode mode,
@@ -242,7 +247,8 @@ public final class PipelineThroughput {
             double epsilon,
             int reports,
             int partitions,
-            String stateBackend)
+            String stateBackend,
+            String checkpointInterval)
             throws Exception {
         int warmUp = Math.max(100, reports / 20);
         ReportFixture fixture =
@@ -339,7 +345,7 @@ public final class PipelineThroughput {
             settings.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programsTopic);
             settings.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimatesTopic);
             settings.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadTopic);
-            settings.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
+            settings.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), checkpointInterval);
             settings.put(FrequencyJobOptions.STATE_BACKEND.key(), stateBackend);
             // A model of a million methods (tens of MB) takes longer to read and decode than the
             // default hold: the reports that wait for it must not see their window close first.

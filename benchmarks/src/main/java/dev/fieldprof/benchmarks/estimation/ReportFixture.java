@@ -48,7 +48,8 @@ final class ReportFixture {
                                 epsilon,
                                 1,
                                 1,
-                                dev.fieldprof.schemas.PrivacyMode.USER_LEVEL));
+                                dev.fieldprof.schemas.PrivacyMode.USER_LEVEL,
+                                null));
         SubsetSelection oracle = new SubsetSelection(methods, epsilon);
         SeededRandomSource source = new SeededRandomSource(seed);
         SplittableRandom random = new SplittableRandom(seed);
@@ -123,7 +124,8 @@ final class ReportFixture {
                                                 Math.log(9),
                                                 10,
                                                 k,
-                                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T)))
+                                                dev.fieldprof.schemas.PrivacyMode.EPSILON_T,
+                                                null)))
                         .build();
         LocalRandomizer randomizer =
                 new LocalRandomizer(

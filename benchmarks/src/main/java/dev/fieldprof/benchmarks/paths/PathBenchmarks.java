@@ -4,6 +4,7 @@ import static dev.fieldprof.benchmarks.paths.ChildTiming.Stream.WORKLOAD;
 
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.client.tracing.StagedPathTracer;
 import dev.fieldprof.paths.ArrayBranchTable;
 import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.CodeLengths;
@@ -74,6 +75,7 @@ public final class PathBenchmarks {
             Coded[] v1,
             Coded[] v3,
             long[] shortReportBytes,
+            Coded staged,
             AlternatingJvms.Inputs timingInputs) {
 
         long invocations() {
@@ -149,6 +151,17 @@ public final class PathBenchmarks {
                             null,
                             report -> {});
         }
+        CodeLengths stagedMeter = new CodeLengths();
+        long stagedBytes =
+                codedBytes(
+                        runs[0],
+                        models[3],
+                        PathTracer.DEFAULT_MAX_REPORT_BYTES,
+                        StagedPathTracer.MAX_REPORT_EVENTS,
+                        PathBenchmarks::stagedFormat,
+                        stagedMeter,
+                        report -> {});
+        Coded staged = new Coded(stagedBytes, stagedMeter.branchBits(), stagedMeter.callBits());
         PathBaselines.Costs base = PathBaselines.measure(ip.cfgs(), ip.methods(), runs[0]);
         Path recordedEvents = work.resolve(p.name() + "-seed0.events");
         Files.write(recordedEvents, runs[0].toBytes());
@@ -163,7 +176,15 @@ public final class PathBenchmarks {
                 v1,
                 v3,
                 shortBytes,
+                staged,
                 new AlternatingJvms.Inputs(recordedEvents, learnedModel));
+    }
+
+    /** The staged tracer's coder: version 4 (the version-3 stream plus the dropped count). */
+    private static PathReportEncoder stagedFormat(EdgeModel model) {
+        CallSitePathEncoder e = new CallSitePathEncoder(model);
+        e.writeFormat(4);
+        return e;
     }
 
     /**
@@ -248,6 +269,25 @@ public final class PathBenchmarks {
             Function<EdgeModel, PathReportEncoder> format,
             CodeLengths meter,
             Consumer<byte[]> eachReport) {
+        return codedBytes(
+                recording,
+                model,
+                maxReportBytes,
+                PathTracer.MAX_REPORT_EVENTS,
+                format,
+                meter,
+                eachReport);
+    }
+
+    /** As above, also cutting a report at {@code maxReportEvents}. */
+    static long codedBytes(
+            PathRecording recording,
+            EdgeModel model,
+            int maxReportBytes,
+            long maxReportEvents,
+            Function<EdgeModel, PathReportEncoder> format,
+            CodeLengths meter,
+            Consumer<byte[]> eachReport) {
         PathReportEncoder enc = format.apply(model);
         enc.meter(meter);
         long[] total = {0};
@@ -283,7 +323,7 @@ public final class PathBenchmarks {
 
                     private void cut() {
                         if (enc.codedBytesSoFar() >= maxReportBytes
-                                || enc.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
+                                || enc.eventsInReport() >= maxReportEvents) {
                             finish.run();
                         }
                     }
@@ -501,6 +541,39 @@ public final class PathBenchmarks {
                     + " for; segments dropped: of the measured runs' segments, those the coder had"
                     + " no time for, lost whole; coded on thread: the same tracer coding each full"
                     + " buffer at its hand-over, nothing dropped)");
+        out.println(
+                "Staged tracer's reports (format 4, M3, cut at 16 KiB or 2^19 events) of the"
+                    + " measured run, nothing dropped (targets: >= 60% smaller than decodable PAP,"
+                    + " <= 0.3 call bits per call, branch bits within 2% of the per-node entropy)");
+        out.printf(
+                "%-14s %12s %34s %18s %26s%n",
+                "program",
+                "bytes",
+                "smaller than PAP dec. (fixed/**)",
+                "call bits / call",
+                "branch bits vs entropy");
+        for (Row r : rows) {
+            PathBaselines.Costs b = r.base();
+            Coded st = r.staged();
+            double size = 1 - 8.0 * st.bytes() / (b.papBits() + b.callBits());
+            double strict = 1 - 8.0 * st.bytes() / (b.papBits() + st.callBits());
+            double callPerCall = st.callBits() / r.invocations();
+            double entropy = b.nodeEntropyBits();
+            double branchVsEntropy = entropy == 0 ? 0 : st.branchBits() / entropy - 1;
+            out.printf(
+                    Locale.ROOT,
+                    "%-14s %12d %8.1f%% / %5.1f%% (%-6s) %8.3f (%-6s) %+9.1f%% of %9.0f b (%-6s)%n",
+                    r.name(),
+                    st.bytes(),
+                    100 * size,
+                    100 * strict,
+                    Math.min(size, strict) >= 0.60 ? "met" : "missed",
+                    callPerCall,
+                    callPerCall <= 0.3 ? "met" : "missed",
+                    100 * branchVsEntropy,
+                    entropy,
+                    branchVsEntropy <= 0.02 ? "met" : "missed");
+        }
     }
 
     static final double CPU_VS_PAP_TARGET = 1.10;

@@ -89,6 +89,11 @@ final class EstimatesDiff {
                 out.println("saved " + EstimateInputs.save(window, options.save));
             }
         }
+        for (EstimateWindow window : windows) {
+            if (window.getCentralEpsilon() > 0) {
+                out.println(centralNote(window));
+            }
+        }
         ReleaseEstimate[] releases = new ReleaseEstimate[2];
         for (int i = 0; i < 2; i++) {
             try {
@@ -116,5 +121,20 @@ final class EstimatesDiff {
         out.print(EstimateTextReport.render(diff, options.top));
         out.flush();
         return 0;
+    }
+
+    /** The shuffled mode's line for an estimate that states a central (ε, δ). */
+    static String centralNote(EstimateWindow window) {
+        return String.format(
+                java.util.Locale.ROOT,
+                "note: %s [%s] is shuffled: central eps %.3f, delta %.1e, at its smallest batch of"
+                        + " %d reports (holds while the shuffler does not collude)",
+                window.getAppVersion(),
+                window.getConfigId(),
+                window.getCentralEpsilon(),
+                window.getCentralDelta(),
+                window.getShuffledBatchSizes().isEmpty()
+                        ? 0
+                        : java.util.Collections.min(window.getShuffledBatchSizes()));
     }
 }

@@ -4,8 +4,11 @@ import dev.fieldprof.cli.options.KafkaClientProperties;
 import dev.fieldprof.cli.support.CliFailure;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.jobs.io.KafkaJobOptions;
 import dev.fieldprof.jobs.paths.PathJobOptions;
 import dev.fieldprof.jobs.paths.PathModelJob;
+import dev.fieldprof.jobs.shuffle.ShufflerJob;
+import dev.fieldprof.jobs.shuffle.ShufflerJobOptions;
 import dev.fieldprof.runtime.EmbeddedFlink;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +37,10 @@ import picocli.CommandLine.Parameters;
         })
 public final class JobsRunCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "JOB", description = "Job to run: frequency or paths.")
+    @Parameters(
+            index = "0",
+            paramLabel = "JOB",
+            description = "Job to run: frequency, paths or shuffler.")
     String job;
 
     @Parameters(
@@ -69,14 +75,9 @@ public final class JobsRunCommand implements Callable<Integer> {
                             + "'");
         }
         String[] args = jobArgs.toArray(String[]::new);
-        FrequencyJobOptions frequency = null;
-        PathJobOptions paths = null;
+        KafkaJobOptions options;
         try {
-            if (job.equals("paths")) {
-                paths = PathJobOptions.parse(args);
-            } else {
-                frequency = FrequencyJobOptions.parse(args);
-            }
+            options = JobsSubmitCommand.parseOptions(job, args);
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -93,7 +94,7 @@ public final class JobsRunCommand implements Callable<Integer> {
         java.util.Properties kafkaClient;
         try {
             // Read here: the job's main() runs in this JVM.
-            kafkaClient = paths != null ? paths.kafkaClient() : frequency.kafkaClient();
+            kafkaClient = options.kafkaClient();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -103,11 +104,14 @@ public final class JobsRunCommand implements Callable<Integer> {
         try (EmbeddedFlink flink = EmbeddedFlink.builder().taskSlots(taskSlots).start()) {
             StreamExecutionEnvironment env = flink.environment();
             String name;
-            if (paths != null) {
+            if (options instanceof PathJobOptions paths) {
                 PathModelJob.onKafka(paths).buildInto(env);
                 name = PathModelJob.NAME;
+            } else if (options instanceof ShufflerJobOptions shuffler) {
+                ShufflerJob.onKafka(shuffler).buildInto(env);
+                name = ShufflerJob.NAME;
             } else {
-                FrequencyEstimationJob.onKafka(frequency).buildInto(env);
+                FrequencyEstimationJob.onKafka((FrequencyJobOptions) options).buildInto(env);
                 name = FrequencyEstimationJob.NAME;
             }
             JobClient client = env.executeAsync(name);
@@ -167,7 +171,9 @@ public final class JobsRunCommand implements Callable<Integer> {
                             "%nOptions of the frequency job:%n"
                                     + FrequencyJobOptions.help().replace("%", "%%")
                                     + "%nOptions of the paths job:%n"
-                                    + PathJobOptions.help().replace("%", "%%"));
+                                    + PathJobOptions.help().replace("%", "%%")
+                                    + "%nOptions of the shuffler job:%n"
+                                    + ShufflerJobOptions.help().replace("%", "%%"));
             return spec;
         }
     }

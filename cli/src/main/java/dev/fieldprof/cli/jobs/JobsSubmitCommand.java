@@ -10,6 +10,7 @@ import dev.fieldprof.jobs.io.KafkaClientSettings;
 import dev.fieldprof.jobs.io.KafkaConnectionCheck;
 import dev.fieldprof.jobs.io.KafkaJobOptions;
 import dev.fieldprof.jobs.paths.PathJobOptions;
+import dev.fieldprof.jobs.shuffle.ShufflerJobOptions;
 import dev.fieldprof.runtime.FlinkRestClient;
 import dev.fieldprof.runtime.FlinkRestClient.FlinkRestException;
 import java.io.PrintWriter;
@@ -52,6 +53,7 @@ public final class JobsSubmitCommand implements Callable<Integer> {
     static {
         JOBS.put("frequency", "dev.fieldprof.jobs.frequency.FrequencyEstimationJob");
         JOBS.put("paths", "dev.fieldprof.jobs.paths.PathModelJob");
+        JOBS.put("shuffler", "dev.fieldprof.jobs.shuffle.ShufflerJob");
     }
 
     static final String JOB_JAR_GLOB = "fieldprof-jobs-*-job.jar";
@@ -194,6 +196,19 @@ public final class JobsSubmitCommand implements Callable<Integer> {
     }
 
     /**
+     * The options of the job named {@code job} (one of {@link #JOBS}) parsed from {@code args}.
+     *
+     * @throws IllegalArgumentException naming the option when one is unknown, missing or bad
+     */
+    static KafkaJobOptions parseOptions(String job, String[] args) {
+        return switch (job) {
+            case "paths" -> PathJobOptions.parse(args);
+            case "shuffler" -> ShufflerJobOptions.parse(args);
+            default -> FrequencyJobOptions.parse(args);
+        };
+    }
+
+    /**
      * Asks the job's brokers, with the client properties this machine can read, before the job is
      * submitted: a refused login or certificate then ends this command with one line instead of a
      * job restarting on the cluster. Job arguments that do not parse, or a properties file only the
@@ -203,10 +218,7 @@ public final class JobsSubmitCommand implements Callable<Integer> {
         String[] array = args.toArray(String[]::new);
         String bootstrap;
         try {
-            bootstrap =
-                    job.equals("paths")
-                            ? PathJobOptions.parse(array).bootstrap()
-                            : FrequencyJobOptions.parse(array).bootstrap();
+            bootstrap = parseOptions(job, array).bootstrap();
         } catch (RuntimeException e) {
             return;
         }

@@ -131,6 +131,25 @@ class EstimatesDiffCommandTest {
     }
 
     @Test
+    void statesTheCentralGuaranteeOfAShuffledRelease() throws Exception {
+        Path e1 = estimate("shop:1", V1, COUNTS1, 101);
+        EstimateWindow shuffled = SimulatedRelease.window("shop:1c", V1, COUNTS1, 2000, 404);
+        shuffled.setShuffledBatchSizes(List.of(1000, 2000));
+        shuffled.setCentralEpsilon(0.6467334);
+        shuffled.setCentralDelta(1e-6);
+        Path e2 = dir.resolve("shop_1c.estimate");
+        Files.write(e2, RecordCodec.of(EstimateWindow.class).encode(shuffled));
+        CliCapture cli = new CliCapture();
+        int exit = cli.run("diff", "--estimates", e1.toString(), e2.toString());
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.out().lines().filter(l -> l.contains("central eps")).toList())
+                .containsExactly(
+                        "note: shop:1c [default] is shuffled: central eps 0.647, delta 1.0e-06, at"
+                                + " its smallest batch of 1000 reports (holds while the shuffler"
+                                + " does not collude)");
+    }
+
+    @Test
     void refusesAnAppVersionWithoutBootstrap() {
         CliCapture cli = new CliCapture();
         int exit = cli.run("diff", "--estimates", "shop:1", "shop:2");

@@ -23,6 +23,25 @@ class JobsRunCommandTest {
     void refusesAnUnknownJob() {
         assertThat(cli.run("jobs", "run", "frequencies", "--bootstrap", "127.0.0.1:1"))
                 .isEqualTo(2);
-        assertThat(cli.err()).contains("JOB must be one of [frequency, paths], got 'frequencies'");
+        assertThat(cli.err())
+                .contains("JOB must be one of [frequency, paths, shuffler], got 'frequencies'");
+    }
+
+    /** The shuffler is one of the jobs: its own options reach its own parser. */
+    @Test
+    void passesTheShufflersOptionsToTheShuffler() {
+        int exit =
+                cli.run(
+                        "jobs",
+                        "run",
+                        "shuffler",
+                        "--bootstrap",
+                        "127.0.0.1:1",
+                        "--min-batch-size",
+                        "11",
+                        "--max-batch-size",
+                        "10");
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err()).contains("--min-batch-size 11 must be <= --max-batch-size 10");
     }
 }

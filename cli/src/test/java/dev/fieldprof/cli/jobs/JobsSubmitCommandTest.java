@@ -238,7 +238,8 @@ class JobsSubmitCommandTest {
         int exit = cli.run("jobs", "submit", "--jar", jar.toString(), "--job", "nope");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(cli.err()).startsWith("--job must be one of frequency, paths, got 'nope'");
+        assertThat(cli.err())
+                .startsWith("--job must be one of frequency, paths, shuffler, got 'nope'");
     }
 
     @Test

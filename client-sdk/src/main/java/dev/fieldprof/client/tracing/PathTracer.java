@@ -1,10 +1,8 @@
 package dev.fieldprof.client.tracing;
 
 import dev.fieldprof.client.probe.PathProbeHandle;
-import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.EdgeModel;
-import dev.fieldprof.paths.PathRecording;
 import dev.fieldprof.schemas.PathReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The device side of adaptive path profiling (docs/architecture.md, "Paths"; after AdapTracer,
- * docs/references.md): one {@link CallSitePathEncoder} (path format version 2) per traced thread,
+ * docs/references.md): one {@link CallSitePathEncoder} (path format version 3) per traced thread,
  * coding with the {@link EdgeModelStore}'s model, cut into {@link PathReport}s when a report
  * reaches {@code maxReportBytes} or an epoch ends, and handed to a {@link PathReportSink}. A thread
  * adopts the store's newer model at the cut, so every report is coded with one model version and
@@ -27,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and its record at the cut). In debug mode each report also carries the raw events (PathRecording
  * bytes) so decoded == recorded can be checked.
  */
-public final class PathTracer implements PathProbeHandler {
+public final class PathTracer extends DevicePathTracer {
     /** Default size at which a thread's report is cut (coded bytes). */
     public static final int DEFAULT_MAX_REPORT_BYTES = 16 * 1024;
 
@@ -37,11 +35,6 @@ public final class PathTracer implements PathProbeHandler {
      */
     public static final int MAX_REPORT_EVENTS = 1 << 16;
 
-    private final EdgeModelStore models;
-    private final PathReportSink sink;
-    private final PathReportOutlet outlet;
-    private final int maxReportBytes;
-    private final boolean debug;
     private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
     private final List<ThreadTrace> threads = new CopyOnWriteArrayList<>();
     private final AtomicInteger threadNumbers = new AtomicInteger();
@@ -68,40 +61,13 @@ public final class PathTracer implements PathProbeHandler {
             PathReportSink sink,
             int maxReportBytes,
             boolean debug) {
-        if (maxReportBytes < 16) {
-            throw new IllegalArgumentException(
-                    "maxReportBytes must be >= 16, got " + maxReportBytes);
-        }
-        this.models = models;
-        this.sink = sink;
-        this.outlet = new PathReportOutlet(deviceId, appVersion, variant, models, sink);
-        this.maxReportBytes = maxReportBytes;
-        this.debug = debug;
+        super(deviceId, appVersion, variant, models, sink, maxReportBytes, debug);
     }
 
-    /**
-     * Per traced thread: its encoder and (debug mode) its raw recording. It is also the thread's
-     * {@link PathProbeHandle}: {@link #enter} returns it and the instrumented method passes it to
-     * the invocation's other probes, so only the entry looks the thread up. Only its owner calls
-     * it.
-     */
-    private final class ThreadTrace extends PathProbeHandle {
-        final Thread owner;
-        final int number;
-        // The concrete class, not the interface: the probe path calls it directly.
-        final CallSitePathEncoder encoder;
-        final PathRecording recording;
-        long sequence;
-        long epoch;
-        boolean cutting;
-
+    /** Per traced thread: its encoder, coding each event at once. Only its owner calls it. */
+    private final class ThreadTrace extends TracedThread {
         ThreadTrace(Thread owner, int number, EdgeModel model, boolean debug, long epoch) {
-            this.owner = owner;
-            this.number = number;
-            this.encoder = new CallSitePathEncoder(model);
-            this.recording = debug ? new PathRecording() : null;
-            this.epoch = epoch;
-            encoder.record(recording);
+            super(owner, number, model, 3, debug, epoch);
         }
 
         @Override
@@ -202,6 +168,7 @@ public final class PathTracer implements PathProbeHandler {
      * Ends the epoch: cuts the calling thread's report and those of ended threads now; every other
      * traced thread cuts its report at its next method exit.
      */
+    @Override
     public void endEpoch() {
         epoch++;
         ThreadTrace mine = local.get();
@@ -219,66 +186,22 @@ public final class PathTracer implements PathProbeHandler {
             }
             threads.remove(t);
         }
-        try {
-            sink.flush();
-        } catch (RuntimeException e) {
-            outlet.failed();
-        }
+        flushSink();
     }
 
     /** Cuts the calling thread's current report now (if it coded any event). */
+    @Override
     public void cutCurrentThread() {
         cut(local.get());
     }
 
-    private void cut(ThreadTrace t) {
-        if (t.cutting) {
-            return; // a probe reached from the sink itself
-        }
-        t.cutting = true;
-        try {
-            if (outlet.cut(t.encoder, t.recording, t.number, t.sequence)) {
-                t.sequence++;
-            }
-        } finally {
-            t.cutting = false;
-        }
-    }
-
-    /** Reports handed to the sink. */
-    public long reports() {
-        return outlet.reports();
-    }
-
-    /** Sum of the coded sizes of the reports handed to the sink. */
-    public long reportBytes() {
-        return outlet.reportBytes();
-    }
-
-    /** Sum of the events coded in the reports handed to the sink. */
-    public long reportEvents() {
-        return outlet.reportEvents();
-    }
-
-    /** Exceptions the sink threw (swallowed). */
-    public long sinkFailures() {
-        return outlet.sinkFailures();
-    }
-
     /** Probe calls dropped by the encoders (they did not fit the branch table or the frames). */
+    @Override
     public long droppedEvents() {
         long n = 0;
         for (ThreadTrace t : threads) {
             n += t.encoder.droppedEvents();
         }
         return n;
-    }
-
-    public EdgeModelStore models() {
-        return models;
-    }
-
-    public boolean debug() {
-        return debug;
     }
 }

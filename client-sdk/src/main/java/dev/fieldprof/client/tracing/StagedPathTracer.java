@@ -1,44 +1,48 @@
 package dev.fieldprof.client.tracing;
 
 import dev.fieldprof.client.probe.PathProbeHandle;
-import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.paths.CallSitePathEncoder;
 import dev.fieldprof.paths.EdgeModel;
-import dev.fieldprof.paths.PathRecording;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A path tracer that keeps the coding off the traced thread's probe calls: each probe appends one
  * raw event ({@link dev.fieldprof.paths.RawPathEvents}: one int store) to the thread's segment
- * buffer and keeps a stack of the open methods (one int a frame); a full buffer, or one handed over
- * at an exit after the epoch ended, is range coded with the edge model in one loop ({@link
- * CallSitePathEncoder#codeRaw}) into path reports of format version 4, cut at {@code
- * maxReportBytes} as {@link PathTracer} cuts them.
+ * buffer and nothing else (no stack: the open methods are brought forward over a whole segment in
+ * one loop when it is handed over, {@link OpenFrames}, and only where segments may be dropped); a
+ * full buffer, or one handed over at an exit after the epoch ended, is range coded with the edge
+ * model in one loop ({@link CallSitePathEncoder#codeRaw}) into path reports of format version 4,
+ * cut at {@code maxReportBytes} or {@link #MAX_REPORT_EVENTS}.
  *
  * <p><b>Where the coding runs</b> ({@link Coding}): on the traced thread at the hand-over (never
  * drops anything; the host waits for one segment's coding), or on one low-priority daemon coder
- * thread. Each traced thread owns two segments: it fills one while the coder codes the other. If
- * the coder has not finished the previous segment when the next one is full, the traced thread
- * never waits: it drops the full segment whole, counts it ({@link #droppedSegments()}) and starts
- * the next from a copy of its open methods, so that the next report (which names the dropped
- * segments in its header) decodes exactly from there on.
+ * thread. Each traced thread owns the one segment it fills; a full one goes to the coder's queue,
+ * which holds at most {@code queueSegments} segments over all threads (one a thread at the most),
+ * and the thread goes on filling a free segment of the queue's. If the queue has no free segment,
+ * or the thread's previous segment is still in it, the traced thread never waits: it drops the full
+ * segment whole, counts it ({@link #droppedSegments()}) and starts the next from a copy of its open
+ * methods, so that the next report (which names the dropped segments in its header) decodes exactly
+ * from there on. Every segment that held events is either coded ({@link #segmentsCoded()}) or
+ * dropped.
  *
- * <p><b>Memory</b>: per traced thread two segments of {@code segmentEvents} ints and a stack of one
- * int per open frame (grown, never shrunk, at a new deepest stack), plus the coder's {@link
- * CallSitePathEncoder}; with the default 8,192 events, 64 KiB of buffers per thread (12.5 MiB for
- * 200 threads). The queue is the one pending segment per thread.
+ * <p><b>Memory</b>: raw-event buffers of at most {@code (threads + queueSegments) * segmentEvents *
+ * 4} bytes ({@link #bufferBytesHeld()}; the queue's segments are made on first need and kept),
+ * where threads are the traced threads alive or not yet seen ended by {@link #endEpoch()}; per
+ * thread also the open methods at its segment's start, one int per frame (grown, never shrunk, at a
+ * new deepest stack), and its {@link CallSitePathEncoder}. With 8,192 events a segment and a queue
+ * of 16, 200 threads hold 216 segments, 6.75 MiB.
  *
- * <p>No probe call allocates except the first of a thread and a stack deeper than any before it.
- * Probe calls never throw or block (with {@link Coding#CODER_THREAD}); the coder thread swallows
- * what the sink throws and counts it.
+ * <p>No probe call allocates except the first of a thread and a hand-over that finds a stack deeper
+ * than any before it. Probe calls never throw or block (with {@link Coding#CODER_THREAD}); the
+ * coder thread swallows what the sink throws and counts it.
  */
-public final class StagedPathTracer implements PathProbeHandler {
+public final class StagedPathTracer extends DevicePathTracer {
     /** Where segments are coded. */
     public enum Coding {
         /** On the traced thread when it hands a segment over; nothing is dropped. */
@@ -52,13 +56,27 @@ public final class StagedPathTracer implements PathProbeHandler {
     /** Default raw events per segment buffer. */
     public static final int DEFAULT_SEGMENT_EVENTS = 1 << 13;
 
-    private final EdgeModelStore models;
-    private final PathReportSink sink;
-    private final PathReportOutlet outlet;
-    private final int maxReportBytes;
+    /**
+     * Events after which a report without raw events is cut whatever its size: half the events a
+     * decoder accepts by default ({@code PathDecoder.DEFAULT_MAX_EVENTS}), leaving room for the
+     * exits one exception unwinds past the cut. Every report restarts the coder's adaptive state,
+     * and a position's first use in a report costs several times a settled one, so a report spans
+     * as many events as its bytes allow. A debug report, which also carries its raw events, is cut
+     * at {@link PathTracer#MAX_REPORT_EVENTS}.
+     */
+    public static final int MAX_REPORT_EVENTS = 1 << 19;
+
+    /** Default full segments the coder's queue holds at most, over all threads. */
+    public static final int DEFAULT_QUEUE_SEGMENTS = 16;
+
     private final int segmentEvents;
-    private final boolean debug;
+    private final int queueSegments;
+    private final long maxReportEvents;
     private final Coding coding;
+    // The queue's segments not in use, a slot each; queueBuffers counts those made (never more
+    // than queueSegments), which are free or pending: each thread holds exactly its filling one.
+    private final AtomicReferenceArray<Segment> free;
+    private final AtomicInteger queueBuffers = new AtomicInteger();
     private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
     private final List<ThreadTrace> threads = new CopyOnWriteArrayList<>();
     private final AtomicInteger threadNumbers = new AtomicInteger();
@@ -92,20 +110,46 @@ public final class StagedPathTracer implements PathProbeHandler {
             int segmentEvents,
             Coding coding,
             boolean debug) {
-        if (maxReportBytes < 16) {
-            throw new IllegalArgumentException(
-                    "maxReportBytes must be >= 16, got " + maxReportBytes);
-        }
+        this(
+                deviceId,
+                appVersion,
+                variant,
+                models,
+                sink,
+                maxReportBytes,
+                segmentEvents,
+                DEFAULT_QUEUE_SEGMENTS,
+                coding,
+                debug);
+    }
+
+    /**
+     * As above, with the coder's queue holding at most {@code queueSegments} full segments (>= 1)
+     * over all threads.
+     */
+    public StagedPathTracer(
+            String deviceId,
+            String appVersion,
+            int variant,
+            EdgeModelStore models,
+            PathReportSink sink,
+            int maxReportBytes,
+            int segmentEvents,
+            int queueSegments,
+            Coding coding,
+            boolean debug) {
+        super(deviceId, appVersion, variant, models, sink, maxReportBytes, debug);
         if (segmentEvents < 16) {
             throw new IllegalArgumentException("segmentEvents must be >= 16, got " + segmentEvents);
         }
-        this.models = models;
-        this.sink = sink;
-        this.outlet = new PathReportOutlet(deviceId, appVersion, variant, models, sink);
-        this.maxReportBytes = maxReportBytes;
+        if (queueSegments < 1) {
+            throw new IllegalArgumentException("queueSegments must be >= 1, got " + queueSegments);
+        }
         this.segmentEvents = segmentEvents;
+        this.queueSegments = queueSegments;
+        this.free = new AtomicReferenceArray<>(queueSegments);
         this.coding = coding;
-        this.debug = debug;
+        this.maxReportEvents = debug ? PathTracer.MAX_REPORT_EVENTS : MAX_REPORT_EVENTS;
     }
 
     /** Raw events of one thread, between two hand-overs. */
@@ -123,46 +167,22 @@ public final class StagedPathTracer implements PathProbeHandler {
     }
 
     /** Per traced thread: its buffers and stack (owner only) and its coder state (under lock). */
-    private final class ThreadTrace extends PathProbeHandle {
-        final Thread owner;
-        final int number;
-        // Traced-thread side.
+    private final class ThreadTrace extends TracedThread {
+        // Traced-thread side (and epoch, in TracedThread).
         int[] buf;
         int n;
         Segment filling;
-        Segment spare;
-        int[] stack = new int[64];
-        int depth;
-        long epoch;
+        // Frames open at the filling segment's start; kept only where segments may be dropped.
+        final OpenFrames open = new OpenFrames();
         // Hand-over: set by the owner, cleared by the coder once coded.
         volatile Segment pending;
-        // Coder side, only under this trace's lock.
-        final CallSitePathEncoder encoder;
-        final PathRecording recording;
-        long sequence;
-        boolean cutting;
+
+        // Coder side, only under this trace's lock: encoder, recording, sequence, cutting.
 
         ThreadTrace(Thread owner, int number, EdgeModel model, long epoch) {
-            this.owner = owner;
-            this.number = number;
+            super(owner, number, model, 4, debug, epoch);
             this.filling = new Segment(segmentEvents);
-            this.spare = new Segment(segmentEvents);
             this.buf = filling.events;
-            this.epoch = epoch;
-            this.encoder = new CallSitePathEncoder(model);
-            encoder.writeFormat(4);
-            this.recording = debug ? new PathRecording() : null;
-            encoder.record(recording);
-        }
-
-        void enterMethod(int methodId) {
-            int d = depth;
-            if (d == stack.length) {
-                stack = Arrays.copyOf(stack, d * 2);
-            }
-            stack[d] = methodId;
-            depth = d + 1;
-            append(methodId << 2);
         }
 
         @Override
@@ -177,7 +197,6 @@ public final class StagedPathTracer implements PathProbeHandler {
 
         @Override
         public void exit(int methodId) {
-            pop(methodId);
             append(methodId << 2 | 2);
             if (epoch != StagedPathTracer.this.epoch) {
                 handOver(this, true);
@@ -186,21 +205,9 @@ public final class StagedPathTracer implements PathProbeHandler {
 
         @Override
         public void exitExceptionally(int methodId) {
-            pop(methodId);
             append(methodId << 2 | 3);
             if (epoch != StagedPathTracer.this.epoch) {
                 handOver(this, true);
-            }
-        }
-
-        /** Closes the frame of methodId and those above it, as the encoder does. */
-        private void pop(int methodId) {
-            int d = depth - 1;
-            while (d >= 0 && stack[d] != methodId) {
-                d--;
-            }
-            if (d >= 0) {
-                depth = d;
             }
         }
 
@@ -238,13 +245,14 @@ public final class StagedPathTracer implements PathProbeHandler {
     @Override
     public PathProbeHandle enter(int methodId) {
         ThreadTrace t = current();
-        t.enterMethod(methodId);
+        t.append(methodId << 2);
         return t;
     }
 
     /**
      * Hands the owner's filling segment to the coder (or codes it, on the traced thread), or drops
-     * it if the coder still has the previous one. Called by the owner only.
+     * it if the coder still has the previous one or the queue has no free segment. Called by the
+     * owner only.
      */
     private void handOver(ThreadTrace t, boolean cut) {
         Segment full = t.filling;
@@ -260,23 +268,26 @@ public final class StagedPathTracer implements PathProbeHandler {
             }
             return;
         }
-        if (t.pending != null) {
+        Segment next;
+        if (t.pending != null || (next = takeFree()) == null) {
             if (!cut) { // the coder is behind: drop this segment whole, never wait
                 droppedSegments.incrementAndGet();
+                OpenFrames open = t.open;
+                open.apply(full.events, 0, full.length);
+                int depth = open.depth();
                 full.droppedBefore++;
-                full.startDepth = t.depth;
-                if (full.startFrames.length < t.depth) {
-                    full.startFrames = new int[Math.max(t.depth, 2 * full.startFrames.length)];
+                full.startDepth = depth;
+                if (full.startFrames.length < depth) {
+                    full.startFrames = new int[Math.max(depth, 2 * full.startFrames.length)];
                 }
-                System.arraycopy(t.stack, 0, full.startFrames, 0, t.depth);
+                System.arraycopy(open.methods(), 0, full.startFrames, 0, depth);
                 full.length = 0;
                 full.cutAfter = false;
                 t.n = 0;
             }
             return; // a cut is retried at the next exit
         }
-        Segment next = t.spare;
-        t.spare = full;
+        t.open.apply(full.events, 0, full.length);
         t.filling = next;
         resetFilling(t, next);
         t.pending = full;
@@ -290,6 +301,33 @@ public final class StagedPathTracer implements PathProbeHandler {
         if (c != null) {
             LockSupport.unpark(c);
         }
+    }
+
+    /** A free segment of the queue's, made if fewer than its bound exist, or null if none is. */
+    private Segment takeFree() {
+        for (int i = 0; i < queueSegments; i++) {
+            Segment s = free.get(i);
+            if (s != null && free.compareAndSet(i, s, null)) {
+                return s;
+            }
+        }
+        for (int made = queueBuffers.get(); made < queueSegments; made = queueBuffers.get()) {
+            if (queueBuffers.compareAndSet(made, made + 1)) {
+                return new Segment(segmentEvents);
+            }
+        }
+        return null;
+    }
+
+    /** Returns a coded segment to the queue's free ones. */
+    private void giveBack(Segment s) {
+        // The queue's segments are queueBuffers <= queueSegments: a slot is free for each.
+        for (int i = 0; i < queueSegments; i++) {
+            if (free.get(i) == null && free.compareAndSet(i, null, s)) {
+                return;
+            }
+        }
+        queueBuffers.decrementAndGet(); // not reached while the count holds; the segment goes
     }
 
     private static void resetFilling(ThreadTrace t, Segment s) {
@@ -334,6 +372,7 @@ public final class StagedPathTracer implements PathProbeHandler {
                     Segment s = t.pending;
                     if (s != null) {
                         code(t, s);
+                        giveBack(s); // before the owner can see the queue's slot empty
                         t.pending = null;
                         coded++;
                     }
@@ -360,32 +399,20 @@ public final class StagedPathTracer implements PathProbeHandler {
             }
             int i = 0;
             while (i < s.length) {
-                i = e.codeRaw(s.events, i, s.length, maxReportBytes, PathTracer.MAX_REPORT_EVENTS);
+                i = e.codeRaw(s.events, i, s.length, maxReportBytes, maxReportEvents);
                 if (e.codedBytesSoFar() >= maxReportBytes
-                        || e.eventsInReport() >= PathTracer.MAX_REPORT_EVENTS) {
+                        || e.eventsInReport() >= maxReportEvents) {
                     cut(t);
                 }
             }
             if (s.cutAfter) {
                 cut(t);
             }
-            segmentsCoded.incrementAndGet();
+            if (s.length > 0) {
+                segmentsCoded.incrementAndGet();
+            }
         } catch (RuntimeException | OutOfMemoryError ex) {
             outlet.failed(); // never reaches the host
-        }
-    }
-
-    private void cut(ThreadTrace t) {
-        if (t.cutting) {
-            return; // a probe reached from the sink itself
-        }
-        t.cutting = true;
-        try {
-            if (outlet.cut(t.encoder, t.recording, t.number, t.sequence)) {
-                t.sequence++;
-            }
-        } finally {
-            t.cutting = false;
         }
     }
 
@@ -394,6 +421,7 @@ public final class StagedPathTracer implements PathProbeHandler {
      * (after any segment still pending for them); every other traced thread hands its segment over
      * with a cut at its next method exit.
      */
+    @Override
     public void endEpoch() {
         epoch++;
         flushOwn(local.get());
@@ -407,14 +435,11 @@ public final class StagedPathTracer implements PathProbeHandler {
             flushOwn(t); // its owner is gone: nobody else touches its buffers
             threads.remove(t);
         }
-        try {
-            sink.flush();
-        } catch (RuntimeException e) {
-            outlet.failed();
-        }
+        flushSink();
     }
 
     /** Cuts the calling thread's events now (after its pending segment), on the calling thread. */
+    @Override
     public void cutCurrentThread() {
         flushOwn(local.get());
     }
@@ -425,11 +450,15 @@ public final class StagedPathTracer implements PathProbeHandler {
             Segment p = t.pending;
             if (p != null) {
                 code(t, p);
+                giveBack(p);
                 t.pending = null;
             }
             Segment s = t.filling;
             s.length = t.n;
             s.cutAfter = true;
+            if (coding != Coding.TRACED_THREAD) {
+                t.open.apply(s.events, 0, s.length);
+            }
             code(t, s);
             resetFilling(t, s);
             t.epoch = epoch;
@@ -464,6 +493,7 @@ public final class StagedPathTracer implements PathProbeHandler {
     }
 
     /** Stops the coder thread (pending segments stay uncoded until the next endEpoch). */
+    @Override
     public void close() {
         closed = true;
         Thread c = coder;
@@ -477,37 +507,19 @@ public final class StagedPathTracer implements PathProbeHandler {
         return coder;
     }
 
-    /** Reports handed to the sink. */
-    public long reports() {
-        return outlet.reports();
-    }
-
-    /** Sum of the coded sizes of the reports handed to the sink. */
-    public long reportBytes() {
-        return outlet.reportBytes();
-    }
-
-    /** Sum of the events coded in the reports handed to the sink. */
-    public long reportEvents() {
-        return outlet.reportEvents();
-    }
-
-    /** Exceptions the sink or the coding threw (swallowed). */
-    public long sinkFailures() {
-        return outlet.sinkFailures();
-    }
-
     /** Whole segments of raw events dropped because the coder was behind. */
+    @Override
     public long droppedSegments() {
         return droppedSegments.get();
     }
 
-    /** Segments coded so far. */
+    /** Segments that held events and were coded so far. */
     public long segmentsCoded() {
         return segmentsCoded.get();
     }
 
     /** Probe events the encoders dropped (they did not fit the branch table or the frames). */
+    @Override
     public long droppedEvents() {
         long n = 0;
         for (ThreadTrace t : threads) {
@@ -518,12 +530,22 @@ public final class StagedPathTracer implements PathProbeHandler {
         return n;
     }
 
-    /** Bytes of raw-event buffers per traced thread (two segments of ints). */
-    public long bufferBytesPerThread() {
-        return 2L * 4 * segmentEvents;
+    /**
+     * Segment buffers held now: one per traced thread not yet seen ended by {@link #endEpoch()},
+     * and those of the coder's queue made so far (at most {@code queueSegments}).
+     */
+    public int buffersHeld() {
+        return threads.size() + queueBuffers.get();
     }
 
-    public EdgeModelStore models() {
-        return models;
+    /** Bytes of the segment buffers held now: {@link #buffersHeld()} segments of ints. */
+    @Override
+    public long bufferBytesHeld() {
+        return (long) buffersHeld() * bufferBytesPerSegment();
+    }
+
+    /** Bytes of one segment buffer. */
+    public long bufferBytesPerSegment() {
+        return 4L * segmentEvents;
     }
 }

@@ -6,7 +6,10 @@
  * dev.fieldprof.client.tracing.KafkaPathReportSink} publishes to {@code fieldprof.reports.paths});
  * {@link dev.fieldprof.client.tracing.EdgeModelStore} holds the model to code with, fed from the
  * compacted {@code fieldprof.models.edges} topic by {@link
- * dev.fieldprof.client.tracing.KafkaEdgeModelFeed}. Nothing is traced until a tracer is installed
+ * dev.fieldprof.client.tracing.KafkaEdgeModelFeed}. {@link
+ * dev.fieldprof.client.tracing.StagedPathTracer} instead appends raw events to a bounded buffer per
+ * thread and codes them in batches (path format 4); both are {@link
+ * dev.fieldprof.client.tracing.DevicePathTracer}s. Nothing is traced until a tracer is installed
  * with {@code PathProbes.install} (the device runtime does, for a device whose user opted in).
  *
  * <pre>{@code

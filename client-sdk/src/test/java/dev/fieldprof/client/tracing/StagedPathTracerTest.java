@@ -6,13 +6,17 @@ import static dev.fieldprof.client.tracing.PathTracerTest.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.client.PathProbes;
+import dev.fieldprof.client.probe.PathProbeHandle;
+import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.paths.PathDecoder;
 import dev.fieldprof.paths.PathRecording;
 import dev.fieldprof.paths.PathReportHeader;
 import dev.fieldprof.schemas.PathReport;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -233,6 +237,211 @@ class StagedPathTracerTest {
         sizes.sort(null);
         assertThat(sizes).containsExactly(480, 864, 1_252, 1_636, 2_024, 2_412);
         assertThat(dropped).isEqualTo(tracer.droppedSegments());
+    }
+
+    /**
+     * A program deeper than the tracer's initial 64 frames: per round a chain of 60-209 frames of
+     * method 1; every third chain's bottom opens two frames of method 2 whose exit probes never
+     * come (an exception skips them) and throws, and the exception unwinds through exceptional
+     * exits until a frame at depth 16k + 5 catches it and returns normally. {@code between} runs
+     * after every fourth round (the tests let a stalled coder code there).
+     */
+    static void deepWorkload(int rounds, Runnable between) {
+        Object h = PathProbes.enter(0);
+        for (int r = 0; r < rounds; r++) {
+            PathProbes.branch(h, 0, 0, r % 7 == 6 ? 1 : 0);
+            chain(60 + (r * 37) % 150, r);
+            if (r % 4 == 1) {
+                between.run();
+            }
+        }
+        PathProbes.exit(h, 0);
+    }
+
+    private static void chain(int depth, int round) {
+        Object h = PathProbes.enter(1);
+        PathProbes.branch(h, 1, 2, depth == 0 ? 1 : 0);
+        try {
+            if (depth > 0) {
+                chain(depth - 1, round);
+            } else if (round % 3 == 0) {
+                PathProbes.enter(2);
+                PathProbes.enter(2);
+                throw new IllegalStateException("thrown at the bottom");
+            }
+        } catch (IllegalStateException e) {
+            if (depth % 16 != 5) {
+                PathProbes.exitExceptionally(h, 1);
+                throw e;
+            }
+        }
+        PathProbes.exit(h, 1);
+    }
+
+    /** Logs the probe events as the probes pass them: {kind, method, block, edge} each. */
+    static final class ProbeLog extends PathProbeHandle implements PathProbeHandler {
+        final List<int[]> events = new ArrayList<>();
+
+        @Override
+        public PathProbeHandle enter(int methodId) {
+            events.add(new int[] {PathRecording.ENTER, methodId, 0, 0});
+            return this;
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex, int localEdge) {
+            branch(methodId, blockId, edgeIndex);
+        }
+
+        @Override
+        public void branch(int methodId, int blockId, int edgeIndex) {
+            events.add(new int[] {PathRecording.BRANCH, methodId, blockId, edgeIndex});
+        }
+
+        @Override
+        public void exit(int methodId) {
+            events.add(new int[] {PathRecording.EXIT, methodId, 0, 0});
+        }
+
+        @Override
+        public void exitExceptionally(int methodId) {
+            events.add(new int[] {PathRecording.THROW, methodId, 0, 0});
+        }
+    }
+
+    /**
+     * What reports of a run whose probe events were {@code log} must decode to, given what each
+     * names as dropped before it and how many events it codes: the events of the segments kept, an
+     * exit of a method below the top first closing the frames above it as exceptional exits
+     * (written here apart from the tracer, from the format's description).
+     */
+    static PathRecording expectedAfterDrops(List<int[]> log, List<PathReport> reports, int segment)
+            throws Exception {
+        PathRecording out = new PathRecording();
+        Deque<Integer> stack = new ArrayDeque<>(); // top first
+        int at = 0;
+        for (PathReport r : reports) {
+            long dropped = PathDecoder.readHeader(bytes(r.getCoded())).droppedSegments();
+            for (long skip = dropped * segment; skip > 0; skip--) {
+                replayInto(log.get(at++), stack, null);
+            }
+            int start = out.size();
+            while (out.size() - start < r.getEvents()) {
+                replayInto(log.get(at++), stack, out);
+            }
+        }
+        assertThat(at).isEqualTo(log.size());
+        return out;
+    }
+
+    private static void replayInto(int[] e, Deque<Integer> stack, PathRecording out) {
+        int m = e[1];
+        switch (e[0]) {
+            case PathRecording.ENTER -> {
+                stack.push(m);
+                if (out != null) {
+                    out.enter(m);
+                }
+            }
+            case PathRecording.BRANCH -> {
+                if (out != null) {
+                    out.branch(m, e[2], e[3]);
+                }
+            }
+            default -> {
+                if (!stack.contains(m)) {
+                    return; // no frame of m is open: the exit codes nothing
+                }
+                while (stack.peek() != m) {
+                    int above = stack.pop();
+                    if (out != null) {
+                        out.exit(above, true);
+                    }
+                }
+                stack.pop();
+                if (out != null) {
+                    out.exit(m, e[0] == PathRecording.THROW);
+                }
+            }
+        }
+    }
+
+    @Test
+    void segmentsDroppedInsideDeepChainsAtExceptionsAndAtReportCutsResumeExactly()
+            throws Exception {
+        ProbeLog log = new ProbeLog();
+        PathProbes.install(log);
+        deepWorkload(40, () -> {});
+        PathProbes.uninstall();
+        assertThat(log.events).hasSize(17_020);
+        int droppedRuns = 0;
+        for (int segment : new int[] {61, 97, 128, 333, 1_000}) {
+            for (int maxBytes : new int[] {64, 1 << 20}) {
+                sent.clear();
+                EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+                StagedPathTracer tracer =
+                        new StagedPathTracer(
+                                "device-5",
+                                "app:1",
+                                0,
+                                store,
+                                sent::add,
+                                maxBytes,
+                                segment,
+                                StagedPathTracer.Coding.MANUAL,
+                                true);
+                PathProbes.install(tracer);
+                // The coder runs every fourth round only: one segment after each run is coded,
+                // the others that fill before the next run are dropped wherever they end.
+                deepWorkload(40, tracer::codePending);
+                tracer.endEpoch();
+                PathProbes.uninstall();
+                String at = "segment " + segment + ", report bytes " + maxBytes;
+                List<PathReport> inOrder = new ArrayList<>(sent);
+                inOrder.sort(Comparator.comparingLong(PathReport::getSequence));
+                PathRecording decoded = decodeInOrder(inOrder, store);
+                PathRecording expected = expectedAfterDrops(log.events, inOrder, segment);
+                assertThat(decoded.firstDifference(expected)).as(at).isEqualTo(-1);
+                long named = 0;
+                for (PathReport r : inOrder) {
+                    named += PathDecoder.readHeader(bytes(r.getCoded())).droppedSegments();
+                }
+                assertThat(named).as(at).isEqualTo(tracer.droppedSegments());
+                assertThat(tracer.droppedEvents()).as(at).isZero();
+                droppedRuns += tracer.droppedSegments() > 0 ? 1 : 0;
+            }
+        }
+        assertThat(droppedRuns).isEqualTo(10);
+    }
+
+    @Test
+    void aReportWithoutRawEventsSpansUpToHalfTheDecodersLimit() throws Exception {
+        EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
+        StagedPathTracer tracer =
+                new StagedPathTracer(
+                        "device-6",
+                        "app:1",
+                        0,
+                        store,
+                        sent::add,
+                        1 << 20,
+                        1 << 13,
+                        StagedPathTracer.Coding.TRACED_THREAD,
+                        false);
+        PathProbes.install(tracer);
+        workload(60_000);
+        tracer.endEpoch();
+        PathProbes.uninstall();
+        assertThat(sent).hasSize(2);
+        sent.sort(Comparator.comparingLong(PathReport::getSequence));
+        assertThat(sent.get(0).getEvents()).isEqualTo(1L << 19);
+        assertThat(sent.get(0).getEvents() + sent.get(1).getEvents()).isEqualTo(579_603L);
+        PathRecording decoded = new PathRecording();
+        PathDecoder decoder = new PathDecoder(store.current());
+        for (PathReport r : sent) {
+            decoder.decode(bytes(r.getCoded()), decoded);
+        }
+        assertThat(decoded.firstDifference(recordedWorkload(60_000))).isEqualTo(-1);
     }
 
     /**

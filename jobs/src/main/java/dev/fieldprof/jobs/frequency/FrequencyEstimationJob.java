@@ -7,12 +7,12 @@ import dev.fieldprof.jobs.frequency.functions.DeduplicateReplays;
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReports;
 import dev.fieldprof.jobs.frequency.functions.EmitShardSum;
 import dev.fieldprof.jobs.frequency.functions.EmitWindowSum;
-import dev.fieldprof.jobs.frequency.functions.EstimateMetrics;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.LateShardSumToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
+import dev.fieldprof.jobs.frequency.functions.OpenShuffledBatches;
 import dev.fieldprof.jobs.frequency.functions.RevisingTrigger;
 import dev.fieldprof.jobs.frequency.functions.SumReports;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
@@ -31,6 +31,12 @@ import dev.fieldprof.jobs.io.ResolvedStartingOffsets;
 import dev.fieldprof.jobs.io.StateBackends;
 import dev.fieldprof.jobs.io.TopicSettings;
 import dev.fieldprof.schemas.Topics;
+import dev.fieldprof.sealing.AnalystKeys;
+import dev.fieldprof.sealing.SealingException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -84,6 +90,14 @@ import org.slf4j.LoggerFactory;
  * (the estimates topic is a compacted changelog). Only a report beyond the allowed lateness is a
  * LATE dead letter.
  *
+ * <p>The shuffled mode: given the analyst's private keyset ({@code --analyst-keyset}), the job also
+ * reads the shuffler's batches (read_committed, so a batch is read once its transaction committed,
+ * never twice), opens each sealed report ({@link OpenShuffledBatches}) and sends it down the same
+ * path as a report of the reports topic: deduplicated by its report id, validated (which holds a
+ * batch to its configuration's minimum size, and turns away a shuffled configuration's report that
+ * came straight to the reports topic), summed in the window of the batch's release time and
+ * estimated, its estimates stating the central (ε, δ) of their smallest batch.
+ *
  * <p>Options of {@link #main}: each is declared once, with its default and meaning, in {@link
  * FrequencyJobOptions}; {@code --help} lists them, and docs/jobs.md has the same list.
  */
@@ -107,6 +121,8 @@ public final class FrequencyEstimationJob {
     private final Source<RawRecord, ?, ?> reports;
     private final Source<RawRecord, ?, ?> replays;
     private final Source<RawRecord, ?, ?> programs;
+    private final Source<RawRecord, ?, ?> shuffled;
+    private final String analystKeysetJson;
     private final Sink<EncodedRecord> estimates;
     private final Sink<EncodedRecord> deadLetters;
 
@@ -140,16 +156,43 @@ public final class FrequencyEstimationJob {
             Source<RawRecord, ?, ?> programs,
             Sink<EncodedRecord> estimates,
             Sink<EncodedRecord> deadLetters) {
+        this(options, reports, replays, programs, null, null, estimates, deadLetters);
+    }
+
+    /**
+     * A job that also reads the shuffler's batches (the shuffled mode).
+     *
+     * @param shuffled raw records of the shuffled reports topic (ShuffledBatch), or null for a job
+     *     without the shuffled mode
+     * @param analystKeysetJson the analyst's private keyset (Tink JSON) that opens them; required
+     *     with {@code shuffled}
+     * @throws IllegalArgumentException when {@code shuffled} is given without a keyset that reads
+     */
+    public FrequencyEstimationJob(
+            FrequencyJobOptions options,
+            Source<RawRecord, ?, ?> reports,
+            Source<RawRecord, ?, ?> replays,
+            Source<RawRecord, ?, ?> programs,
+            Source<RawRecord, ?, ?> shuffled,
+            String analystKeysetJson,
+            Sink<EncodedRecord> estimates,
+            Sink<EncodedRecord> deadLetters) {
+        if (shuffled != null) {
+            checkKeyset(analystKeysetJson, "the analyst keyset");
+        }
         this.options = options;
         this.reports = reports;
         this.replays = replays;
         this.programs = programs;
+        this.shuffled = shuffled;
+        this.analystKeysetJson = analystKeysetJson;
         this.estimates = estimates;
         this.deadLetters = deadLetters;
     }
 
     /** The production job: Kafka sources and exactly-once Kafka sinks named by the options. */
     public static FrequencyEstimationJob onKafka(FrequencyJobOptions options) {
+        String keyset = analystKeyset(options);
         return new FrequencyEstimationJob(
                 options,
                 reportSource(options),
@@ -160,6 +203,8 @@ public final class FrequencyEstimationJob {
                         options.programsTopic(),
                         options.groupId() + "-programs",
                         OffsetsInitializer.earliest()),
+                keyset == null ? null : shuffledSource(options),
+                keyset,
                 KafkaRecords.sink(
                         options, options.estimatesTopic(), "estimates", Topics.MAX_ESTIMATE_BYTES),
                 KafkaRecords.sink(
@@ -179,6 +224,12 @@ public final class FrequencyEstimationJob {
      */
     public void buildInto(StreamExecutionEnvironment env) {
         env.getConfig().setGlobalJobParameters(ParameterTool.fromMap(options.toMap()));
+        // Chained operators hand records on instead of copying each one through its serializer
+        // (a report's raw bytes and ids, an estimate's tens of MB at a million methods). Safe
+        // here: no function of this job changes or keeps a record it has emitted, and one that
+        // keeps its input (a report waiting for its model) receives it from the network, which
+        // deserializes a fresh object per record.
+        env.getConfig().enableObjectReuse();
         StateBackends.configure(env, options.stateBackend());
         Checkpoints.configure(env, options, NAME);
         SingleOutputStreamOperator<ProgramUpdate> models =
@@ -201,8 +252,24 @@ public final class FrequencyEstimationJob {
                         .process(new DecodeReports())
                         .name("decode-reports")
                         .uid("decode-reports");
+        DataStream<ReportRecord> arriving = decoded;
+        List<DataStream<EncodedRecord>> shuffledDeadLetters = new ArrayList<>();
+        if (shuffled != null) {
+            // Its own event time, like the reports': the release time of each batch.
+            SingleOutputStreamOperator<ReportRecord> opened =
+                    env.fromSource(
+                                    shuffled,
+                                    EventTime.ofReports(shuffled, options.outOfOrderness()),
+                                    "shuffled-reports-source")
+                            .uid("shuffled-reports-source")
+                            .process(new OpenShuffledBatches(analystKeysetJson))
+                            .name("open-shuffled-batches")
+                            .uid("open-shuffled-batches");
+            shuffledDeadLetters.add(opened.getSideOutput(DeadLetters.TAG));
+            arriving = decoded.union(opened);
+        }
         SingleOutputStreamOperator<ReportRecord> unique =
-                decoded.keyBy(new Keys.Sender())
+                arriving.keyBy(new Keys.Sender())
                         .process(new DeduplicateReports(options.dedupTtl()))
                         .name("deduplicate-reports")
                         .uid("deduplicate-reports");
@@ -280,13 +347,7 @@ public final class FrequencyEstimationJob {
                                         options.top()))
                         .name("estimate-windows")
                         .uid("estimate-windows");
-        estimated
-                .map(new EstimateMetrics())
-                .name("estimate-metrics")
-                .uid("estimate-metrics")
-                .sinkTo(estimates)
-                .name("estimates-sink")
-                .uid("estimates-sink");
+        estimated.sinkTo(estimates).name("estimates-sink").uid("estimates-sink");
 
         DataStream<EncodedRecord> late =
                 shardSums
@@ -309,6 +370,7 @@ public final class FrequencyEstimationJob {
                         lateShardSums,
                         estimated.getSideOutput(DeadLetters.TAG))
                 .union(replayDeadLetters.toArray(DataStream[]::new))
+                .union(shuffledDeadLetters.toArray(DataStream[]::new))
                 .map(new DeadLetterMetrics())
                 .name("dead-letter-metrics")
                 .uid("dead-letter-metrics")
@@ -363,6 +425,56 @@ public final class FrequencyEstimationJob {
                 Pattern.compile(Pattern.quote(options.replayTopic())),
                 options.groupId() + "-replays",
                 offsets);
+    }
+
+    /**
+     * The analyst's private keyset named by {@code --analyst-keyset}, checked to read, or null when
+     * the option is not given.
+     *
+     * @throws IllegalArgumentException naming the option when the file cannot be read or holds no
+     *     private keyset
+     */
+    static String analystKeyset(FrequencyJobOptions options) {
+        if (options.analystKeyset().isEmpty()) {
+            return null;
+        }
+        String option = "--" + FrequencyJobOptions.ANALYST_KEYSET.key();
+        String json;
+        try {
+            json = Files.readString(Path.of(options.analystKeyset()), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException(
+                    option + ": cannot read " + options.analystKeyset() + ": " + e, e);
+        }
+        checkKeyset(json, option + " " + options.analystKeyset());
+        return json;
+    }
+
+    private static void checkKeyset(String json, String what) {
+        if (json == null) {
+            throw new IllegalArgumentException(what + ": no private keyset given");
+        }
+        try {
+            AnalystKeys.fromPrivateKeysetJson(json);
+        } catch (SealingException | RuntimeException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The shuffler's batches: where the reports start, in a consumer group of their own. */
+    private static Source<RawRecord, ?, ?> shuffledSource(FrequencyJobOptions options) {
+        ResolvedStartingOffsets.From from =
+                switch (options.startingOffsets()) {
+                    case "earliest" -> ResolvedStartingOffsets.From.EARLIEST;
+                    case "latest" -> ResolvedStartingOffsets.From.LATEST;
+                    default -> ResolvedStartingOffsets.From.COMMITTED;
+                };
+        return KafkaRecords.trackedSource(
+                options.kafkaClient(),
+                options.shuffledTopic(),
+                options.groupId() + "-shuffled",
+                from,
+                options.idleness());
     }
 
     private static Source<RawRecord, ?, ?> reportSource(FrequencyJobOptions options) {

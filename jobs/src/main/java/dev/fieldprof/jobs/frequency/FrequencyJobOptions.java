@@ -28,6 +28,19 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
                     Topics.FREQUENCY_REPLAY,
                     "reports re-submitted from dead letters by `fieldprof dead-letters replay`,"
                             + " each counted once in its original window; read once it exists");
+    public static final JobOption<String> SHUFFLED_TOPIC =
+            JobOption.string(
+                    "shuffled-topic",
+                    Topics.SHUFFLED_REPORTS,
+                    "the shuffler's batches of sealed reports (the shuffled mode); read only with"
+                            + " --analyst-keyset");
+    public static final JobOption<String> ANALYST_KEYSET =
+            JobOption.string(
+                    "analyst-keyset",
+                    "",
+                    "a file holding the analyst's private keyset (Tink JSON, docs/architecture.md):"
+                            + " with it the job also reads --shuffled-topic and opens its reports;"
+                            + " none: local-only configurations alone");
     public static final JobOption<String> PROGRAMS_TOPIC = CommonJobOptions.PROGRAMS_TOPIC;
     public static final JobOption<String> ESTIMATES_TOPIC =
             JobOption.string("estimates-topic", Topics.ESTIMATES, "where the window estimates go");
@@ -107,6 +120,8 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
                     KAFKA_PROPERTIES,
                     REPORTS_TOPIC,
                     REPLAY_TOPIC,
+                    SHUFFLED_TOPIC,
+                    ANALYST_KEYSET,
                     PROGRAMS_TOPIC,
                     ESTIMATES_TOPIC,
                     DEAD_LETTER_TOPIC,
@@ -164,6 +179,15 @@ public final class FrequencyJobOptions extends KafkaJobOptions {
 
     public String replayTopic() {
         return get(REPLAY_TOPIC);
+    }
+
+    public String shuffledTopic() {
+        return get(SHUFFLED_TOPIC);
+    }
+
+    /** The analyst's private keyset file, or "" for a job without the shuffled mode. */
+    public String analystKeyset() {
+        return get(ANALYST_KEYSET);
     }
 
     public String estimatesTopic() {

@@ -3,10 +3,12 @@ package dev.fieldprof.jobs.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.records.BatchedSum;
 import dev.fieldprof.jobs.frequency.records.EstimatorState;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.ShardWindowSums;
+import dev.fieldprof.jobs.frequency.records.ShuffledBatches;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.frequency.validation.WaitingReport;
 import dev.fieldprof.jobs.io.EncodedRecord;
@@ -29,7 +31,9 @@ class FlinkTypesTest {
                 EncodedRecord.class,
                 EstimatorState.class,
                 PartialSum.class,
-                WaitingReport.class
+                WaitingReport.class,
+                ShuffledBatches.class,
+                BatchedSum.class
             })
     void isAPojo(Class<?> type) {
         assertThat(TypeInformation.of(type)).isInstanceOf(PojoTypeInfo.class);

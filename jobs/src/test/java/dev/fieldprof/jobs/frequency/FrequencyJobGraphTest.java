@@ -12,8 +12,38 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
 
-/** The shape of the job: how often a report crosses the network. */
+/** The shape of the job: how often a report crosses the network, and what it costs in between. */
 class FrequencyJobGraphTest {
+
+    @Test
+    void chainedOperatorsHandRecordsOnAndNoOperatorDecodesTheEstimatesAgain() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        new FrequencyEstimationJob(
+                        FrequencyJobOptions.parse("--bootstrap", "unused:9092"),
+                        RecordListSource.of(List.of()),
+                        RecordListSource.of(List.of()),
+                        new CollectingSink(),
+                        new CollectingSink())
+                .buildInto(env);
+        StreamGraph graph = env.getStreamGraph();
+
+        // Without object reuse every chained operator gets a serializer copy of each record.
+        assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
+        List<String> afterEstimates = new ArrayList<>();
+        for (StreamNode node : graph.getStreamNodes()) {
+            for (StreamEdge edge : node.getInEdges()) {
+                if (graph.getStreamNode(edge.getSourceId())
+                                .getOperatorName()
+                                .equals("estimate-windows")
+                        && edge.getOutputTag() == null) {
+                    afterEstimates.add(node.getOperatorName());
+                }
+            }
+        }
+        // The estimates go straight to the sink: the estimator measures its own metrics.
+        assertThat(afterEstimates).containsExactly("estimates-sink: Writer");
+    }
 
     @Test
     void aReportIsShuffledTwiceOnItsWayToTheWindowSum() {

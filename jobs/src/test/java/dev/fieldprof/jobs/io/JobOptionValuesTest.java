@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.paths.PathJobOptions;
+import dev.fieldprof.jobs.shuffle.ShufflerJobOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,5 +102,6 @@ class JobOptionValuesTest {
         String docs = Files.readString(Path.of("../docs/jobs.md"));
         assertThat(docs).contains(JobOptionValues.markdown(FrequencyJobOptions.ALL));
         assertThat(docs).contains(JobOptionValues.markdown(PathJobOptions.ALL));
+        assertThat(docs).contains(JobOptionValues.markdown(ShufflerJobOptions.ALL));
     }
 }

@@ -19,13 +19,17 @@ import java.util.Arrays;
  * variants the set was placed in; {@code ov_i} the summed cost of the probes that two or more sets
  * placed in variant {@code i} share; ALLUSED the summed length of the sets placed nowhere.
  *
- * <p>The draws of a move mostly ask {@link #fits}, so that question reads only compact data: a bit
- * per (variant, set) for "placed", a bit per (variant, method) for "used", and the sets' members
- * and their costs back to back in two arrays, instead of an array per set and an int per (variant,
- * set).
+ * <p>A move's time goes to memory, not to arithmetic: its draws ask {@link #fits} of random sets,
+ * and it places and takes back random sets. So everything a move reads is kept small: a bit per
+ * (variant, set) for "placed", a bit per (variant, method) for "used", the sets' members back to
+ * back in one array (two bytes each while |V| ≤ 65,536), a cost per method, and the per-(variant,
+ * method) counts in two bytes while there are fewer than 65,536 sets. Placed sets are removed by
+ * their index in the variant's list ({@link #removeAt}, {@link #removeLast}), so no position per
+ * (variant, set) is kept. The representation changes no result: the same sets fit, the same terms
+ * come out.
  *
- * <p>Memory: an int per (variant, method) and per (variant, set), and a bit for each. Not
- * thread-safe.
+ * <p>Memory: two bytes (four past 65,535 sets) per (variant, method), a bit per (variant, set) and
+ * per (variant, method), and the placed sets' ids. Not thread-safe.
  */
 final class Distribution {
 
@@ -35,6 +39,10 @@ final class Distribution {
     private final long hBound;
 
     private final long[] length;
+    // Per variant and method, how many placed sets use it: two bytes each when there are fewer
+    // than 65,536 sets (no count can exceed the number of sets), so that a variant's row of
+    // 10,000 methods stays in the core's first-level cache; else four.
+    private final char[][] narrowUses;
     private final int[][] uses;
     private final long[] used;
     private final long[] overlap;
@@ -43,18 +51,24 @@ final class Distribution {
     private long timesUsedSum;
     private long allUsed;
 
-    // Sets placed per variant, as a list with positions for O(1) removal (-1 = not placed).
+    // Sets placed per variant, as a list: the climb removes by index (a random one, or the last
+    // added), so no position per (variant, set) is kept; its 4 bytes per pair were the largest
+    // array and a cache miss per add and remove.
     private final int[][] placed;
     private final int[] placedCount;
-    private final int[][] position;
 
     // Set ids by ascending length (ties by id), to find the sets that surely fit a variant.
     private final int[] byLength;
 
-    // The sets' members back to back (ProbeSets.flatMembers), each member's cost beside it.
+    // The sets' members back to back (ProbeSets.flatMembers), and each method's cost: an array per
+    // method, small enough to stay in cache, rather than a cost beside each member.
     private final int[] memberStart;
     private final int[] member;
-    private final long[] memberCost;
+
+    // The same members in two bytes each when every method id fits (|V| <= 65,536), else null:
+    // half the bytes to bring into cache for each set a move draws.
+    private final char[] narrowMember;
+    private final long[] methodCost;
 
     // Bit sets per variant: the sets placed in it, and the methods some placed set uses.
     private final long[][] placedBits;
@@ -81,7 +95,13 @@ final class Distribution {
             length[e] = sets.length(e, costs);
             allUsed += length[e];
         }
-        uses = new int[variants][sets.methodCount()];
+        if (setCount < 1 << 16) {
+            narrowUses = new char[variants][sets.methodCount()];
+            uses = null;
+        } else {
+            narrowUses = null;
+            uses = new int[variants][sets.methodCount()];
+        }
         used = new long[variants];
         overlap = new long[variants];
         timesUsed = new int[setCount];
@@ -89,15 +109,19 @@ final class Distribution {
         lengthByTimesUsed[0] = allUsed;
         placed = new int[variants][8];
         placedCount = new int[variants];
-        position = new int[variants][setCount];
-        for (int[] row : position) {
-            Arrays.fill(row, -1);
-        }
         memberStart = sets.flatStarts();
         member = sets.flatMembers();
-        memberCost = new long[member.length];
-        for (int j = 0; j < member.length; j++) {
-            memberCost[j] = costs.cost(member[j]);
+        if (sets.methodCount() <= 1 << 16) {
+            narrowMember = new char[member.length];
+            for (int j = 0; j < member.length; j++) {
+                narrowMember[j] = (char) member[j];
+            }
+        } else {
+            narrowMember = null;
+        }
+        methodCost = new long[sets.methodCount()];
+        for (int m = 0; m < methodCost.length; m++) {
+            methodCost[m] = costs.cost(m);
         }
         placedBits = new long[variants][(setCount + 63) >>> 6];
         usedBits = new long[variants][(sets.methodCount() + 63) >>> 6];
@@ -183,14 +207,17 @@ final class Distribution {
 
     /** Cost units placing the set would add to the variant (its probes not yet there). */
     long addedCost(int variant, int set) {
-        int[] use = uses[variant];
         long added = 0;
         for (int m : sets.membersView(set)) {
-            if (use[m] == 0) {
+            if (useCount(variant, m) == 0) {
                 added += costs.cost(m);
             }
         }
         return added;
+    }
+
+    private int useCount(int variant, int method) {
+        return narrowUses != null ? narrowUses[variant][method] : uses[variant][method];
     }
 
     /** Whether the set is not yet in the variant and fits its remaining budget. */
@@ -202,9 +229,9 @@ final class Distribution {
         long[] usedBit = usedBits[variant];
         long room = remaining(variant);
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
-            int m = member[j];
+            int m = narrowMember != null ? narrowMember[j] : member[j];
             if ((usedBit[m >>> 6] & (1L << m)) == 0) {
-                room -= memberCost[j];
+                room -= methodCost[m];
                 if (room < 0) {
                     return false;
                 }
@@ -217,16 +244,23 @@ final class Distribution {
         if (holds(variant, set)) {
             throw new IllegalStateException("set " + set + " already in variant " + variant);
         }
-        int[] use = uses[variant];
+        char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
+        int[] use = narrowUse == null ? uses[variant] : null;
         long[] usedBit = usedBits[variant];
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
-            int m = member[j];
-            int before = use[m]++;
+            int m = narrowMember != null ? narrowMember[j] : member[j];
+            int before;
+            if (narrowUse != null) {
+                before = narrowUse[m];
+                narrowUse[m] = (char) (before + 1);
+            } else {
+                before = use[m]++;
+            }
             if (before == 0) {
-                used[variant] += memberCost[j];
+                used[variant] += methodCost[m];
                 usedBit[m >>> 6] |= 1L << m;
             } else if (before == 1) {
-                overlap[variant] += memberCost[j];
+                overlap[variant] += methodCost[m];
             }
         }
         if (used[variant] > hBound) {
@@ -242,26 +276,50 @@ final class Distribution {
         if (placedCount[variant] == placed[variant].length) {
             placed[variant] = Arrays.copyOf(placed[variant], 2 * placed[variant].length);
         }
-        position[variant][set] = placedCount[variant];
         placed[variant][placedCount[variant]++] = set;
         placedBits[variant][set >>> 6] |= 1L << set;
     }
 
+    /** Removes the set from the variant; O(sets placed in it) to find it. */
     void remove(int variant, int set) {
-        int at = position[variant][set];
-        if (at < 0) {
-            throw new IllegalStateException("set " + set + " not in variant " + variant);
+        int[] list = placed[variant];
+        for (int at = placedCount[variant] - 1; at >= 0; at--) {
+            if (list[at] == set) {
+                removeAt(variant, at);
+                return;
+            }
         }
-        int[] use = uses[variant];
+        throw new IllegalStateException("set " + set + " not in variant " + variant);
+    }
+
+    /**
+     * Removes the {@code index}-th set placed in the variant ({@link #placedAt}); the last placed
+     * set takes its index.
+     */
+    void removeAt(int variant, int index) {
+        int count = placedCount[variant];
+        if (index < 0 || index >= count) {
+            throw new IndexOutOfBoundsException(
+                    "index " + index + " of " + count + " sets in variant " + variant);
+        }
+        int set = placed[variant][index];
+        char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
+        int[] use = narrowUse == null ? uses[variant] : null;
         long[] usedBit = usedBits[variant];
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
-            int m = member[j];
-            int after = --use[m];
+            int m = narrowMember != null ? narrowMember[j] : member[j];
+            int after;
+            if (narrowUse != null) {
+                after = narrowUse[m] - 1;
+                narrowUse[m] = (char) after;
+            } else {
+                after = --use[m];
+            }
             if (after == 0) {
-                used[variant] -= memberCost[j];
+                used[variant] -= methodCost[m];
                 usedBit[m >>> 6] &= ~(1L << m);
             } else if (after == 1) {
-                overlap[variant] -= memberCost[j];
+                overlap[variant] -= methodCost[m];
             }
         }
         int t = timesUsed[set]--;
@@ -271,11 +329,19 @@ final class Distribution {
         if (t == 1) {
             allUsed += length[set];
         }
-        int last = placed[variant][--placedCount[variant]];
-        placed[variant][at] = last;
-        position[variant][last] = at;
-        position[variant][set] = -1;
+        placed[variant][index] = placed[variant][count - 1];
+        placedCount[variant] = count - 1;
         placedBits[variant][set >>> 6] &= ~(1L << set);
+    }
+
+    /** Removes the set placed last in the variant, which must be {@code set}; O(its size). */
+    void removeLast(int variant, int set) {
+        int last = placedCount[variant] - 1;
+        if (last < 0 || placed[variant][last] != set) {
+            throw new IllegalStateException(
+                    "set " + set + " is not the last placed in variant " + variant);
+        }
+        removeAt(variant, last);
     }
 
     /** BALANCE, PACKING and ALLUSED of the current distribution, in O(n). */
@@ -306,17 +372,16 @@ final class Distribution {
     int[][] methods() {
         int[][] result = new int[variants][];
         for (int v = 0; v < variants; v++) {
-            int[] use = uses[v];
             int count = 0;
-            for (int u : use) {
-                if (u > 0) {
+            for (int m = 0; m < sets.methodCount(); m++) {
+                if (useCount(v, m) > 0) {
                     count++;
                 }
             }
             int[] methods = new int[count];
             int i = 0;
-            for (int m = 0; m < use.length; m++) {
-                if (use[m] > 0) {
+            for (int m = 0; m < sets.methodCount(); m++) {
+                if (useCount(v, m) > 0) {
                     methods[i++] = m;
                 }
             }

@@ -70,11 +70,9 @@ final class HillClimb {
             int held = distribution.placedCount(variant);
             int toRemove = held == 0 ? 0 : 1 + random.nextInt(Math.min(held, MAX_REMOVED));
             for (int i = 0; i < toRemove; i++) {
-                int set =
-                        distribution.placedAt(
-                                variant, random.nextInt(distribution.placedCount(variant)));
-                distribution.remove(variant, set);
-                removed.add(set);
+                int index = random.nextInt(distribution.placedCount(variant));
+                removed.add(distribution.placedAt(variant, index));
+                distribution.removeAt(variant, index);
             }
             int misses = 0;
             int patience = 8 + 2 * toRemove;
@@ -103,8 +101,10 @@ final class HillClimb {
                 // that a plateau still freezes it.
                 bad++;
             } else {
+                // The move appended its added sets after the removals, so they are the last
+                // placed, in order; taking them from the end restores the list as it was.
                 for (int i = added.size() - 1; i >= 0; i--) {
-                    distribution.remove(variant, added.get(i));
+                    distribution.removeLast(variant, added.get(i));
                 }
                 for (int i = removed.size() - 1; i >= 0; i--) {
                     distribution.add(variant, removed.get(i));

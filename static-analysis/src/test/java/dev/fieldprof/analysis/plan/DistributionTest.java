@@ -54,6 +54,52 @@ class DistributionTest {
         }
     }
 
+    /**
+     * Past 65,536 methods and 65,536 sets the distribution keeps member ids and per-method counts
+     * in four bytes instead of two; the terms, placements and traced methods must come out the same
+     * as recomputed from their definitions.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {21, 22})
+    void wideIdsAndCountsKeepTermsEqualToTermsRecomputedFromScratch(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int methods = 70_000;
+        // Many sets over a few hot methods (so that counts pass 1 and 2) and ids above 65,535.
+        List<int[]> members = new ArrayList<>();
+        for (int i = 0; i < 66_000; i++) {
+            members.add(
+                    new int[] {
+                        random.nextInt(20), 65_530 + random.nextInt(20), random.nextInt(methods)
+                    });
+        }
+        ProbeSets sets = ProbeSets.of(methods, members);
+        MethodCosts costs = randomCosts(random, methods);
+        Distribution distribution = new Distribution(sets, costs, 3, 60);
+        for (int move = 0; move < 300; move++) {
+            int variant = random.nextInt(distribution.variants());
+            int set = random.nextInt(sets.size());
+            if (distribution.holds(variant, set)) {
+                distribution.remove(variant, set);
+            } else if (distribution.fits(variant, set)) {
+                distribution.add(variant, set);
+            }
+        }
+        new HillClimb(CostWeights.BALANCED_PACKED, 200, 2_000).climb(distribution, random);
+        int[][] placements = distribution.placements();
+        assertThat(distribution.terms()).isEqualTo(DistributionCost.of(sets, costs, placements));
+        for (int v = 0; v < placements.length; v++) {
+            java.util.TreeSet<Integer> traced = new java.util.TreeSet<>();
+            for (int set : placements[v]) {
+                for (int m : sets.members(set)) {
+                    traced.add(m);
+                }
+            }
+            assertThat(distribution.methods()[v])
+                    .containsExactly(traced.stream().mapToInt(Integer::intValue).toArray());
+            assertThat(placements[v]).isNotEmpty();
+        }
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {11, 12, 13, 14, 15})
     void hillClimbLeavesTermsEqualToTermsRecomputedFromScratch(long seed) {

@@ -38,11 +38,16 @@ public final class ProgramIndex {
             signatures[i] = method.getSignature();
         }
         this.configs = new HashMap<>();
+        Map<String, ShuffleTerms> shuffled = new HashMap<>();
         for (PrivacyConfig config : model.getPrivacyConfigs()) {
             configs.put(config.getConfigId(), PrivacyParameters.of(config));
+            ShuffleTerms terms = ShuffleTerms.of(config.getShuffler());
+            if (terms != null) {
+                shuffled.put(config.getConfigId(), terms);
+            }
         }
         this.projection = new ConstraintProjection(ConstraintGraph.of(model));
-        this.shape = new ProgramShape(appVersion, signatures.length, configs);
+        this.shape = new ProgramShape(appVersion, signatures.length, configs, shuffled);
     }
 
     /**

@@ -18,10 +18,10 @@ import java.util.TreeMap;
 /**
  * What validating a report needs of its program model, and no more: |V| and the privacy
  * configurations, a few hundred bytes however large the model (its CFGs and pairs are for the
- * estimate). Its {@link #generation()} changes exactly when |V| or a configuration's ε, t or k
- * changes: reports of two generations must never be summed together (the estimator's a and k
- * differ, or the vectors do), so window sums and cumulative estimates are kept per generation.
- * Immutable.
+ * estimate). Its {@link #generation()} changes exactly when |V| or a configuration's ε, t, k or
+ * shuffle terms change: reports of two generations must never be summed together (the estimator's a
+ * and k differ, or the vectors do), so window sums and cumulative estimates are kept per
+ * generation. Immutable.
  */
 public final class ProgramShape implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -29,17 +29,35 @@ public final class ProgramShape implements Serializable {
     private final String appVersion;
     private final int methodCount;
     private final TreeMap<String, PrivacyParameters> configs;
+
+    /** The configurations of the shuffled mode, with their terms; absent: local-only. */
+    private final TreeMap<String, ShuffleTerms> shuffled;
+
     private final long generation;
 
     /** The user-level configurations' oracles (ω depends on |V| and ε), built on first use. */
     private transient Map<String, SubsetSelection> oracles;
 
+    /** A shape whose configurations are all local-only. */
     public ProgramShape(
             String appVersion, int methodCount, Map<String, PrivacyParameters> configs) {
+        this(appVersion, methodCount, configs, Map.of());
+    }
+
+    /**
+     * @param shuffled the terms of the configurations of the shuffled mode, by config id (a subset
+     *     of {@code configs}' ids)
+     */
+    public ProgramShape(
+            String appVersion,
+            int methodCount,
+            Map<String, PrivacyParameters> configs,
+            Map<String, ShuffleTerms> shuffled) {
         this.appVersion = appVersion;
         this.methodCount = methodCount;
         this.configs = new TreeMap<>(configs);
-        this.generation = generationOf(methodCount, this.configs);
+        this.shuffled = new TreeMap<>(shuffled);
+        this.generation = generationOf(methodCount, this.configs, this.shuffled);
     }
 
     /**
@@ -84,10 +102,16 @@ public final class ProgramShape implements Serializable {
         }
     }
 
-    /** Writes |V| and the configurations (not the app version). */
+    /**
+     * Writes |V| and the configurations (not the app version). A shape without shuffled
+     * configurations is written as before the shuffled mode existed; one with them writes its
+     * configuration count as {@code -1 - count} and each configuration's shuffle terms after it, so
+     * that a reader tells the two apart.
+     */
     public void write(DataOutput out) throws IOException {
         out.writeInt(methodCount);
-        out.writeInt(configs.size());
+        boolean withTerms = !shuffled.isEmpty();
+        out.writeInt(withTerms ? -1 - configs.size() : configs.size());
         for (Map.Entry<String, PrivacyParameters> config : configs.entrySet()) {
             out.writeUTF(config.getKey());
             out.writeDouble(config.getValue().epsilon());
@@ -98,26 +122,41 @@ public final class ProgramShape implements Serializable {
                             ? -1
                             : config.getValue().t());
             out.writeInt(config.getValue().k());
+            if (withTerms) {
+                ShuffleTerms terms = shuffled.get(config.getKey());
+                out.writeInt(terms == null ? 0 : terms.minBatchSize());
+                out.writeDouble(terms == null ? 0 : terms.delta());
+            }
         }
     }
 
     /** Reads what {@link #write} wrote, for {@code appVersion}. */
     public static ProgramShape read(String appVersion, DataInput in) throws IOException {
         int methods = in.readInt();
-        int count = in.readInt();
+        int written = in.readInt();
+        boolean withTerms = written < 0;
+        int count = withTerms ? -1 - written : written;
         Map<String, PrivacyParameters> parameters = new TreeMap<>();
+        Map<String, ShuffleTerms> shuffled = new TreeMap<>();
         for (int c = 0; c < count; c++) {
             String id = in.readUTF();
             double epsilon = in.readDouble();
             int t = in.readInt();
             int k = in.readInt();
+            if (withTerms) {
+                int minBatchSize = in.readInt();
+                double delta = in.readDouble();
+                if (minBatchSize > 0) {
+                    shuffled.put(id, new ShuffleTerms(minBatchSize, delta));
+                }
+            }
             parameters.put(
                     id,
                     t == -1
                             ? new PrivacyParameters(PrivacyMode.USER_LEVEL, epsilon, 1, k)
                             : new PrivacyParameters(epsilon, t, k));
         }
-        return new ProgramShape(appVersion, methods, parameters);
+        return new ProgramShape(appVersion, methods, parameters, shuffled);
     }
 
     public String appVersion() {
@@ -131,6 +170,14 @@ public final class ProgramShape implements Serializable {
     /** The parameters of {@code configId}, or null when the model has no such configuration. */
     public PrivacyParameters config(String configId) {
         return configs.get(configId);
+    }
+
+    /**
+     * The terms of {@code configId} when it is a configuration of the shuffled mode (its reports
+     * count only from batches of at least the minimum size); null for a local-only or unknown one.
+     */
+    public ShuffleTerms shuffleTerms(String configId) {
+        return shuffled.get(configId);
     }
 
     /**
@@ -156,11 +203,19 @@ public final class ProgramShape implements Serializable {
                                 .append(", k = ")
                                 .append(p.k())
                                 .append(p.mode() == PrivacyMode.USER_LEVEL ? ", user-level" : "")
+                                .append(
+                                        shuffled.containsKey(id)
+                                                ? ", shuffled, batches >= "
+                                                        + shuffled.get(id).minBatchSize()
+                                                : "")
                                 .append(')'));
         return text.toString();
     }
 
-    private static long generationOf(int methodCount, TreeMap<String, PrivacyParameters> configs) {
+    private static long generationOf(
+            int methodCount,
+            TreeMap<String, PrivacyParameters> configs,
+            TreeMap<String, ShuffleTerms> shuffled) {
         StringBuilder text = new StringBuilder().append(methodCount);
         configs.forEach(
                 (id, p) ->
@@ -173,7 +228,17 @@ public final class ProgramShape implements Serializable {
                                 .append(':')
                                 .append(p.k())
                                 // Absent for ε-t, so earlier generations keep their values.
-                                .append(p.mode() == PrivacyMode.USER_LEVEL ? ":U" : ""));
+                                .append(p.mode() == PrivacyMode.USER_LEVEL ? ":U" : "")
+                                // Absent for local-only configurations, likewise: reports held
+                                // to other batch terms are never summed together.
+                                .append(
+                                        shuffled.containsKey(id)
+                                                ? ":S"
+                                                        + shuffled.get(id).minBatchSize()
+                                                        + ':'
+                                                        + Double.doubleToLongBits(
+                                                                shuffled.get(id).delta())
+                                                : ""));
         long hash = 0xcbf29ce484222325L;
         for (int i = 0; i < text.length(); i++) {
             hash ^= text.charAt(i);

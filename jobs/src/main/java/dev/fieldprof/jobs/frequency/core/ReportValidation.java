@@ -74,6 +74,10 @@ public final class ReportValidation {
                             + "' is not a privacy config of "
                             + report.appVersion);
         }
+        Failure shuffle = checkShuffle(report, model.shuffleTerms(report.configId));
+        if (shuffle != null) {
+            return shuffle;
+        }
         if (report.k != config.k()) {
             return new Failure(
                     DeadLetterReason.WRONG_TRACE_LENGTH,
@@ -132,6 +136,63 @@ public final class ReportValidation {
                         DeadLetterReason.COUNT_OUT_OF_RANGE,
                         "counts[" + v + "] = " + count + " is outside [0, k = " + report.k + "]");
             }
+        }
+        return null;
+    }
+
+    /**
+     * The shuffled mode: a report of a shuffled configuration counts only from a batch of at least
+     * its minimum size, and a report from a batch only under a shuffled configuration. A report of
+     * a shuffled configuration read straight from the reports topic would bypass the shuffler, and
+     * with it the central guarantee its estimate states.
+     *
+     * @param terms the configuration's shuffle terms, null for a local-only configuration
+     */
+    static Failure checkShuffle(ReportRecord report, ShuffleTerms terms) {
+        boolean fromBatch = report.batchId != null;
+        if (!fromBatch && terms == null) {
+            return null;
+        }
+        if (!fromBatch) {
+            return new Failure(
+                    DeadLetterReason.INVALID,
+                    "config '"
+                            + report.configId
+                            + "' of "
+                            + report.appVersion
+                            + " is shuffled (batches of at least "
+                            + terms.minBatchSize()
+                            + " reports): its reports count only from the shuffler's batches, and"
+                            + " this one came straight to the reports topic, bypassing the"
+                            + " shuffler");
+        }
+        if (terms == null) {
+            return new Failure(
+                    DeadLetterReason.BATCH_TOO_SMALL,
+                    "shuffled batch "
+                            + report.batchId
+                            + " of "
+                            + report.batchSize
+                            + " reports is for config '"
+                            + report.configId
+                            + "' of "
+                            + report.appVersion
+                            + ", which is not shuffled (local-only): it has no minimum batch size"
+                            + " and states no central guarantee");
+        }
+        if (report.batchSize < terms.minBatchSize()) {
+            return new Failure(
+                    DeadLetterReason.BATCH_TOO_SMALL,
+                    "shuffled batch "
+                            + report.batchId
+                            + " holds "
+                            + report.batchSize
+                            + " reports, below the minimum batch size "
+                            + terms.minBatchSize()
+                            + " of config '"
+                            + report.configId
+                            + "' of "
+                            + report.appVersion);
         }
         return null;
     }

@@ -25,7 +25,7 @@ public final class EmitShardSum
         TimeWindow window = context.window();
         for (ShardWindowSums sums : results) {
             for (int i = 0; i < sums.sums.length; i++) {
-                out.collect(
+                WindowSum sum =
                         new WindowSum(
                                 key.f0,
                                 sums.configIds[i],
@@ -33,7 +33,11 @@ public final class EmitShardSum
                                 key.f1,
                                 window.getStart(),
                                 window.getEnd(),
-                                sums.sums[i]));
+                                sums.sums[i]);
+                if (i < sums.batches.length) {
+                    sum.batches = sums.batches[i].copy();
+                }
+                out.collect(sum);
             }
         }
     }

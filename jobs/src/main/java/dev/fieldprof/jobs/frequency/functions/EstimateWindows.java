@@ -1,12 +1,15 @@
 package dev.fieldprof.jobs.frequency.functions;
 
+import dev.fieldprof.jobs.frequency.core.CentralGuarantee;
 import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.core.ProgramCache;
 import dev.fieldprof.jobs.frequency.core.ProgramIndex;
 import dev.fieldprof.jobs.frequency.core.ProgramShape;
+import dev.fieldprof.jobs.frequency.core.ShuffleTerms;
 import dev.fieldprof.jobs.frequency.core.WindowEstimates;
 import dev.fieldprof.jobs.frequency.records.EstimatorState;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.ShuffledBatches;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
@@ -22,6 +25,7 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -35,6 +39,15 @@ import org.apache.flink.util.Collector;
  * revision number, under the same Kafka key ({@link EstimateKeys}); the cumulative estimate takes
  * in only the reports the window's previous revision lacked, and is published again too (its
  * revision counts its publications).
+ *
+ * <p>An estimate of a configuration of the shuffled mode states the sizes of the batches its
+ * reports came in and the central (ε, δ) it holds ({@link CentralGuarantee}).
+ *
+ * <p>What operators watch of the estimates, measured here where each estimate is made rather than
+ * by decoding its record again on its way to the topic (tens of MB at a million methods): {@code
+ * estimatesPublished} (window estimates, not cumulative ones), {@code estimateLagMillis} (from the
+ * end of the last estimated window to the moment its estimate left the estimator, wall clock),
+ * {@code solveMillis} and {@code kktResidual} of the last window's constraint projection.
  */
 public final class EstimateWindows
         extends KeyedBroadcastProcessFunction<
@@ -61,7 +74,12 @@ public final class EstimateWindows
     private final int top;
     private transient WindowEstimates estimates;
     private transient ProgramCache cache;
+    private transient CentralGuarantee central;
     private transient ValueState<EstimatorState> state;
+    private transient Counter published;
+    private transient volatile long lagMillis;
+    private transient volatile double solveMillis;
+    private transient volatile double kktResidual;
 
     /**
      * @param reportsTopic named in the dead letter of a window that cannot be estimated
@@ -77,7 +95,13 @@ public final class EstimateWindows
     public void open(OpenContext context) {
         estimates = new WindowEstimates(hotThreshold, top);
         cache = new ProgramCache();
+        central = new CentralGuarantee();
         state = getRuntimeContext().getState(STATE);
+        var metrics = getRuntimeContext().getMetricGroup();
+        published = metrics.counter("estimatesPublished");
+        metrics.gauge("estimateLagMillis", () -> lagMillis);
+        metrics.gauge("solveMillis", () -> solveMillis);
+        metrics.gauge("kktResidual", () -> kktResidual);
     }
 
     @Override
@@ -148,12 +172,24 @@ public final class EstimateWindows
                 estimates.estimate(
                         model, sum.configId, sum.windowStart, sum.windowEnd, sum.sum, false);
         window.setRevision(sum.revision);
+        ShuffleTerms terms = model.shape().shuffleTerms(sum.configId);
+        double epsilon0 = model.config(sum.configId).epsilon();
+        central.state(window, sum.batches, terms, epsilon0);
         out.collect(new EncodedRecord(EstimateKeys.bytes(window), CODEC.encode(window)));
+        published.inc();
+        lagMillis = System.currentTimeMillis() - window.getWindowEndMillis().toEpochMilli();
+        solveMillis = window.getSolve().getMillis();
+        kktResidual = window.getSolve().getKktResidual();
         // A revision adds to the cumulative estimate only the reports the previous one lacked.
         current.cumulative.merge(sum.added);
         current.cumulativeStart = Math.min(current.cumulativeStart, sum.windowStart);
         current.cumulativeEnd = Math.max(current.cumulativeEnd, sum.windowEnd);
         current.cumulativeRevision++;
+        if (current.cumulativeBatches == null) {
+            // Restored from state written before the shuffled mode.
+            current.cumulativeBatches = new ShuffledBatches();
+        }
+        current.cumulativeBatches.merge(sum.batches);
         EstimateWindow cumulative =
                 estimates.estimate(
                         model,
@@ -163,6 +199,7 @@ public final class EstimateWindows
                         current.cumulative,
                         true);
         cumulative.setRevision(current.cumulativeRevision);
+        central.state(cumulative, current.cumulativeBatches, terms, epsilon0);
         out.collect(new EncodedRecord(EstimateKeys.bytes(cumulative), CODEC.encode(cumulative)));
     }
 

@@ -20,6 +20,9 @@ public class EstimatorState implements Serializable {
 
     public WindowSum[] waiting;
 
+    /** The shuffled batches whose reports the cumulative sum holds; empty for local-only ones. */
+    public ShuffledBatches cumulativeBatches = new ShuffledBatches();
+
     public EstimatorState() {
         this.cumulative = new PartialSum();
         this.cumulativeStart = Long.MAX_VALUE;

@@ -47,6 +47,17 @@ public class ReportRecord implements Serializable {
     /** The t the device randomized with; 0: not stated. */
     public int t;
 
+    /**
+     * The shuffled batch the report was opened from (the shuffled mode); null for a report read
+     * straight from the reports topic.
+     */
+    public String batchId;
+
+    /**
+     * The size its shuffled batch declares; 0 for a report read straight from the reports topic.
+     */
+    public int batchSize;
+
     public ReportRecord() {}
 
     public ReportRecord(

@@ -17,6 +17,9 @@ public class ShardWindowSums implements Serializable {
     public long[] generations = new long[0];
     public PartialSum[] sums = new PartialSum[0];
 
+    /** {@code batches[i]}: the shuffled batches whose reports {@code sums[i]} holds. */
+    public ShuffledBatches[] batches = new ShuffledBatches[0];
+
     public ShardWindowSums() {}
 
     /**
@@ -24,7 +27,11 @@ public class ShardWindowSums implements Serializable {
      * report's subset as its indicator vector (without building that vector).
      */
     public ShardWindowSums add(ReportRecord report) {
-        PartialSum sum = sumOf(report.configId, report.generation);
+        int i = indexOf(report.configId, report.generation);
+        PartialSum sum = sums[i];
+        if (report.batchId != null) {
+            batches[i].add(report.batchId, report.batchSize);
+        }
         if (report.subset != null && report.subset.length != 0) {
             sum.addSubset(report.subset, report.methods);
         } else {
@@ -36,24 +43,38 @@ public class ShardWindowSums implements Serializable {
     /** Adds every sum of {@code other}. */
     public ShardWindowSums merge(ShardWindowSums other) {
         for (int i = 0; i < other.sums.length; i++) {
-            sumOf(other.configIds[i], other.generations[i]).merge(other.sums[i]);
+            int at = indexOf(other.configIds[i], other.generations[i]);
+            sums[at].merge(other.sums[i]);
+            if (i < other.batches.length) {
+                batches[at].merge(other.batches[i]);
+            }
         }
         return this;
     }
 
-    private PartialSum sumOf(String configId, long generation) {
+    private int indexOf(String configId, long generation) {
+        if (batches.length < sums.length) {
+            // Restored from state written before the shuffled mode: no batches.
+            ShuffledBatches[] all = Arrays.copyOf(batches, sums.length);
+            for (int i = batches.length; i < all.length; i++) {
+                all[i] = new ShuffledBatches();
+            }
+            batches = all;
+        }
         for (int i = 0; i < sums.length; i++) {
             if (generations[i] == generation && configIds[i].equals(configId)) {
-                return sums[i];
+                return i;
             }
         }
         int n = sums.length;
         configIds = Arrays.copyOf(configIds, n + 1);
         generations = Arrays.copyOf(generations, n + 1);
         sums = Arrays.copyOf(sums, n + 1);
+        batches = Arrays.copyOf(batches, n + 1);
         configIds[n] = configId;
         generations[n] = generation;
         sums[n] = new PartialSum();
-        return sums[n];
+        batches[n] = new ShuffledBatches();
+        return n;
     }
 }

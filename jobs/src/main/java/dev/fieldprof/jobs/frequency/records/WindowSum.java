@@ -30,6 +30,12 @@ public class WindowSum implements Serializable {
     /** Merged sums: 1 for the window's first publication, one more for each later one. */
     public int revision;
 
+    /**
+     * The shuffled batches whose reports {@link #sum} holds (all of the window's so far, for a
+     * merged sum); empty for local-only reports.
+     */
+    public ShuffledBatches batches = new ShuffledBatches();
+
     public WindowSum() {}
 
     public WindowSum(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.fieldprof.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.records.BatchedSum;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import java.time.Duration;
 import org.apache.flink.api.common.ExecutionConfig;
@@ -54,7 +55,7 @@ class RevisingWindowsTest {
                 builder.aggregate(
                         new MergeShardSums(),
                         new EmitWindowSum(),
-                        TypeInformation.of(PartialSum.class));
+                        TypeInformation.of(BatchedSum.class));
         try (var harness =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         merge,
