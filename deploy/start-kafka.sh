@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts a KRaft Kafka broker (broker + controller in one JVM, kafka.Kafka) on loopback, with its
 # classpath resolved from Maven (deploy/kafka/pom.xml), formats its storage on first start, waits
-# until it answers a metadata request and creates the seven fieldprof topics with `fieldprof topics
+# until it answers a metadata request and creates the ten fieldprof topics with `fieldprof topics
 # create` (programs and models.edges compacted, report topics stamped with the broker's append
 # time, the replay topic with the producer's). Prints the bootstrap address on stdout.
 #
@@ -11,7 +11,8 @@
 # FIELDPROF_KAFKA_PROPERTIES (a Kafka client properties file for a broker whose listener you
 # secured in conf/server.properties: used by the readiness probe and `topics create`),
 # FIELDPROF_ACLS (for a broker with an authorizer: the principals of `fieldprof topics acls`, e.g.
-# "--device User:device --jobs User:jobs --operator User:operator --reader User:reader"; the ACLs
+# "--device User:device --jobs User:jobs --shuffler User:shuffler --operator User:operator --reader
+# User:reader"; the ACLs
 # are created after the topics, with FIELDPROF_KAFKA_PROPERTIES as an administrator's login).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -70,7 +71,7 @@ wait_until "Kafka broker" "$PIDFILE" "$LOGFILE" kafka_topics await "$BOOTSTRAP"
 log "Kafka broker ready after $((SECONDS - started)) s (pid $(head -n 1 "$PIDFILE"), log $LOGFILE)"
 
 if [[ "${FIELDPROF_TOPICS:-1}" != 0 ]]; then
-  # The seven fieldprof topics with the settings the jobs need (report topics stamped with the
+  # The ten fieldprof topics with the settings the jobs need (report topics stamped with the
   # broker's append time), by the same command users run against an existing cluster.
   CLI_JAR="$REPO_DIR/cli/target/fieldprof-cli.jar"
   [[ -f "$CLI_JAR" ]] || die "$CLI_JAR is missing: run 'mvn -B package -DskipTests' first (it creates the topics)"

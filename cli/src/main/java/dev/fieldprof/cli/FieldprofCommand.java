@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
             dev.fieldprof.cli.deadletters.DeadLettersCommand.class,
             dev.fieldprof.cli.load.LoadCommand.class,
             dev.fieldprof.cli.privacy.PrivacyCommand.class,
+            dev.fieldprof.cli.keys.KeysCommand.class,
             dev.fieldprof.cli.estimation.ProjectCommand.class,
             dev.fieldprof.cli.estimation.EvaluateCommand.class,
             dev.fieldprof.cli.diff.DiffCommand.class,

@@ -1,6 +1,7 @@
 package dev.fieldprof.client;
 
 import static dev.fieldprof.client.ClientSettings.ALL;
+import static dev.fieldprof.client.ClientSettings.ANALYST_PUBLIC_KEYSET;
 import static dev.fieldprof.client.ClientSettings.APP_VERSION;
 import static dev.fieldprof.client.ClientSettings.BUDGET;
 import static dev.fieldprof.client.ClientSettings.BUDGET_PERIOD;
@@ -29,6 +30,9 @@ import static dev.fieldprof.client.ClientSettings.PATHS_TRACER;
 import static dev.fieldprof.client.ClientSettings.QUEUE_CAPACITY;
 import static dev.fieldprof.client.ClientSettings.REPORTS_PER_DAY;
 import static dev.fieldprof.client.ClientSettings.REPORT_FILE;
+import static dev.fieldprof.client.ClientSettings.SHUFFLER_DELTA;
+import static dev.fieldprof.client.ClientSettings.SHUFFLER_MIN_BATCH;
+import static dev.fieldprof.client.ClientSettings.SHUFFLER_TOPIC;
 import static dev.fieldprof.client.ClientSettings.SPOOL_DIR;
 import static dev.fieldprof.client.ClientSettings.SPOOL_MAX_BYTES;
 import static dev.fieldprof.client.ClientSettings.STATE_DIR;
@@ -42,6 +46,7 @@ import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyDefaults;
 import dev.fieldprof.schemas.PrivacyMode;
+import dev.fieldprof.schemas.ShufflerTerms;
 import dev.fieldprof.schemas.Topics;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,6 +97,10 @@ public final class ClientConfig {
     public static final String KEY_FILE_PATH = REPORT_FILE.key();
     public static final String KEY_KAFKA_BOOTSTRAP = KAFKA_BOOTSTRAP.key();
     public static final String KEY_KAFKA_TOPIC = KAFKA_TOPIC.key();
+    public static final String KEY_SHUFFLER_TOPIC = SHUFFLER_TOPIC.key();
+    public static final String KEY_SHUFFLER_MIN_BATCH = SHUFFLER_MIN_BATCH.key();
+    public static final String KEY_SHUFFLER_DELTA = SHUFFLER_DELTA.key();
+    public static final String KEY_ANALYST_PUBLIC_KEYSET = ANALYST_PUBLIC_KEYSET.key();
     public static final String KEY_KAFKA_TIMEOUT = KAFKA_TIMEOUT.key();
     public static final String KEY_KAFKA_CONFIG_FILE = KAFKA_CONFIG_FILE.key();
     public static final String KEY_EXIT_WAIT = EXIT_WAIT.key();
@@ -168,6 +177,11 @@ public final class ClientConfig {
             v.validate(setting);
         }
         this.privacy = privacy(v);
+        if ((v.get(SHUFFLER_MIN_BATCH) == null) != (v.get(SHUFFLER_DELTA) == null)) {
+            throw ClientSetting.missing(
+                    v.get(SHUFFLER_MIN_BATCH) == null ? KEY_SHUFFLER_MIN_BATCH : KEY_SHUFFLER_DELTA,
+                    "both shuffler terms or neither");
+        }
         Path givenStateDir = v.get(STATE_DIR);
         this.stateDir =
                 givenStateDir != null
@@ -424,6 +438,9 @@ public final class ClientConfig {
          * #userLevelPrivacy} for USER_LEVEL, {@link #privacy(String, double, int, int)} otherwise.
          */
         public Builder privacy(PrivacyConfig config) {
+            ShufflerTerms terms = config.getShuffler();
+            set(SHUFFLER_MIN_BATCH, terms == null ? null : terms.getMinBatchSize());
+            set(SHUFFLER_DELTA, terms == null ? null : terms.getDelta());
             return config.getMode() == PrivacyMode.USER_LEVEL
                     ? userLevelPrivacy(config.getConfigId(), config.getEpsilon())
                     : privacy(
@@ -431,6 +448,26 @@ public final class ClientConfig {
                             config.getEpsilon(),
                             config.getT(),
                             config.getK());
+        }
+
+        /**
+         * The shuffled mode: reports are sealed to the analyst's public key ({@link
+         * #analystPublicKeyset}) and sent to the shuffler, which releases batches of at least
+         * {@code minBatchSize}; ε is then each report's local ε₀, and the central (ε, δ) holds at
+         * {@code delta} while the shuffler does not collude with the analyst.
+         */
+        public Builder shuffled(int minBatchSize, double delta) {
+            return set(SHUFFLER_MIN_BATCH, minBatchSize).set(SHUFFLER_DELTA, delta);
+        }
+
+        /** The analyst's public keyset file (Tink JSON) a shuffled configuration seals to. */
+        public Builder analystPublicKeyset(Path file) {
+            return set(ANALYST_PUBLIC_KEYSET, file);
+        }
+
+        /** The Kafka topic of sealed reports (default {@code fieldprof.shuffler.input}). */
+        public Builder shufflerTopic(String topic) {
+            return set(SHUFFLER_TOPIC, topic);
         }
 
         /** Time-based epochs of this span; null means manual epochs ({@code endEpoch()}). */
@@ -687,6 +724,27 @@ public final class ClientConfig {
 
     public String kafkaTopic() {
         return values.get(KAFKA_TOPIC);
+    }
+
+    /**
+     * The shuffled mode's terms when the configuration is one (its reports are sealed and sent to
+     * the shuffler), empty when it is local-only.
+     */
+    public Optional<ShufflerTerms> shuffler() {
+        Integer minBatch = values.get(SHUFFLER_MIN_BATCH);
+        return minBatch == null
+                ? Optional.empty()
+                : Optional.of(new ShufflerTerms(minBatch, values.get(SHUFFLER_DELTA)));
+    }
+
+    /** The analyst's public keyset file a shuffled configuration seals to; null when unset. */
+    public Path analystPublicKeyset() {
+        return values.get(ANALYST_PUBLIC_KEYSET);
+    }
+
+    /** The Kafka topic of sealed reports. */
+    public String shufflerTopic() {
+        return values.get(SHUFFLER_TOPIC);
     }
 
     public Duration kafkaTimeout() {

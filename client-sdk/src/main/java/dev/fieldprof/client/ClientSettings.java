@@ -93,6 +93,41 @@ final class ClientSettings {
                             "events of a report (1 in the user-level mode)")
                     .defaultText("`1` in the user-level mode, else required");
 
+    static final ClientSetting<Integer> SHUFFLER_MIN_BATCH =
+            ClientSetting.parsed(
+                            "privacy.shuffler.min.batch.size",
+                            "integer",
+                            "an integer",
+                            Integer::parseInt,
+                            null,
+                            "the shuffled mode: the least batch the shuffler releases (what the"
+                                    + " central guarantee rests on, with `privacy.shuffler.delta`);"
+                                    + " reports are then sealed to the analyst's key and sent to"
+                                    + " the shuffler, ε being each report's local ε₀")
+                    .check(n -> n >= 2, "must be an integer >= 2")
+                    .defaultText("unset: local-only, reports go straight to the analyst");
+
+    static final ClientSetting<Double> SHUFFLER_DELTA =
+            ClientSetting.parsed(
+                            "privacy.shuffler.delta",
+                            "number",
+                            "a number in (0, 1)",
+                            Double::parseDouble,
+                            null,
+                            "δ of the shuffled mode's central (ε, δ) guarantee")
+                    .check(d -> d > 0 && d < 1, "must be in (0, 1)")
+                    .defaultText("required with `privacy.shuffler.min.batch.size`");
+
+    static final ClientSetting<Path> ANALYST_PUBLIC_KEYSET =
+            ClientSetting.path(
+                            "shuffler.analyst.public.keyset",
+                            "the analyst's public keyset (`fieldprof keys generate` writes"
+                                    + " analyst-public.json) that a shuffled configuration's"
+                                    + " reports are sealed to; missing, unreadable or holding a"
+                                    + " private key: no report of that configuration is sent (the"
+                                    + " drop is counted as UNSEALABLE)")
+                    .defaultText("unset: a shuffled configuration sends nothing");
+
     static final ClientSetting<Duration> EPOCH_SPAN =
             ClientSetting.duration(
                             "epoch.span",
@@ -209,6 +244,13 @@ final class ClientSettings {
                             "transport.kafka.topic",
                             Topics.FREQUENCY_REPORTS,
                             "Kafka topic of frequency reports")
+                    .requiredAs("a topic name");
+
+    static final ClientSetting<String> SHUFFLER_TOPIC =
+            ClientSetting.text(
+                            "transport.kafka.shuffler.topic",
+                            Topics.SHUFFLER_INPUT,
+                            "Kafka topic of sealed reports (the shuffled mode)")
                     .requiredAs("a topic name");
 
     static final ClientSetting<Duration> KAFKA_TIMEOUT =
@@ -342,6 +384,9 @@ final class ClientSettings {
                     MODE,
                     T,
                     K,
+                    SHUFFLER_MIN_BATCH,
+                    SHUFFLER_DELTA,
+                    ANALYST_PUBLIC_KEYSET,
                     EPOCH_SPAN,
                     EPOCH_END_AT_EXIT,
                     CHECKPOINT_INTERVAL,
@@ -355,6 +400,7 @@ final class ClientSettings {
                     KAFKA_BOOTSTRAP,
                     KAFKA_CONFIG_FILE,
                     KAFKA_TOPIC,
+                    SHUFFLER_TOPIC,
                     KAFKA_TIMEOUT,
                     EXIT_WAIT,
                     SPOOL_DIR,

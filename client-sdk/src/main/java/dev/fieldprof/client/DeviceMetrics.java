@@ -129,6 +129,11 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getReportsUnsealable() {
+        return runtime.transportCounters().dropped(DropReason.UNSEALABLE);
+    }
+
+    @Override
     public long getReportsDropped() {
         TransportCounters c = runtime.transportCounters();
         long dropped = 0;

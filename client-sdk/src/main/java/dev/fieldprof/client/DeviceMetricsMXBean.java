@@ -45,6 +45,13 @@ public interface DeviceMetricsMXBean {
     long getReportsDropped();
 
     /**
+     * Of the dropped reports, those of a shuffled configuration that could not be sealed to the
+     * analyst's public key (none given, unreadable, or a private keyset given as the public one):
+     * never sent unsealed.
+     */
+    long getReportsUnsealable();
+
+    /**
      * Sends the broker refused for authentication (wrong credentials, an untrusted certificate);
      * the reports stay spooled until the settings are fixed.
      */

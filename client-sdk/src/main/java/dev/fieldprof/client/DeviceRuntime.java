@@ -188,7 +188,8 @@ public final class DeviceRuntime implements AutoCloseable {
                         config.configId(),
                         config.privacy(),
                         config.reportsPerDayCap(),
-                        config.stateLockWait());
+                        config.stateLockWait(),
+                        config.shuffler().orElse(null));
         this.budget =
                 PrivacyBudget.open(
                         config.stateDir(),

@@ -9,7 +9,10 @@ import java.util.Map;
 
 /**
  * Builds the transport a {@link ClientConfig} names. The Kafka transport is loaded reflectively, so
- * that the core never links Kafka classes unless {@code transport=kafka} is chosen.
+ * that the core never links Kafka classes unless {@code transport=kafka} is chosen; it seals the
+ * reports of a shuffled configuration (and so is the only transport that loads the sealing
+ * library). The file and no-op transports keep reports on the device or drop them: nothing leaves
+ * it, sealed or not.
  */
 public final class ReportTransports {
     private static final String KAFKA_CLASS =
@@ -47,7 +50,10 @@ public final class ReportTransports {
                                             long.class,
                                             int.class,
                                             Map.class,
-                                            boolean.class)
+                                            boolean.class,
+                                            String.class,
+                                            Path.class,
+                                            String.class)
                                     .newInstance(
                                             config.kafkaBootstrapServers(),
                                             config.kafkaTopic(),
@@ -56,7 +62,12 @@ public final class ReportTransports {
                                             config.spoolMaxBytes(),
                                             config.queueCapacity(),
                                             config.kafkaClientProperties(),
-                                            reportMayBeDue);
+                                            reportMayBeDue,
+                                            config.shuffler().isPresent()
+                                                    ? config.configId()
+                                                    : null,
+                                            config.analystPublicKeyset(),
+                                            config.shufflerTopic());
                 } catch (ReflectiveOperationException | LinkageError e) {
                     throw new IllegalStateException(
                             ClientConfig.KEY_TRANSPORT

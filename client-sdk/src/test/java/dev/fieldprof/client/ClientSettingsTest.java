@@ -31,13 +31,70 @@ class ClientSettingsTest {
     void everyKeyIsDeclaredOnceAndEveryKeyConstantIsDeclared() {
         Set<String> keys = new HashSet<>();
         ClientSettings.ALL.forEach(setting -> assertThat(keys.add(setting.key())).isTrue());
-        assertThat(keys).hasSize(34);
+        assertThat(keys).hasSize(38);
         assertThat(keys)
                 .contains(
                         ClientConfig.KEY_APP_VERSION,
                         ClientConfig.KEY_FILE_PATH,
                         ClientConfig.KEY_KAFKA_CONFIG_FILE,
-                        ClientConfig.KEY_PATHS_MAX_REPORT_BYTES);
+                        ClientConfig.KEY_PATHS_MAX_REPORT_BYTES,
+                        ClientConfig.KEY_SHUFFLER_MIN_BATCH,
+                        ClientConfig.KEY_SHUFFLER_DELTA,
+                        ClientConfig.KEY_ANALYST_PUBLIC_KEYSET,
+                        ClientConfig.KEY_SHUFFLER_TOPIC);
+    }
+
+    private static java.util.Properties minBatchOnly() {
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty("privacy.shuffler.min.batch.size", "100");
+        return properties;
+    }
+
+    /**
+     * A model's shuffled configuration carries its terms to the device; half of them is refused.
+     */
+    @Test
+    void theShufflerTermsComeFromTheModelAndGoTogether() {
+        dev.fieldprof.schemas.PrivacyConfig shuffled =
+                new dev.fieldprof.schemas.PrivacyConfig(
+                        "shuffled",
+                        4.0,
+                        1,
+                        1,
+                        dev.fieldprof.schemas.PrivacyMode.USER_LEVEL,
+                        new dev.fieldprof.schemas.ShufflerTerms(10_000, 1e-6));
+        ClientConfig config =
+                ClientConfig.builder()
+                        .appVersion("demo:1.0")
+                        .methodCount(10)
+                        .stateDir(Path.of("state"))
+                        .privacy(shuffled)
+                        .build();
+        assertThat(config.shuffler())
+                .contains(new dev.fieldprof.schemas.ShufflerTerms(10_000, 1e-6));
+        assertThat(config.shufflerTopic()).isEqualTo("fieldprof.shuffler.input");
+        assertThat(config.analystPublicKeyset()).isNull();
+        shuffled.setShuffler(null);
+        assertThat(
+                        ClientConfig.builder()
+                                .appVersion("demo:1.0")
+                                .methodCount(10)
+                                .stateDir(Path.of("state"))
+                                .shuffled(100, 1e-6)
+                                .privacy(shuffled)
+                                .build()
+                                .shuffler())
+                .as("a local-only configuration clears earlier terms")
+                .isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                ClientConfig.builder()
+                                        .appVersion("demo:1.0")
+                                        .methodCount(10)
+                                        .stateDir(Path.of("state"))
+                                        .properties(minBatchOnly())
+                                        .build())
+                .hasMessage("privacy.shuffler.delta is required: both shuffler terms or neither");
     }
 
     @Test

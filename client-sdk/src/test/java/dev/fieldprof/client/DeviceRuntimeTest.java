@@ -444,6 +444,7 @@ class DeviceRuntimeTest {
                             "ReportsSent",
                             "ReportsSpooled",
                             "ReportsDropped",
+                            "ReportsUnsealable",
                             "KafkaAuthenticationFailures",
                             "PathTracing",
                             "PathReportsDropped",

@@ -10,7 +10,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The embedded runtime (docs/architecture.md, "Runtimes"): a KRaft broker and a Flink MiniCluster
- * in this JVM, with the seven fieldprof topics created (programs and edge models compacted, the
+ * in this JVM, with the ten fieldprof topics created (programs and edge models compacted, the
  * report topics stamped with the broker's append time). Used by {@code fieldprof demo} and by the
  * integration tests.
  *
@@ -202,7 +202,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Whether {@link #start()} creates the seven fieldprof topics (default true). */
+        /** Whether {@link #start()} creates the ten fieldprof topics (default true). */
         public Builder createTopics(boolean createTopics) {
             this.createTopics = createTopics;
             return this;

@@ -77,7 +77,7 @@ class EmbeddedRuntimeITCase {
     }
 
     @Test
-    void createsTheSevenFieldprofTopicsCompactedWhereDesigned() throws Exception {
+    void createsTheTenFieldprofTopicsCompactedWhereDesigned() throws Exception {
         Map<String, TopicDescription> topics =
                 RUNTIME.admin().describeTopics(EmbeddedRuntime.TOPICS).allTopicNames().get();
         assertThat(topics.keySet())
@@ -85,10 +85,13 @@ class EmbeddedRuntimeITCase {
                         Topics.PROGRAMS,
                         Topics.FREQUENCY_REPORTS,
                         Topics.FREQUENCY_REPLAY,
+                        Topics.SHUFFLER_INPUT,
+                        Topics.SHUFFLED_REPORTS,
                         Topics.PATH_REPORTS,
                         Topics.ESTIMATES,
                         Topics.EDGE_MODELS,
-                        Topics.DEAD_LETTERS);
+                        Topics.DEAD_LETTERS,
+                        Topics.SHUFFLER_DEAD_LETTERS);
         topics.values().forEach(topic -> assertThat(topic.partitions()).hasSize(4));
 
         List<ConfigResource> resources =
@@ -112,10 +115,13 @@ class EmbeddedRuntimeITCase {
                                 Topics.PROGRAMS, "compact",
                                 Topics.FREQUENCY_REPORTS, "delete",
                                 Topics.FREQUENCY_REPLAY, "delete",
+                                Topics.SHUFFLER_INPUT, "delete",
+                                Topics.SHUFFLED_REPORTS, "delete",
                                 Topics.PATH_REPORTS, "delete",
                                 Topics.ESTIMATES, "compact",
                                 Topics.EDGE_MODELS, "compact",
-                                Topics.DEAD_LETTERS, "delete"));
+                                Topics.DEAD_LETTERS, "delete",
+                                Topics.SHUFFLER_DEAD_LETTERS, "delete"));
     }
 
     @Test

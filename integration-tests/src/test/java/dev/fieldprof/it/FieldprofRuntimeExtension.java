@@ -647,7 +647,7 @@ public final class FieldprofRuntimeExtension
             return this;
         }
 
-        /** Whether the seven fieldprof topics are created before the first test (default yes). */
+        /** Whether the ten fieldprof topics are created before the first test (default yes). */
         public Builder fieldprofTopics(boolean create) {
             this.fieldprofTopics = create;
             return this;

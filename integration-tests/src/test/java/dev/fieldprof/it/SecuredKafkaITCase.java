@@ -69,7 +69,15 @@ class SecuredKafkaITCase {
                     .partitions(1)
                     .taskSlots(1)
                     .fieldprofTopics(false)
-                    .aclUsers("device", "jobs", "operator", "reader")
+                    .aclUsers(
+                            "device",
+                            "jobs",
+                            "operator",
+                            "reader",
+                            "shuffler",
+                            "sealing-device",
+                            "analyst-jobs",
+                            "analyst-reader")
                     .build();
 
     @TempDir Path dir;
@@ -96,7 +104,7 @@ class SecuredKafkaITCase {
                                 "1"))
                 .as("topics create: %s %s", topics.out(), topics.err())
                 .isZero();
-        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(7);
+        assertThat(topics.out().lines().filter(line -> line.startsWith("created "))).hasSize(10);
 
         Path model = dir.resolve("secured.model");
         ProgramModels.write(KnownReports.model(APP), model);
@@ -194,6 +202,8 @@ class SecuredKafkaITCase {
                 .containsExactly(
                         "missing: allow User:nobody WRITE on topic fieldprof.reports.frequency",
                         "missing: allow User:nobody DESCRIBE on topic fieldprof.reports.frequency",
+                        "missing: allow User:nobody WRITE on topic fieldprof.shuffler.input",
+                        "missing: allow User:nobody DESCRIBE on topic fieldprof.shuffler.input",
                         "missing: allow User:nobody WRITE on topic fieldprof.reports.paths",
                         "missing: allow User:nobody DESCRIBE on topic fieldprof.reports.paths",
                         "missing: allow User:nobody READ on topic fieldprof.models.edges",
@@ -331,6 +341,123 @@ class SecuredKafkaITCase {
                                 Topics.FREQUENCY_REPORTS))
                 .as("the operator may not read reports")
                 .isTrue();
+    }
+
+    /**
+     * The shuffled mode's trust domains: the analyst's jobs and readers are refused the shuffler's
+     * input (where each sealed report still names its device), the shuffler is refused the
+     * estimates and the reports in the clear, and each side reads what its part needs. A device
+     * writes the shuffler's input but cannot read it back. Its own principals, so that the bindings
+     * of the other tests stay theirs.
+     */
+    @Test
+    void analystIsRefusedTheShufflersInputAndShufflerTheEstimates() throws Exception {
+        String secure = RUNTIME.saslSslBootstrapServers();
+        Path admin =
+                write(
+                        RUNTIME.saslSslClientProperties(
+                                RUNTIME.saslPassword(), RUNTIME.certificates().trustStore()),
+                        "admin.properties");
+        CliCapture topics = new CliCapture();
+        assertThat(
+                        topics.run(
+                                "topics",
+                                "create",
+                                "--bootstrap",
+                                secure,
+                                "--kafka-properties",
+                                admin.toString(),
+                                "--partitions",
+                                "1"))
+                .as("topics create: %s %s", topics.out(), topics.err())
+                .isZero();
+        CliCapture grant = new CliCapture();
+        assertThat(
+                        grant.run(
+                                acls(
+                                        secure,
+                                        admin,
+                                        "--device",
+                                        "User:sealing-device",
+                                        "--jobs",
+                                        "User:analyst-jobs",
+                                        "--shuffler",
+                                        "User:shuffler",
+                                        "--reader",
+                                        "User:analyst-reader")))
+                .as("topics acls: %s %s", grant.out(), grant.err())
+                .isZero();
+        assertThat(
+                        grant.out()
+                                .lines()
+                                .filter(line -> line.contains("User:shuffler"))
+                                .map(line -> line.substring(line.indexOf(' ') + 1))
+                                .toList())
+                .containsExactly(
+                        "allow User:shuffler READ on topic fieldprof.shuffler.input",
+                        "allow User:shuffler DESCRIBE on topic fieldprof.shuffler.input",
+                        "allow User:shuffler DESCRIBE_CONFIGS on topic fieldprof.shuffler.input",
+                        "allow User:shuffler WRITE on topic fieldprof.reports.shuffled",
+                        "allow User:shuffler DESCRIBE on topic fieldprof.reports.shuffled",
+                        "allow User:shuffler DESCRIBE_CONFIGS on topic fieldprof.reports.shuffled",
+                        "allow User:shuffler WRITE on topic fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler READ on topic fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler DESCRIBE on topic fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler DESCRIBE_CONFIGS on topic"
+                                + " fieldprof.shuffler.dead-letters",
+                        "allow User:shuffler READ on group fieldprof-shuffler*",
+                        "allow User:shuffler DESCRIBE on group fieldprof-shuffler*",
+                        "allow User:shuffler WRITE on transactional id fieldprof-shuffler*",
+                        "allow User:shuffler DESCRIBE on transactional id fieldprof-shuffler*");
+
+        Properties device = RUNTIME.saslSslClientPropertiesOf("sealing-device");
+        Properties jobs = RUNTIME.saslSslClientPropertiesOf("analyst-jobs");
+        Properties shuffler = RUNTIME.saslSslClientPropertiesOf("shuffler");
+        Properties reader = RUNTIME.saslSslClientPropertiesOf("analyst-reader");
+        assertThat(KafkaRefusal.ofProduce(device, Topics.SHUFFLER_INPUT))
+                .as("a device writes the shuffler's input")
+                .isFalse();
+        assertThat(KafkaRefusal.ofRead(shuffler, Topics.SHUFFLER_INPUT))
+                .as("the shuffler reads its input")
+                .isFalse();
+        assertThat(KafkaRefusal.ofProduce(shuffler, Topics.SHUFFLED_REPORTS))
+                .as("the shuffler writes shuffled batches")
+                .isFalse();
+        assertThat(KafkaRefusal.ofRead(jobs, Topics.SHUFFLED_REPORTS))
+                .as("the analyst's jobs read shuffled batches")
+                .isFalse();
+
+        Map<String, Boolean> refused = new LinkedHashMap<>();
+        refused.put(
+                "jobs read the shuffler's input", KafkaRefusal.ofRead(jobs, Topics.SHUFFLER_INPUT));
+        refused.put(
+                "reader reads the shuffler's input",
+                KafkaRefusal.ofRead(reader, Topics.SHUFFLER_INPUT));
+        refused.put(
+                "device reads the shuffler's input",
+                KafkaRefusal.ofRead(device, Topics.SHUFFLER_INPUT));
+        refused.put("shuffler reads estimates", KafkaRefusal.ofRead(shuffler, Topics.ESTIMATES));
+        refused.put(
+                "jobs read the shuffler's dead letters",
+                KafkaRefusal.ofRead(jobs, Topics.SHUFFLER_DEAD_LETTERS));
+        refused.put(
+                "reader reads the shuffler's dead letters",
+                KafkaRefusal.ofRead(reader, Topics.SHUFFLER_DEAD_LETTERS));
+        refused.put(
+                "shuffler reads frequency reports",
+                KafkaRefusal.ofRead(shuffler, Topics.FREQUENCY_REPORTS));
+        refused.put(
+                "shuffler reads shuffled batches",
+                KafkaRefusal.ofRead(shuffler, Topics.SHUFFLED_REPORTS));
+        refused.put(
+                "shuffler writes estimates", KafkaRefusal.ofProduce(shuffler, Topics.ESTIMATES));
+        refused.put(
+                "jobs write shuffled batches",
+                KafkaRefusal.ofProduce(jobs, Topics.SHUFFLED_REPORTS));
+        assertThat(refused).hasSize(10);
+        assertThat(refused.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey))
+                .as("allowed, yet each should be refused")
+                .isEmpty();
     }
 
     private static String[] acls(String secure, Path client, String... options) {

@@ -47,6 +47,12 @@ public final class Topics {
     /** Compacted; EdgeModel keyed by app version. */
     public static final String EDGE_MODELS = "fieldprof.models.edges";
 
+    /**
+     * The shuffler's DeadLetters: they keep whole SealedReports, device ids included, so only the
+     * shuffler (and its operator) may read them, never the analyst.
+     */
+    public static final String SHUFFLER_DEAD_LETTERS = "fieldprof.shuffler.dead-letters";
+
     /** DeadLetter keyed like the rejected record. */
     public static final String DEAD_LETTERS = "fieldprof.dead-letters";
 
@@ -56,10 +62,13 @@ public final class Topics {
                     PROGRAMS,
                     FREQUENCY_REPORTS,
                     FREQUENCY_REPLAY,
+                    SHUFFLER_INPUT,
+                    SHUFFLED_REPORTS,
                     PATH_REPORTS,
                     ESTIMATES,
                     EDGE_MODELS,
-                    DEAD_LETTERS);
+                    DEAD_LETTERS,
+                    SHUFFLER_DEAD_LETTERS);
 
     /**
      * Largest record of the compacted topics (max.message.bytes), 64 MiB. A program model carries a
@@ -121,9 +130,10 @@ public final class Topics {
 
     /**
      * The topic-level settings a fieldprof topic needs (Kafka topic config names): compaction and
-     * large records for the compacted topics, the broker's append time for the report topics, so
-     * that device clocks cannot steer event time, and on every topic a record size limit (see the
-     * MAX_*_BYTES constants for how each was chosen).
+     * large records for the compacted topics, the broker's append time for the report topics and
+     * the shuffler's input, so that device clocks cannot steer event time, the shuffler's release
+     * time on the shuffled topic, and on every topic a record size limit (see the MAX_*_BYTES
+     * constants for how each was chosen).
      */
     public static Map<String, String> settings(String topic) {
         if (isCompacted(topic)) {
@@ -138,7 +148,29 @@ public final class Topics {
         if (FREQUENCY_REPLAY.equals(topic)) {
             return replaySettings();
         }
+        if (SHUFFLER_INPUT.equals(topic)) {
+            return reportSettings();
+        }
+        if (SHUFFLED_REPORTS.equals(topic)) {
+            return shuffledSettings();
+        }
         return resultSettings();
+    }
+
+    /**
+     * Settings of the shuffled topic: deleted by retention, parts of at most 1 MiB (the shuffler
+     * splits a batch to fit), and stamped by the producer: the shuffler stamps every part of a
+     * batch with the batch's release time, so that neither a device's nor the broker's clock at a
+     * report's arrival reaches the analyst, and all parts of a batch fall into one window.
+     */
+    public static Map<String, String> shuffledSettings() {
+        return Map.of(
+                "cleanup.policy",
+                "delete",
+                TIMESTAMP_TYPE,
+                CREATE_TIME,
+                MAX_MESSAGE_BYTES,
+                Integer.toString(MAX_REPORT_BYTES));
     }
 
     /**

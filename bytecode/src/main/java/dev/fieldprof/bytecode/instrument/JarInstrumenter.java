@@ -210,6 +210,16 @@ public final class JarInstrumenter {
                 config.getMode() == dev.fieldprof.schemas.PrivacyMode.USER_LEVEL
                         ? "privacy.mode=user-level\n"
                         : "privacy.mode=epsilon-t\n");
+        // The shuffled mode: reports are sealed and go to the shuffler. The analyst's public
+        // keyset is the device's setting (shuffler.analyst.public.keyset), not the program's.
+        if (config.getShuffler() != null) {
+            out.append("privacy.shuffler.min.batch.size=")
+                    .append(config.getShuffler().getMinBatchSize())
+                    .append('\n');
+            out.append("privacy.shuffler.delta=")
+                    .append(Double.toString(config.getShuffler().getDelta()))
+                    .append('\n');
+        }
         if (budget != null) {
             out.append(budget.properties());
         }

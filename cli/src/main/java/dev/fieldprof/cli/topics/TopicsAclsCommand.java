@@ -21,9 +21,12 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Allow each party only what it needs on a cluster with an authorizer: devices write"
-                    + " the two report topics and read edge models; the jobs read reports, programs"
-                    + " and edge models and write results; the operator creates fieldprof.* topics"
-                    + " and publishes programs; readers read estimates, dead letters and programs."
+                    + " the two report topics and the shuffler's input and read edge models; the"
+                    + " jobs read reports, shuffled batches, programs and edge models and write"
+                    + " results, but never the shuffler's input; the shuffler reads its input and"
+                    + " writes shuffled batches and dead letters; the operator creates fieldprof.*"
+                    + " topics and publishes programs; readers read estimates, dead letters and"
+                    + " programs."
                     + " Principals are TYPE:NAME, e.g. User:device. Run it as a user allowed to"
                     + " alter the cluster's ACLs.",
             "Exit 0 when every binding exists (created now or before), 1 with --check when some"
@@ -40,6 +43,14 @@ public final class TopicsAclsCommand implements Callable<Integer> {
 
     @Option(names = "--jobs", paramLabel = "PRINCIPAL", description = "The Flink jobs' principal.")
     String jobs;
+
+    @Option(
+            names = "--shuffler",
+            paramLabel = "PRINCIPAL",
+            description =
+                    "The shuffler job's principal (another operator's account in the shuffled"
+                            + " mode).")
+    String shuffler;
 
     @Option(
             names = "--operator",
@@ -70,6 +81,23 @@ public final class TopicsAclsCommand implements Callable<Integer> {
     String transactionalIdPrefix;
 
     @Option(
+            names = "--shuffler-group-prefix",
+            defaultValue = FieldprofAcls.SHUFFLER_PREFIX,
+            description =
+                    "Prefix of the shuffler's consumer groups, its --group-id (default:"
+                            + " ${DEFAULT-VALUE}); keep it apart from --group-prefix.")
+    String shufflerGroupPrefix;
+
+    @Option(
+            names = "--shuffler-transactional-id-prefix",
+            defaultValue = FieldprofAcls.SHUFFLER_PREFIX,
+            description =
+                    "Prefix of the shuffler's transactional ids, its --transactional-id-prefix"
+                            + " (default: ${DEFAULT-VALUE}); keep it apart from"
+                            + " --transactional-id-prefix.")
+    String shufflerTransactionalIdPrefix;
+
+    @Option(
             names = "--check",
             description = "Only show which bindings exist and which are missing; change nothing.")
     boolean check;
@@ -81,21 +109,30 @@ public final class TopicsAclsCommand implements Callable<Integer> {
         Map<Role, String> principals = new LinkedHashMap<>();
         principals.put(Role.DEVICE, device);
         principals.put(Role.JOBS, jobs);
+        principals.put(Role.SHUFFLER, shuffler);
         principals.put(Role.OPERATOR, operator);
         principals.put(Role.READER, reader);
         principals.values().removeIf(p -> p == null);
         if (principals.isEmpty()) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),
-                    "name at least one principal: --device, --jobs, --operator or --reader");
+                    "name at least one principal: --device, --jobs, --shuffler, --operator or"
+                            + " --reader");
         }
         List<AclBinding> bindings = new ArrayList<>();
         try {
             principals.forEach(
-                    (role, principal) ->
-                            bindings.addAll(
-                                    FieldprofAcls.bindings(
-                                            role, principal, groupPrefix, transactionalIdPrefix)));
+                    (role, principal) -> {
+                        boolean shuffles = role == Role.SHUFFLER;
+                        bindings.addAll(
+                                FieldprofAcls.bindings(
+                                        role,
+                                        principal,
+                                        shuffles ? shufflerGroupPrefix : groupPrefix,
+                                        shuffles
+                                                ? shufflerTransactionalIdPrefix
+                                                : transactionalIdPrefix));
+                    });
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Mixin;
         mixinStandardHelpOptions = true,
         description = {
             "Show each fieldprof topic's settings against what fieldprof needs; changes nothing.",
-            "Exit 0 when all seven exist with the settings fieldprof needs, 1 otherwise."
+            "Exit 0 when all ten exist with the settings fieldprof needs, 1 otherwise."
         })
 public final class TopicsCheckCommand implements Callable<Integer> {
 

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         name = "topics",
         mixinStandardHelpOptions = true,
         description = {
-            "Create and check the seven fieldprof topics on a Kafka cluster, and each party's"
+            "Create and check the ten fieldprof topics on a Kafka cluster, and each party's"
                     + " ACLs.",
             "Report topics are stamped with the broker's append time (message.timestamp.type ="
                     + " LogAppendTime), so device clocks cannot steer the jobs' windows; programs,"

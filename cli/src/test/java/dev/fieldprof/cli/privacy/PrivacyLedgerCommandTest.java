@@ -53,6 +53,53 @@ class PrivacyLedgerCommandTest {
                         "user-level-epsilon-in-period 219.722458 of budget 500.000000 per PT24H");
     }
 
+    /**
+     * A shuffled configuration: epsilon0 per report on its own line, and apart from it what the
+     * central guarantee depends on (no collusion, the minimum batch size, delta).
+     */
+    @Test
+    void aShuffledConfigurationShowsEpsilon0AndWhatTheCentralGuaranteeDependsOn() throws Exception {
+        PrivacyLedger ledger =
+                PrivacyLedger.open(
+                        dir,
+                        "device-2",
+                        "demo:2.0",
+                        "shuffled",
+                        new PrivacyParameters(
+                                dev.fieldprof.schemas.PrivacyMode.USER_LEVEL, 4.0, 1, 1),
+                        24,
+                        java.time.Duration.ofSeconds(5),
+                        new dev.fieldprof.schemas.ShufflerTerms(10_000, 1e-6));
+        ledger.recordReport(Instant.parse("2026-11-22T08:00:00Z"));
+        int exit = cli.run("privacy", "ledger", "--state-dir", dir.toString());
+        assertThat(exit).isZero();
+        assertThat(cli.out().lines())
+                .containsExactly(
+                        "device device-2",
+                        "app-version demo:2.0",
+                        "config shuffled",
+                        "epsilon-per-t-events 4.000000 (t=1, k=1)",
+                        "user-level-epsilon-per-report 4.000000",
+                        "mode shuffled (reports leave sealed to the analyst's key, through the"
+                                + " shuffler)",
+                        "epsilon0-per-report 4.000000 (local: holds for each report whoever sees"
+                                + " it; the figures below add it up)",
+                        "central-guarantee-depends-on the shuffler not colluding with the analyst"
+                                + " (if it does, only epsilon0 per report holds)",
+                        "central-guarantee-min-batch-size 10000",
+                        "central-guarantee-delta 1.0E-6",
+                        "reports 1",
+                        "events-reported 1",
+                        "user-level-epsilon 4.000000",
+                        "reports-on-day 1 of 24 (2026-11-22)",
+                        "epochs-skipped-by-cap 0",
+                        "epochs-skipped-by-budget 0",
+                        "last-report 2026-11-22T08:00:00Z",
+                        "path-tracing off",
+                        "path-reports 0",
+                        "path-bytes 0");
+    }
+
     @Test
     void failsWithOneLineWithoutAStateDirectory() {
         int exit = cli.run("privacy", "ledger", "--state-dir", dir.resolve("missing").toString());

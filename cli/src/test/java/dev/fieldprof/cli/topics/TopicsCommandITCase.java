@@ -55,10 +55,13 @@ class TopicsCommandITCase {
                                         + " CreateTime, fieldprof needs LogAppendTime (fix with"
                                         + " --fix)",
                                 "fieldprof.reports.frequency.replay: missing",
+                                "fieldprof.shuffler.input: missing",
+                                "fieldprof.reports.shuffled: missing",
                                 "fieldprof.reports.paths: missing",
                                 "fieldprof.estimates: missing",
                                 "fieldprof.models.edges: missing",
                                 "fieldprof.dead-letters: missing",
+                                "fieldprof.shuffler.dead-letters: missing",
                                 ""));
 
         CliCapture create = new CliCapture();
@@ -71,6 +74,8 @@ class TopicsCommandITCase {
                             + " max.message.bytes=1048576, message.timestamp.type=LogAppendTime)\n",
                         "created fieldprof.programs (3 partitions, cleanup.policy=compact,"
                                 + " max.message.bytes=67108864)\n",
+                        "created fieldprof.reports.shuffled (3 partitions, cleanup.policy=delete,"
+                            + " max.message.bytes=1048576, message.timestamp.type=CreateTime)\n",
                         "fieldprof.reports.frequency: message.timestamp.type is CreateTime,"
                                 + " fieldprof needs LogAppendTime (fix with --fix)\n");
 
@@ -83,7 +88,7 @@ class TopicsCommandITCase {
 
         CliCapture after = new CliCapture();
         assertThat(after.run("topics", "check", "--bootstrap", bootstrap)).isEqualTo(0);
-        assertThat(after.out().lines()).hasSize(7).allMatch(line -> line.contains(": ok ("));
+        assertThat(after.out().lines()).hasSize(10).allMatch(line -> line.contains(": ok ("));
         assertThat(TopicSettings.reportTopicWarning(bootstrap, Topics.FREQUENCY_REPORTS)).isEmpty();
     }
 

@@ -3,6 +3,7 @@ package dev.fieldprof.client.ledger;
 import dev.fieldprof.client.state.AtomicFiles;
 import dev.fieldprof.client.state.StateLock;
 import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.schemas.ShufflerTerms;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,6 +44,12 @@ import java.util.Properties;
  * the user-level bound above; opting in to path tracing means sharing those paths. Path counts are
  * kept in memory as reports leave (the traced thread must not wait for a disk write) and persisted
  * with the next frequency report, epoch end or close, so a crash can lose the most recent ones.
+ *
+ * <p>In the shuffled mode a configuration's ε is each report's local ε₀: what holds for every
+ * report whoever sees it, and what the bounds above add up. The central guarantee the analyst's
+ * estimates state is much smaller, but it rests on the shuffler not colluding with the analyst and
+ * on its minimum batch size (at the configuration's δ); the ledger names those terms apart and
+ * never counts the central figure.
  */
 public final class PrivacyLedger {
     private static final int FORMAT = 1;
@@ -57,6 +64,7 @@ public final class PrivacyLedger {
     private final String configId;
     private final PrivacyParameters parameters;
     private final int reportsPerDayCap;
+    private final ShufflerTerms shuffler;
     private long reports;
     private long eventsReported;
     private double userLevelEpsilon;
@@ -78,6 +86,7 @@ public final class PrivacyLedger {
      * @param pathTracing whether path tracing was on when the ledger was last written
      * @param pathReports path reports handed over for sending (not randomized)
      * @param pathBytes bytes of path data in them: coded paths, plus raw events in debug mode
+     * @param shuffler the shuffled mode's terms, or null for a local-only configuration
      */
     public record Entry(
             String deviceId,
@@ -97,7 +106,8 @@ public final class PrivacyLedger {
             long lastReportMillis,
             boolean pathTracing,
             long pathReports,
-            long pathBytes) {
+            long pathBytes,
+            ShufflerTerms shuffler) {
 
         /** ε per t changed events: the event-level guarantee of every report. */
         public double epsilonPerTEvents() {
@@ -117,6 +127,9 @@ public final class PrivacyLedger {
             lines.add(
                     String.format(
                             Locale.ROOT, "user-level-epsilon-per-report %.6f", epsilon * k / t));
+            if (shuffler != null) {
+                lines.addAll(shuffledLines());
+            }
             lines.add("reports " + reports);
             lines.add("events-reported " + eventsReported);
             lines.add(String.format(Locale.ROOT, "user-level-epsilon %.6f", userLevelEpsilon));
@@ -145,6 +158,25 @@ public final class PrivacyLedger {
             lines.add("path-bytes " + pathBytes);
             return lines;
         }
+
+        /**
+         * The shuffled mode: ε₀ is what every report holds on its own; the central guarantee is
+         * stated apart, with what it depends on.
+         */
+        private List<String> shuffledLines() {
+            return List.of(
+                    "mode shuffled (reports leave sealed to the analyst's key, through the"
+                            + " shuffler)",
+                    String.format(
+                            Locale.ROOT,
+                            "epsilon0-per-report %.6f (local: holds for each report whoever sees"
+                                    + " it; the figures below add it up)",
+                            epsilon * k / t),
+                    "central-guarantee-depends-on the shuffler not colluding with the analyst"
+                            + " (if it does, only epsilon0 per report holds)",
+                    "central-guarantee-min-batch-size " + shuffler.getMinBatchSize(),
+                    "central-guarantee-delta " + shuffler.getDelta());
+        }
     }
 
     private PrivacyLedger(
@@ -155,7 +187,8 @@ public final class PrivacyLedger {
             String appVersion,
             String configId,
             PrivacyParameters parameters,
-            int reportsPerDayCap) {
+            int reportsPerDayCap,
+            ShufflerTerms shuffler) {
         this.stateDir = stateDir;
         this.lockWait = lockWait;
         this.file = file;
@@ -164,6 +197,7 @@ public final class PrivacyLedger {
         this.configId = configId;
         this.parameters = parameters;
         this.reportsPerDayCap = reportsPerDayCap;
+        this.shuffler = shuffler;
     }
 
     /**
@@ -210,6 +244,33 @@ public final class PrivacyLedger {
             int reportsPerDayCap,
             Duration lockWait)
             throws IOException {
+        return open(
+                stateDir,
+                deviceId,
+                appVersion,
+                configId,
+                parameters,
+                reportsPerDayCap,
+                lockWait,
+                null);
+    }
+
+    /**
+     * As above, for a configuration of the shuffled mode when {@code shuffler} is set: the ledger
+     * then names the terms its central guarantee depends on.
+     *
+     * @param shuffler the shuffled mode's terms, or null for a local-only configuration
+     */
+    public static PrivacyLedger open(
+            Path stateDir,
+            String deviceId,
+            String appVersion,
+            String configId,
+            PrivacyParameters parameters,
+            int reportsPerDayCap,
+            Duration lockWait,
+            ShufflerTerms shuffler)
+            throws IOException {
         if (reportsPerDayCap < 1) {
             throw new IllegalArgumentException(
                     "reportsPerDayCap must be >= 1, got " + reportsPerDayCap);
@@ -223,7 +284,8 @@ public final class PrivacyLedger {
                         appVersion,
                         configId,
                         parameters,
-                        reportsPerDayCap);
+                        reportsPerDayCap,
+                        shuffler);
         try (StateLock lock = StateLock.acquire(stateDir, lockWait)) {
             if (!ledger.reload()) {
                 ledger.persist(); // so that the CLI lists a device that has not reported yet
@@ -406,7 +468,8 @@ public final class PrivacyLedger {
                 lastReportMillis,
                 pathTracing,
                 pathReports + unsavedPathReports,
-                pathBytes + unsavedPathBytes);
+                pathBytes + unsavedPathBytes,
+                shuffler);
     }
 
     private void persist() throws IOException {
@@ -430,6 +493,10 @@ public final class PrivacyLedger {
         p.setProperty("pathTracing", Boolean.toString(pathTracing));
         p.setProperty("pathReports", Long.toString(pathReports + unsavedPathReports));
         p.setProperty("pathBytes", Long.toString(pathBytes + unsavedPathBytes));
+        if (shuffler != null) {
+            p.setProperty("shufflerMinBatchSize", Integer.toString(shuffler.getMinBatchSize()));
+            p.setProperty("shufflerDelta", Double.toString(shuffler.getDelta()));
+        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         p.store(bytes, "fieldprof privacy ledger");
         AtomicFiles.write(file, bytes.toByteArray());
@@ -437,6 +504,16 @@ public final class PrivacyLedger {
         pathBytes += unsavedPathBytes;
         unsavedPathReports = 0;
         unsavedPathBytes = 0;
+    }
+
+    /** The shuffled mode's terms a ledger file holds; null for a local-only configuration. */
+    private static ShufflerTerms shufflerTerms(Properties p) {
+        String minBatch = p.getProperty("shufflerMinBatchSize");
+        if (minBatch == null) {
+            return null;
+        }
+        return new ShufflerTerms(
+                Integer.parseInt(minBatch), Double.parseDouble(p.getProperty("shufflerDelta")));
     }
 
     /** Reads every ledger in {@code stateDir}, as stored (for the CLI). */
@@ -475,7 +552,8 @@ public final class PrivacyLedger {
                                 Long.parseLong(p.getProperty("lastReportMillis")),
                                 Boolean.parseBoolean(p.getProperty("pathTracing", "false")),
                                 Long.parseLong(p.getProperty("pathReports", "0")),
-                                Long.parseLong(p.getProperty("pathBytes", "0"))));
+                                Long.parseLong(p.getProperty("pathBytes", "0")),
+                                shufflerTerms(p)));
             }
         }
         entries.sort((a, b) -> a.appVersion().compareTo(b.appVersion()));

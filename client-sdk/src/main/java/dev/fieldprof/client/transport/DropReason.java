@@ -18,5 +18,10 @@ public enum DropReason {
      * Not acknowledged by the broker within the timeout, for best-effort records that are not
      * spooled (path reports).
      */
-    UNDELIVERED
+    UNDELIVERED,
+    /**
+     * A report of a shuffled configuration that could not be sealed to the analyst's public key
+     * (none given, unreadable, or not a public keyset): it is never sent unsealed.
+     */
+    UNSEALABLE
 }

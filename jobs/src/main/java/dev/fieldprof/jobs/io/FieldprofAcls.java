@@ -21,10 +21,23 @@ import org.apache.kafka.common.resource.ResourceType;
 public final class FieldprofAcls {
     /** The parties that talk to Kafka. */
     public enum Role {
-        /** A device: writes its reports, reads the edge models it codes paths with. */
+        /**
+         * A device: writes its reports (the shuffled mode's sealed ones to the shuffler's input),
+         * reads the edge models it codes paths with.
+         */
         DEVICE,
-        /** The Flink jobs: read reports, programs and edge models, write results. */
+        /**
+         * The analyst's Flink jobs: read reports, shuffled batches, programs and edge models, write
+         * results. Never the shuffler's input: there each sealed report still names its device.
+         */
         JOBS,
+        /**
+         * The shuffler job, run under another operator's account: reads the shuffler's input,
+         * writes shuffled batches and its own dead letters, and nothing else (no estimates, no
+         * reports in the clear). Its consumer groups and transactional ids start with {@link
+         * #SHUFFLER_PREFIX}, the shuffler job's defaults.
+         */
+        SHUFFLER,
         /** Whoever creates topics, publishes program models and replays dead letters. */
         OPERATOR,
         /** A consumer of the results: estimates and dead letters (and the programs they name). */
@@ -36,6 +49,14 @@ public final class FieldprofAcls {
         }
     }
 
+    /**
+     * The default prefix of the shuffler's consumer groups and transactional ids, the shuffler
+     * job's own defaults. The analyst's jobs' default prefix {@code fieldprof-} covers it: to keep
+     * the analyst from fencing the shuffler's transactions, grant the jobs their own job's prefixes
+     * ({@code fieldprof-frequency-estimation}, {@code fieldprof-path-model}) instead.
+     */
+    public static final String SHUFFLER_PREFIX = "fieldprof-shuffler";
+
     private static final String ANY_HOST = "*";
 
     private FieldprofAcls() {}
@@ -44,9 +65,10 @@ public final class FieldprofAcls {
      * The bindings that allow {@code principal} (such as {@code User:device}) what {@code role}
      * needs and nothing more.
      *
-     * @param groupPrefix prefix of the jobs' consumer group ids (their {@code --group-id})
-     * @param transactionalIdPrefix prefix of the jobs' transactional ids (their {@code
-     *     --transactional-id-prefix}), for exactly-once output
+     * @param groupPrefix prefix of the jobs' (or for {@link Role#SHUFFLER} the shuffler's) consumer
+     *     group ids (their {@code --group-id})
+     * @param transactionalIdPrefix prefix of the jobs' (or the shuffler's) transactional ids (their
+     *     {@code --transactional-id-prefix}), for exactly-once output
      */
     public static List<AclBinding> bindings(
             Role role, String principal, String groupPrefix, String transactionalIdPrefix) {
@@ -55,6 +77,7 @@ public final class FieldprofAcls {
         switch (role) {
             case DEVICE -> {
                 grants.topic(Topics.FREQUENCY_REPORTS, AclOperation.WRITE, AclOperation.DESCRIBE);
+                grants.topic(Topics.SHUFFLER_INPUT, AclOperation.WRITE, AclOperation.DESCRIBE);
                 grants.topic(Topics.PATH_REPORTS, AclOperation.WRITE, AclOperation.DESCRIBE);
                 grants.topic(Topics.EDGE_MODELS, AclOperation.READ, AclOperation.DESCRIBE);
             }
@@ -63,6 +86,7 @@ public final class FieldprofAcls {
                         List.of(
                                 Topics.FREQUENCY_REPORTS,
                                 Topics.FREQUENCY_REPLAY,
+                                Topics.SHUFFLED_REPORTS,
                                 Topics.PATH_REPORTS,
                                 Topics.PROGRAMS)) {
                     grants.topic(
@@ -84,16 +108,28 @@ public final class FieldprofAcls {
                             AclOperation.DESCRIBE,
                             AclOperation.DESCRIBE_CONFIGS);
                 }
-                grants.prefixed(
-                        ResourceType.GROUP,
-                        requirePrefix(groupPrefix, "group"),
+                grants.groupAndTransactions(groupPrefix, transactionalIdPrefix);
+            }
+            case SHUFFLER -> {
+                grants.topic(
+                        Topics.SHUFFLER_INPUT,
                         AclOperation.READ,
-                        AclOperation.DESCRIBE);
-                grants.prefixed(
-                        ResourceType.TRANSACTIONAL_ID,
-                        requirePrefix(transactionalIdPrefix, "transactional id"),
+                        AclOperation.DESCRIBE,
+                        AclOperation.DESCRIBE_CONFIGS);
+                grants.topic(
+                        Topics.SHUFFLED_REPORTS,
                         AclOperation.WRITE,
-                        AclOperation.DESCRIBE);
+                        AclOperation.DESCRIBE,
+                        AclOperation.DESCRIBE_CONFIGS);
+                // Its own dead letters: they keep device ids with the sealed reports. Its
+                // operator reads them with this login; no other party may.
+                grants.topic(
+                        Topics.SHUFFLER_DEAD_LETTERS,
+                        AclOperation.WRITE,
+                        AclOperation.READ,
+                        AclOperation.DESCRIBE,
+                        AclOperation.DESCRIBE_CONFIGS);
+                grants.groupAndTransactions(groupPrefix, transactionalIdPrefix);
             }
             case OPERATOR -> {
                 grants.prefixed(
@@ -161,6 +197,20 @@ public final class FieldprofAcls {
 
         void topic(String topic, AclOperation... operations) {
             add(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL), operations);
+        }
+
+        /** The consumer groups and exactly-once transactions of a job. */
+        void groupAndTransactions(String groupPrefix, String transactionalIdPrefix) {
+            prefixed(
+                    ResourceType.GROUP,
+                    requirePrefix(groupPrefix, "group"),
+                    AclOperation.READ,
+                    AclOperation.DESCRIBE);
+            prefixed(
+                    ResourceType.TRANSACTIONAL_ID,
+                    requirePrefix(transactionalIdPrefix, "transactional id"),
+                    AclOperation.WRITE,
+                    AclOperation.DESCRIBE);
         }
 
         void prefixed(ResourceType type, String prefix, AclOperation... operations) {

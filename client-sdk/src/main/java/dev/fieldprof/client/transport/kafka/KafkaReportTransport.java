@@ -5,6 +5,7 @@ import dev.fieldprof.client.transport.DropReason;
 import dev.fieldprof.client.transport.ReportSpool;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.RecordCodec;
+import dev.fieldprof.sealing.SealingException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +38,11 @@ import org.apache.kafka.common.errors.RetriableException;
  * told that no report is due in this run ({@code connectAtStart = false}: the device's budget is
  * spent) connects at start only if its spool holds reports of an earlier run, and otherwise not
  * before a report is submitted: a run that makes no report never contacts the broker.
+ *
+ * <p>In the shuffled mode ({@link SealedReports}) a report of the shuffled configuration leaves
+ * only sealed, to the shuffler's topic; one that cannot be sealed is dropped ({@link
+ * DropReason#UNSEALABLE}). Reports wait in the spool as they were made and are sealed as they are
+ * sent: the spool is the device's own storage, and each re-send is sealed afresh.
  */
 public final class KafkaReportTransport extends AsyncReportTransport {
     private static final RecordCodec<FrequencyReport> CODEC = RecordCodec.of(FrequencyReport.class);
@@ -48,6 +54,9 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     private final String topic;
     private final Duration timeout;
     private final ReportSpool spool;
+    // The shuffled mode's sealing and topic; null: every report goes to `topic` as it is.
+    private final SealedReports sealing;
+    private final String shufflerTopic;
     // Whether prepare() connects: a report may be due in this run, or the spool holds some.
     private final boolean connectAtStart;
     private final ConcurrentLinkedQueue<FrequencyReport> failed = new ConcurrentLinkedQueue<>();
@@ -150,6 +159,43 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     }
 
     /**
+     * As above, in the shuffled mode for reports of {@code shuffledConfigId}: they are sealed to
+     * the analyst's public keyset in {@code analystPublicKeyset} and sent to {@code shufflerTopic},
+     * or not at all.
+     *
+     * @param shuffledConfigId the shuffled configuration, or null when the device is local-only
+     * @param analystPublicKeyset the public keyset file (null: none given, nothing is sealed)
+     * @param shufflerTopic the topic of sealed reports
+     */
+    public KafkaReportTransport(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity,
+            Map<String, String> clientProperties,
+            boolean connectAtStart,
+            String shuffledConfigId,
+            Path analystPublicKeyset,
+            String shufflerTopic) {
+        this(
+                bootstrapServers,
+                topic,
+                timeout,
+                spoolDir,
+                spoolMaxBytes,
+                queueCapacity,
+                clientProperties,
+                connectAtStart,
+                null,
+                shuffledConfigId == null
+                        ? null
+                        : new SealedReports(shuffledConfigId, analystPublicKeyset),
+                shufflerTopic);
+    }
+
+    /**
      * As above, with the producer made by {@code producerFactory} (tests); null = KafkaProducer.
      */
     KafkaReportTransport(
@@ -184,6 +230,33 @@ public final class KafkaReportTransport extends AsyncReportTransport {
             Map<String, String> clientProperties,
             boolean connectAtStart,
             Function<Properties, Producer<String, byte[]>> producerFactory) {
+        this(
+                bootstrapServers,
+                topic,
+                timeout,
+                spoolDir,
+                spoolMaxBytes,
+                queueCapacity,
+                clientProperties,
+                connectAtStart,
+                producerFactory,
+                null,
+                null);
+    }
+
+    /** As above, with the shuffled mode's sealing (null: local-only) and the producer factory. */
+    KafkaReportTransport(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            Path spoolDir,
+            long spoolMaxBytes,
+            int queueCapacity,
+            Map<String, String> clientProperties,
+            boolean connectAtStart,
+            Function<Properties, Producer<String, byte[]>> producerFactory,
+            SealedReports sealing,
+            String shufflerTopic) {
         super("kafka", queueCapacity, Duration.ofMillis(100));
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
             throw new IllegalArgumentException(
@@ -195,7 +268,12 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         if (timeout == null || timeout.toMillis() < 100) {
             throw new IllegalArgumentException("timeout must be >= 100 ms, got " + timeout);
         }
+        if (sealing != null && (shufflerTopic == null || shufflerTopic.isBlank())) {
+            throw new IllegalArgumentException("shufflerTopic must be non-empty");
+        }
         this.topic = topic;
+        this.sealing = sealing;
+        this.shufflerTopic = shufflerTopic;
         this.timeout = timeout;
         this.producerProperties =
                 DeviceProducers.properties(
@@ -274,9 +352,15 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     }
 
     private void send(FrequencyReport report) {
-        byte[] value;
+        ProducerRecord<String, byte[]> record;
         try {
-            value = CODEC.encode(report);
+            record = record(report);
+        } catch (SealingException e) {
+            if (inFlight.remove(report)) {
+                stats.dropped(DropReason.UNSEALABLE);
+                outcomesChanged();
+            }
+            return;
         } catch (RuntimeException e) {
             if (inFlight.remove(report)) {
                 stats.dropped(DropReason.ENCODE_FAILED);
@@ -292,7 +376,7 @@ public final class KafkaReportTransport extends AsyncReportTransport {
         try {
             p.get()
                     .send(
-                            new ProducerRecord<>(topic, report.getDeviceId(), value),
+                            record,
                             (metadata, exception) -> {
                                 if (exception == null) {
                                     stats.sent();
@@ -316,6 +400,24 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                 failedToReach(e);
             }
         }
+    }
+
+    /**
+     * The record {@code report} is sent as, keyed by its device id: sealed to the shuffler's topic
+     * when it is of the shuffled configuration, else as it is to the reports topic.
+     *
+     * @throws SealingException when it must be sealed and cannot be
+     */
+    private ProducerRecord<String, byte[]> record(FrequencyReport report) throws SealingException {
+        if (sealing != null && sealing.seals(report)) {
+            return new ProducerRecord<>(shufflerTopic, report.getDeviceId(), sealing.seal(report));
+        }
+        return new ProducerRecord<>(topic, report.getDeviceId(), CODEC.encode(report));
+    }
+
+    /** The shuffled mode's sealing, when this device's configuration is shuffled. */
+    public Optional<SealedReports> sealing() {
+        return Optional.ofNullable(sealing);
     }
 
     /**
@@ -476,12 +578,20 @@ public final class KafkaReportTransport extends AsyncReportTransport {
                 return;
             }
             FrequencyReport report = next.get().report();
+            ProducerRecord<String, byte[]> record;
             try {
-                p.get()
-                        .send(
-                                new ProducerRecord<>(
-                                        topic, report.getDeviceId(), CODEC.encode(report)))
-                        .get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+                record = record(report);
+            } catch (SealingException | RuntimeException e) {
+                spool.remove(next.get().sequence());
+                stats.dropped(
+                        e instanceof SealingException
+                                ? DropReason.UNSEALABLE
+                                : DropReason.ENCODE_FAILED);
+                outcomesChanged();
+                continue;
+            }
+            try {
+                p.get().send(record).get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
                 spool.remove(next.get().sequence());
                 stats.sent();
                 goOnline();

@@ -100,16 +100,20 @@ class KubernetesManifestsTest {
                         "kafka.strimzi.io/v1 Kafka " + KAFKA_CLUSTER,
                         "kafka.strimzi.io/v1 KafkaUser fieldprof-device",
                         "kafka.strimzi.io/v1 KafkaUser fieldprof-jobs",
+                        "kafka.strimzi.io/v1 KafkaUser fieldprof-shuffler",
                         "kafka.strimzi.io/v1 KafkaUser fieldprof-operator",
                         "kafka.strimzi.io/v1 KafkaUser fieldprof-reader",
                         "flink.apache.org/v1beta1 FlinkDeployment " + PATHS,
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.programs",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.frequency",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.frequency.replay",
+                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.shuffler.input",
+                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.shuffled",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.reports.paths",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.estimates",
                         "kafka.strimzi.io/v1 KafkaTopic fieldprof.models.edges",
-                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.dead-letters");
+                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.dead-letters",
+                        "kafka.strimzi.io/v1 KafkaTopic fieldprof.shuffler.dead-letters");
     }
 
     @Test
@@ -125,7 +129,7 @@ class KubernetesManifestsTest {
             }
         }
         assertThat(problems).isEmpty();
-        assertThat(customResources).isEqualTo(16);
+        assertThat(customResources).isEqualTo(20);
     }
 
     @Test
@@ -388,9 +392,13 @@ class KubernetesManifestsTest {
                 }
             }
             Set<String> granted = new TreeSet<>();
+            // The shuffler's groups and transactions are its own, apart from the analyst's jobs.
+            String prefix =
+                    roles.get(name) == FieldprofAcls.Role.SHUFFLER
+                            ? FieldprofAcls.SHUFFLER_PREFIX
+                            : "fieldprof-";
             for (AclBinding binding :
-                    FieldprofAcls.bindings(
-                            roles.get(name), "User:" + name, "fieldprof-", "fieldprof-")) {
+                    FieldprofAcls.bindings(roles.get(name), "User:" + name, prefix, prefix)) {
                 granted.add(
                         binding.pattern()
                                         .resourceType()
