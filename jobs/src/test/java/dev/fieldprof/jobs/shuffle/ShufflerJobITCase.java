@@ -100,11 +100,12 @@ class ShufflerJobITCase {
     }
 
     /**
-     * Ten devices of app it:1 (every other one with a payload of 300,000 bytes, so a batch of them
-     * needs several parts) and four of it:2, one report re-sent, one record that is no
-     * SealedReport. With a minimum of 4 and a maximum of 6, it:1 comes out as batches of 4 to 6
-     * reports covering its ten exactly once (6 + 4, 5 + 5 or 4 + 6, as the looks fall), it:2 as one
-     * batch of four; the poison record is one UNDECODABLE dead letter; the re-send is nowhere.
+     * Ten devices of app it:1 (every other one with a payload of 400,000 bytes: the five large ones
+     * fall into two batches, one of which holds three or more, more than one part of 1 MiB takes)
+     * and four of it:2, one report re-sent, one record that is no SealedReport. With a minimum of 4
+     * and a maximum of 6, it:1 comes out as batches of 4 to 6 reports covering its ten exactly once
+     * (6 + 4, 5 + 5 or 4 + 6, as the looks fall), it:2 as one batch of four; the poison record is
+     * one UNDECODABLE dead letter; the re-send is nowhere.
      */
     @Test
     void releasesEveryReportInExactlyOneBatchWithoutItsDevice() throws Exception {
@@ -114,7 +115,7 @@ class ShufflerJobITCase {
         Map<String, String> expectedGroupOf = new HashMap<>();
         for (int d = 0; d < 10; d++) {
             SealedReport report =
-                    report("device-" + d, "it:1", 1, d % 2 == 0 ? 300_000 : 40, random);
+                    report("device-" + d, "it:1", 1, d % 2 == 0 ? 400_000 : 40, random);
             records.add(record(topics.input, report));
             expectedGroupOf.put(marker(report), "it:1");
         }
