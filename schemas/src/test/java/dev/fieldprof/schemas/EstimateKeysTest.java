@@ -44,7 +44,7 @@ class EstimateKeysTest {
     @Test
     void aRecordWrittenBeforeV5IsTheFirstRevision() {
         List<Schema> history = RecordCodec.historyOf("EstimateWindow");
-        assertThat(history).hasSize(5);
+        assertThat(history.get(4).getField("revision")).as("v5 added it").isNotNull();
         assertThat(history.get(3).getField("revision")).isNull();
         assertThat(writtenWith(history.get(3), 3L).getRevision()).isEqualTo(1);
     }
