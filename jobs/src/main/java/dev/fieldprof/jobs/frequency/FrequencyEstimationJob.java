@@ -255,15 +255,12 @@ public final class FrequencyEstimationJob {
         DataStream<ReportRecord> arriving = decoded;
         List<DataStream<EncodedRecord>> shuffledDeadLetters = new ArrayList<>();
         if (shuffled != null) {
-            // Each opened report is stamped with its batch's release time but takes no part in
-            // event time: it is judged by the reports' watermark, as a replay is. The shuffler
-            // writes in transactions, and a transaction's commit marker takes an offset that no
-            // record holds, so a reader never reaches the end offset with a record of its own and
-            // the shuffled topic could never vouch for a quiet moment (ReadProgress); the reports
-            // topic, which no transaction writes, does. A batch read after its window was
-            // estimated revises it, within the allowed lateness.
+            // Its own event time, like the reports': the release time of each batch.
             SingleOutputStreamOperator<ReportRecord> opened =
-                    env.fromSource(shuffled, EventTime.ofReferenceData(), "shuffled-reports-source")
+                    env.fromSource(
+                                    shuffled,
+                                    EventTime.ofReports(shuffled, options.outOfOrderness()),
+                                    "shuffled-reports-source")
                             .uid("shuffled-reports-source")
                             .process(new OpenShuffledBatches(analystKeysetJson))
                             .name("open-shuffled-batches")
