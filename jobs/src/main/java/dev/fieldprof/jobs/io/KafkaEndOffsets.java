@@ -1,11 +1,13 @@
 package dev.fieldprof.jobs.io;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,6 +30,13 @@ import org.slf4j.LoggerFactory;
  * {@link #MIN_INTERVAL}), each request bounded by {@link #REQUEST_TIMEOUT}; a failed round keeps
  * the previous observation, which stays true of its own time. The thread and its client end when
  * the last user closes its handle (a source reader, when its task ends).
+ *
+ * <p>A reader whose next offset stays below a partition's end offset asks the thread to check
+ * whether what is left there is readable at all ({@link EndOffsets#checkReadable}): on a topic
+ * written in transactions the last offsets are commit markers. The thread checks each such range
+ * once, with a {@code read_committed} consumer it opens on the first request ({@link
+ * ReadableRecordsCheck}), and every later observation of the same end offset carries what it
+ * established.
  */
 public final class KafkaEndOffsets {
     /** The shortest interval between two rounds: bounds the load on the brokers. */
@@ -35,6 +44,9 @@ public final class KafkaEndOffsets {
 
     /** How long one request may take before its round gives up. */
     public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How long checking one partition's unread range may take before it counts as readable. */
+    static final Duration CHECK_TIMEOUT = Duration.ofSeconds(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaEndOffsets.class);
     private static final Map<String, Observer> OBSERVERS = new HashMap<>();
@@ -110,6 +122,13 @@ public final class KafkaEndOffsets {
         }
 
         @Override
+        public void checkReadable(int partition, long from, long endOffset) {
+            if (!closed) {
+                observer.checkReadable(partition, from, endOffset);
+            }
+        }
+
+        @Override
         public void close() {
             if (!closed) {
                 closed = true;
@@ -128,6 +147,20 @@ public final class KafkaEndOffsets {
         private volatile boolean stopped;
         volatile EndOffsetObservation latest;
 
+        /** Ranges readers asked to check: partition → {from, end}; the latest ask wins. */
+        private final Map<Integer, long[]> asked = new ConcurrentHashMap<>();
+
+        /** Observer thread only: partition → {end, nothing readable from} established. */
+        private final Map<Integer, long[]> established = new HashMap<>();
+
+        /** Observer thread only: what was asked in the previous round. */
+        private final Map<Integer, long[]> askedBefore = new HashMap<>();
+
+        /** Observer thread only: partition → {from, end} found readable (not checked again). */
+        private final Map<Integer, long[]> readable = new HashMap<>();
+
+        private ReadableRecordsCheck check;
+
         Observer(String key, Properties client, String topic) {
             this.key = key;
             this.client = client;
@@ -138,6 +171,10 @@ public final class KafkaEndOffsets {
 
         void start() {
             thread.start();
+        }
+
+        void checkReadable(int partition, long from, long end) {
+            asked.put(partition, new long[] {from, end});
         }
 
         /** Called under the class lock. */
@@ -164,7 +201,7 @@ public final class KafkaEndOffsets {
                 admin = Admin.create(client);
                 while (!stopped) {
                     try {
-                        latest = observe(admin);
+                        latest = withChecks(observe(admin));
                         warned = false;
                     } catch (ExecutionException | TimeoutException | RuntimeException e) {
                         // The previous observation stays true of its time: event time waits.
@@ -187,6 +224,91 @@ public final class KafkaEndOffsets {
                 if (admin != null) {
                     admin.close(Duration.ofSeconds(1));
                 }
+                closeCheck();
+            }
+        }
+
+        /**
+         * The observation with what checks established about its end offsets. A range is checked
+         * once, when a reader asked about the same range in two rounds in a row: its partition got
+         * nothing new and the reader read nothing more in between, so it is not merely catching up
+         * (a check of a range that holds records fetches one record batch).
+         */
+        private EndOffsetObservation withChecks(EndOffsetObservation observation) {
+            Map<Integer, long[]> askedNow = new HashMap<>();
+            for (Map.Entry<Integer, long[]> ask : asked.entrySet()) {
+                askedNow.put(ask.getKey(), ask.getValue());
+                asked.remove(ask.getKey(), ask.getValue());
+            }
+            askedNow.forEach(
+                    (partition, range) -> {
+                        long[] before = askedBefore.get(partition);
+                        if (before != null && Arrays.equals(before, range)) {
+                            check(observation, partition, range[0], range[1]);
+                        }
+                    });
+            askedBefore.clear();
+            askedBefore.putAll(askedNow);
+            if (established.isEmpty()) {
+                return observation;
+            }
+            Map<Integer, EndOffsetObservation.Extent> partitions =
+                    new HashMap<>(observation.partitions());
+            established.forEach(
+                    (partition, known) -> {
+                        EndOffsetObservation.Extent extent = partitions.get(partition);
+                        if (extent != null && extent.endOffset() == known[0]) {
+                            partitions.put(
+                                    partition,
+                                    new EndOffsetObservation.Extent(
+                                            extent.logStartOffset(), known[0], known[1]));
+                        }
+                    });
+            return new EndOffsetObservation(observation.askedAtMillis(), partitions);
+        }
+
+        private void check(EndOffsetObservation observation, int partition, long from, long end) {
+            EndOffsetObservation.Extent extent = observation.partitions().get(partition);
+            long[] known = established.get(partition);
+            long[] found = readable.get(partition);
+            if (extent == null
+                    || extent.endOffset() != end
+                    || (known != null && known[0] == end && known[1] <= from)
+                    || (found != null && found[0] == from && found[1] == end)) {
+                return; // appended to since, or answered already
+            }
+            ReadableRecordsCheck.Finding finding;
+            try {
+                if (check == null) {
+                    check = new ReadableRecordsCheck(client);
+                }
+                finding =
+                        check.check(new TopicPartition(topic, partition), from, end, CHECK_TIMEOUT);
+            } catch (RuntimeException e) {
+                // Not established: event time waits for records, as without the check.
+                LOG.warn(
+                        "Cannot check what is left to read on {}-{} ({})",
+                        topic,
+                        partition,
+                        e.getClass().getSimpleName());
+                closeCheck();
+                return;
+            }
+            switch (finding) {
+                case NOTHING_READABLE -> established.put(partition, new long[] {end, from});
+                case READABLE -> readable.put(partition, new long[] {from, end});
+                case UNDECIDED -> {} // asked again, checked again
+            }
+        }
+
+        private void closeCheck() {
+            if (check != null) {
+                try {
+                    check.close();
+                } catch (RuntimeException e) {
+                    LOG.debug("Closing the readable-records check failed", e);
+                }
+                check = null;
             }
         }
 

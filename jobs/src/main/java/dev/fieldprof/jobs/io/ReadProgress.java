@@ -18,8 +18,10 @@ import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
  * <p>The subtask has <em>read to the end as of T</em> when, for an observation asked at T, every
  * partition assigned to it has no readable record left below the end offset observed then: its next
  * offset (the offset after its last record, or where its split starts) or its log start offset is
- * at least that end offset. Every record appended before T is then read (or deleted), so a record
- * it reads later was appended after T.
+ * at least that end offset, or at least the offset from which the observer established that the
+ * partition holds nothing readable below it (the commit markers of a topic written in transactions:
+ * {@link EndOffsetObservation.Extent#nothingReadableFrom()}). Every record appended before T is
+ * then read (or deleted, or never readable), so a record it reads later was appended after T.
  */
 public final class ReadProgress implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -104,17 +106,24 @@ public final class ReadProgress implements Serializable {
         if (seen == null || assignedCount == 0) {
             return UNKNOWN;
         }
+        boolean behind = false;
         for (int partition = 0; partition < assigned.length; partition++) {
             if (!assigned[partition]) {
                 continue;
             }
             EndOffsetObservation.Extent extent = seen.partitions().get(partition);
-            if (extent == null
-                    || Math.max(next[partition], extent.logStartOffset()) < extent.endOffset()) {
+            if (extent == null) {
                 return UNKNOWN;
             }
+            long readFrom = Math.max(next[partition], extent.logStartOffset());
+            if (readFrom < extent.nothingReadableFrom()) {
+                // Perhaps only markers are left: the observer checks, and a later observation says
+                // so. Asking for every partition before answering keeps one round for all of them.
+                observed.checkReadable(partition, readFrom, extent.endOffset());
+                behind = true;
+            }
         }
-        return seen.askedAtMillis();
+        return behind ? UNKNOWN : seen.askedAtMillis();
     }
 
     /**

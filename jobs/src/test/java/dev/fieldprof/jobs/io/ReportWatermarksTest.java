@@ -95,6 +95,37 @@ class ReportWatermarksTest {
         assertThat(output.marks).containsExactly(now - 10_001);
     }
 
+    /**
+     * A topic written in transactions: the reader's last record is at 6 and the commit marker at 7,
+     * so its next offset (7) never reaches the end offset (8). It asks the observer about [7, 8);
+     * once an observation says nothing is readable from 7 on, the watermark follows it.
+     */
+    @Test
+    void followsAnObservationOnceOnlyMarkersAreLeftBelowTheEnd() {
+        open(2, split(0, 5));
+        watermarks.onEvent(record(0, 5), 990_000, output);
+        watermarks.onEvent(record(0, 6), 991_000, output);
+        kafka.observe(now, Map.of(0, extent(0, 8)));
+        watermarks.onPeriodicEmit(output);
+        assertThat(output.marks).containsExactly(980_999L);
+        assertThat(kafka.asked).containsExactly("0:[7,8)");
+
+        kafka.observe(now, Map.of(0, new EndOffsetObservation.Extent(0, 8, 7)));
+        watermarks.onPeriodicEmit(output);
+        assertThat(output.marks).containsExactly(980_999L, now - 10_001);
+    }
+
+    @Test
+    void aRangeEstablishedFromBeyondTheReaderIsStillUnread() {
+        open(2, split(0, 5));
+        watermarks.onEvent(record(0, 5), 990_000, output);
+        kafka.observe(now, Map.of(0, new EndOffsetObservation.Extent(0, 8, 7)));
+        watermarks.onPeriodicEmit(output);
+
+        assertThat(output.marks).containsExactly(979_999L);
+        assertThat(kafka.asked).containsExactly("0:[6,8)");
+    }
+
     @Test
     void followsOnlyWhenEveryPartitionOfTheSubtaskIsReadToItsEnd() {
         open(2, split(0, 10), split(2, 20));
@@ -197,6 +228,7 @@ class ReportWatermarksTest {
     private static final class FakeEndOffsets implements EndOffsets {
         EndOffsetObservation latest;
         boolean closed;
+        final List<String> asked = new ArrayList<>();
 
         void observe(long askedAt, Map<Integer, EndOffsetObservation.Extent> partitions) {
             latest = new EndOffsetObservation(askedAt, partitions);
@@ -205,6 +237,11 @@ class ReportWatermarksTest {
         @Override
         public EndOffsetObservation latest() {
             return latest;
+        }
+
+        @Override
+        public void checkReadable(int partition, long from, long endOffset) {
+            asked.add(partition + ":[" + from + "," + endOffset + ")");
         }
 
         @Override
