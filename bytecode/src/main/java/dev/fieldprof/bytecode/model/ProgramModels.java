@@ -65,6 +65,34 @@ public final class ProgramModels {
         return ProgramModel.newBuilder(model).setPrivacyConfigs(configs).build();
     }
 
+    /**
+     * The model with its privacy configurations in the shuffled mode: reported as in the user-level
+     * mode at the configuration's epsilon (its epsilon0), sealed to the analyst and released by a
+     * shuffler in batches of at least {@code minBatchSize}, whose estimates state their central
+     * guarantee at {@code delta}.
+     *
+     * @param minBatchSize at least 2: the fewest reports in a batch the analyst may open
+     * @param delta in (0, 1): the delta of the central (epsilon, delta) the estimates state
+     */
+    public static ProgramModel shuffled(ProgramModel model, int minBatchSize, double delta) {
+        if (minBatchSize < 2) {
+            throw new IllegalArgumentException(
+                    "minBatchSize must be at least 2, was " + minBatchSize);
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("delta must be in (0, 1), was " + delta);
+        }
+        List<PrivacyConfig> configs = new ArrayList<>();
+        for (PrivacyConfig config : userLevel(model).getPrivacyConfigs()) {
+            configs.add(
+                    PrivacyConfig.newBuilder(config)
+                            .setShuffler(
+                                    new dev.fieldprof.schemas.ShufflerTerms(minBatchSize, delta))
+                            .build());
+        }
+        return ProgramModel.newBuilder(model).setPrivacyConfigs(configs).build();
+    }
+
     /** A model whose method ids are the indices of the sorted signatures. */
     public static ProgramModel build(
             String appVersion,

@@ -9,6 +9,7 @@ import dev.fieldprof.bytecode.AppPackages;
 import dev.fieldprof.bytecode.jar.InvalidJarException;
 import dev.fieldprof.bytecode.model.ProgramModels;
 import dev.fieldprof.cli.support.CliFailure;
+import dev.fieldprof.schemas.ProgramModel;
 import java.io.File;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -32,6 +33,11 @@ import picocli.CommandLine.Option;
                 "Analyse a jar into a program model: its methods V, the order pairs"
                         + " F(m) <= F(m') of Algorithm 1, and the privacy configuration.")
 public final class AnalyzeCommand implements Callable<Integer> {
+    /** The shuffled mode's minimum batch size unless --min-batch-size says otherwise. */
+    static final int DEFAULT_MIN_BATCH_SIZE = 1000;
+
+    /** The shuffled mode's central delta unless --delta says otherwise. */
+    static final double DEFAULT_DELTA = 1e-6;
 
     @Option(names = "--jar", required = true, paramLabel = "APP.jar", description = "The jar.")
     Path jar;
@@ -80,13 +86,31 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(
             names = "--privacy-mode",
             defaultValue = "user-level",
-            paramLabel = "user-level|epsilon-t",
+            paramLabel = "user-level|epsilon-t|shuffled",
             description =
                     "user-level: a report of one sampled event protects the device's whole epoch"
                             + " at --epsilon (k = t = 1); epsilon-t (the paper's mode): a report of"
                             + " k events protects any t changed events at --epsilon, its whole"
-                            + " content at epsilon*k/t (default: ${DEFAULT-VALUE}).")
+                            + " content at epsilon*k/t; shuffled: user-level reports at --epsilon"
+                            + " (epsilon0), sealed to the analyst and released by a shuffler in"
+                            + " batches of at least --min-batch-size (default: ${DEFAULT-VALUE}).")
     String privacyMode;
+
+    @Option(
+            names = "--min-batch-size",
+            paramLabel = "N",
+            description =
+                    "shuffled mode: the fewest reports in a batch the analyst may open, >= 2"
+                            + " (default: 1000).")
+    Integer minBatchSize;
+
+    @Option(
+            names = "--delta",
+            paramLabel = "D",
+            description =
+                    "shuffled mode: the delta of the central (epsilon, delta) the estimates state,"
+                            + " in (0, 1) (default: 1e-6).")
+    Double delta;
 
     @Option(
             names = "--config-id",
@@ -120,14 +144,30 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (configId.isBlank()) {
             throw bad("--config-id must not be blank");
         }
-        boolean userLevel = privacyMode.equals("user-level");
+        boolean shuffled = privacyMode.equals("shuffled");
+        boolean userLevel = shuffled || privacyMode.equals("user-level");
         if (!userLevel && !privacyMode.equals("epsilon-t")) {
-            throw bad("--privacy-mode must be epsilon-t or user-level, was '" + privacyMode + "'");
+            throw bad(
+                    "--privacy-mode must be user-level, epsilon-t or shuffled, was '"
+                            + privacyMode
+                            + "'");
         }
         if (userLevel && (t != null || k != null)) {
             throw bad(
-                    "--t and --k shape the reports of --privacy-mode epsilon-t; the user-level mode"
-                            + " (the default) reports one event");
+                    "--t and --k shape the reports of --privacy-mode epsilon-t; the "
+                            + (shuffled ? "shuffled mode" : "user-level mode (the default)")
+                            + " reports one event");
+        }
+        if (!shuffled && (minBatchSize != null || delta != null)) {
+            throw bad("--min-batch-size and --delta are terms of --privacy-mode shuffled");
+        }
+        int batch = minBatchSize == null ? DEFAULT_MIN_BATCH_SIZE : minBatchSize;
+        double centralDelta = delta == null ? DEFAULT_DELTA : delta;
+        if (batch < 2) {
+            throw bad("--min-batch-size must be >= 2, was " + batch);
+        }
+        if (!(centralDelta > 0 && centralDelta < 1)) {
+            throw bad("--delta must be in (0, 1), was " + centralDelta);
         }
         World chosen;
         try {
@@ -153,8 +193,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalysisResult result;
         try {
             result = ProgramAnalyzer.analyze(request);
-            ProgramModels.write(
-                    userLevel ? ProgramModels.userLevel(result.model()) : result.model(), out);
+            ProgramModel model =
+                    shuffled
+                            ? ProgramModels.shuffled(result.model(), batch, centralDelta)
+                            : userLevel ? ProgramModels.userLevel(result.model()) : result.model();
+            ProgramModels.write(model, out);
             if (statsJson != null) {
                 AnalysisReport.writeStatsJson(result, statsJson);
             }

@@ -233,6 +233,133 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void writesAShuffledConfigurationWithItsBatchTermsThatTheInstrumentedJarCarries()
+            throws Exception {
+        Path model = work.resolve("tiny-shuffled.model");
+        int exit =
+                cli.run(
+                        "analyze",
+                        "--jar",
+                        jar.toString(),
+                        "--app",
+                        "tiny:3.0",
+                        "--world",
+                        "application",
+                        "--privacy-mode",
+                        "shuffled",
+                        "--epsilon",
+                        "4",
+                        "--min-batch-size",
+                        "500",
+                        "--delta",
+                        "1e-7",
+                        "--out",
+                        model.toString());
+        assertThat(exit).as(cli.err()).isZero();
+        dev.fieldprof.schemas.PrivacyConfig config =
+                ProgramModels.read(model).getPrivacyConfigs().get(0);
+        assertThat(config.getMode()).isEqualTo(dev.fieldprof.schemas.PrivacyMode.USER_LEVEL);
+        assertThat(config.getK()).isEqualTo(1);
+        assertThat(config.getT()).isEqualTo(1);
+        assertThat(config.getEpsilon()).isEqualTo(4.0);
+        assertThat(config.getShuffler())
+                .isEqualTo(new dev.fieldprof.schemas.ShufflerTerms(500, 1e-7));
+
+        Path defaults = work.resolve("tiny-shuffled-defaults.model");
+        assertThat(
+                        cli.run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "tiny:3.0",
+                                "--privacy-mode",
+                                "shuffled",
+                                "--out",
+                                defaults.toString()))
+                .as(cli.err())
+                .isZero();
+        assertThat(ProgramModels.read(defaults).getPrivacyConfigs().get(0).getShuffler())
+                .isEqualTo(new dev.fieldprof.schemas.ShufflerTerms(1000, 1e-6));
+
+        Path instrumented = work.resolve("tiny-shuffled.jar");
+        assertThat(
+                        cli.run(
+                                "instrument",
+                                "--jar",
+                                jar.toString(),
+                                "--model",
+                                model.toString(),
+                                // epsilon0 = 4 a report: more than the default daily budget.
+                                "--budget",
+                                "4",
+                                "--out",
+                                instrumented.toString()))
+                .as(cli.err())
+                .isZero();
+        try (var zip = new java.util.zip.ZipFile(instrumented.toFile())) {
+            String properties =
+                    new String(
+                            zip.getInputStream(zip.getEntry("META-INF/fieldprof/client.properties"))
+                                    .readAllBytes(),
+                            java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(properties)
+                    .contains(
+                            "privacy.mode=user-level\n",
+                            "privacy.shuffler.min.batch.size=500\n",
+                            "privacy.shuffler.delta=1.0E-7\n");
+        }
+    }
+
+    @Test
+    void refusesShufflerTermsOutsideTheShuffledModeAndOutOfRange() {
+        assertThat(
+                        cli.run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "a:1",
+                                "--min-batch-size",
+                                "100",
+                                "--out",
+                                work.resolve("x").toString()))
+                .isEqualTo(2);
+        assertThat(cli.err())
+                .contains("--min-batch-size and --delta are terms of --privacy-mode shuffled");
+        assertThat(
+                        cli.run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "a:1",
+                                "--privacy-mode",
+                                "shuffled",
+                                "--min-batch-size",
+                                "1",
+                                "--out",
+                                work.resolve("x").toString()))
+                .isEqualTo(2);
+        assertThat(cli.err()).contains("--min-batch-size must be >= 2, was 1");
+        assertThat(
+                        cli.run(
+                                "analyze",
+                                "--jar",
+                                jar.toString(),
+                                "--app",
+                                "a:1",
+                                "--privacy-mode",
+                                "shuffled",
+                                "--delta",
+                                "1",
+                                "--out",
+                                work.resolve("x").toString()))
+                .isEqualTo(2);
+        assertThat(cli.err()).contains("--delta must be in (0, 1), was 1.0");
+    }
+
+    @Test
     void rejectsBadOptionValuesWithUsageExit() {
         assertThat(
                         cli.run(
