@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.fieldprof.jobs.testing.FrequencyJobTopics;
 import dev.fieldprof.jobs.testing.JobsRuntimeExtension;
 import dev.fieldprof.jobs.testing.TestProgramModels;
 import dev.fieldprof.schemas.DeadLetter;
@@ -12,7 +13,6 @@ import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.PoisonRecords;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
-import dev.fieldprof.schemas.Topics;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -71,10 +70,11 @@ class HostileRecordsITCase {
     @Test
     void poisonRecordsEndAsDeadLettersAndEveryValidReportIsCounted(
             @InjectClusterRESTAddress URI rest) throws Exception {
-        String reports = RUNTIME.createTopic("reports", 1, Topics.reportSettings());
-        String programs = RUNTIME.createTopic("programs", 1, Topics.compactedSettings());
-        String estimates = RUNTIME.createTopic("estimates", 1, Topics.resultSettings());
-        String deadLetters = RUNTIME.createTopic("dead-letters", 1, Topics.resultSettings());
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME);
+        String reports = topics.reports();
+        String programs = topics.programs();
+        String estimates = topics.estimates();
+        String deadLetters = topics.deadLetters();
 
         ProgramModel model = TestProgramModels.model(APP, METHODS, new int[][] {{0, 1}});
         RUNTIME.produce(
@@ -87,7 +87,7 @@ class HostileRecordsITCase {
                         new ProducerRecord<>(programs, "poison:2", programClaimingMethods()),
                         new ProducerRecord<>(programs, APP, PROGRAMS.encode(model))));
 
-        JobClient job = start(reports, programs, estimates, deadLetters);
+        JobClient job = start(topics);
         try {
             // The job got past both poison programs (their dead letters are committed, and the
             // model follows them on the topic) before any report arrives: reports that wait for
@@ -202,26 +202,14 @@ class HostileRecordsITCase {
                         .build());
     }
 
-    private static JobClient start(
-            String reports, String programs, String estimates, String deadLetters)
-            throws Exception {
-        Map<String, String> options = new HashMap<>();
-        options.put(FrequencyJobOptions.BOOTSTRAP.key(), RUNTIME.bootstrapServers());
-        options.put(FrequencyJobOptions.REPORTS_TOPIC.key(), reports);
-        options.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programs);
-        options.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimates);
-        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadLetters);
-        options.put(FrequencyJobOptions.GROUP_ID.key(), "hostile-" + reports);
-        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), "hostile-" + reports);
-        options.put(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms");
-        options.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
-        // Covers the delay from the broker's append to the job's read of a report, which a
-        // loaded machine can stretch to seconds.
-        options.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "2 s");
-        options.put(FrequencyJobOptions.IDLENESS.key(), "1 s");
+    private static JobClient start(FrequencyJobTopics topics) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        FrequencyEstimationJob.onKafka(FrequencyJobOptions.fromMap(options)).buildInto(env);
+        FrequencyEstimationJob.onKafka(
+                        topics.options(
+                                "hostile",
+                                Map.of(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms")))
+                .buildInto(env);
         return env.executeAsync(FrequencyEstimationJob.NAME);
     }
 

@@ -3,6 +3,7 @@ package dev.fieldprof.jobs.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.fieldprof.jobs.testing.FrequencyJobTopics;
 import dev.fieldprof.jobs.testing.JobsRuntimeExtension;
 import dev.fieldprof.jobs.testing.TestProgramModels;
 import dev.fieldprof.ldp.ShuffleAmplification;
@@ -74,12 +75,13 @@ class ShuffledModeITCase {
 
     @Test
     void openedBatchesAreEstimatedWithTheirCentralGuarantee(@TempDir Path dir) throws Exception {
-        String reports = RUNTIME.createTopic("reports", 1, Topics.reportSettings());
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME);
+        String reports = topics.reports();
+        String programs = topics.programs();
+        String estimates = topics.estimates();
+        String deadLetters = topics.deadLetters();
         // Keeps the producer's time, as the shuffler's topic does: the release time it stamps.
         String shuffled = RUNTIME.createTopic("batches", 1, Topics.resultSettings());
-        String programs = RUNTIME.createTopic("programs", 1, Topics.compactedSettings());
-        String estimates = RUNTIME.createTopic("estimates", 1, Topics.estimateSettings());
-        String deadLetters = RUNTIME.createTopic("dead-letters", 1, Topics.resultSettings());
 
         ProgramModel model = TestProgramModels.model(APP, METHODS, new int[][] {{0, 1}});
         model.getPrivacyConfigs().get(0).setShuffler(new ShufflerTerms(MIN_BATCH, DELTA));
@@ -102,7 +104,7 @@ class ShuffledModeITCase {
             small.add(sealer.seal(REPORTS.encode(report(random)), APP, "default"));
         }
 
-        JobClient job = start(reports, shuffled, programs, estimates, deadLetters, keyset);
+        JobClient job = start(topics, shuffled, keyset);
         try {
             // One release time for both parts of the batch: they belong to one window.
             long released = System.currentTimeMillis();
@@ -252,31 +254,15 @@ class ShuffledModeITCase {
         return new ProducerRecord<>(topic, null, time, batchId + "/" + part, BATCHES.encode(batch));
     }
 
-    private static JobClient start(
-            String reports,
-            String shuffled,
-            String programs,
-            String estimates,
-            String deadLetters,
-            Path keyset)
+    private static JobClient start(FrequencyJobTopics topics, String shuffled, Path keyset)
             throws Exception {
-        Map<String, String> options = new HashMap<>();
-        options.put(FrequencyJobOptions.BOOTSTRAP.key(), RUNTIME.bootstrapServers());
-        options.put(FrequencyJobOptions.REPORTS_TOPIC.key(), reports);
-        options.put(FrequencyJobOptions.SHUFFLED_TOPIC.key(), shuffled);
-        options.put(FrequencyJobOptions.ANALYST_KEYSET.key(), keyset.toString());
-        options.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programs);
-        options.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimates);
-        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadLetters);
-        options.put(FrequencyJobOptions.GROUP_ID.key(), "shuffled-" + reports);
-        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), "shuffled-" + reports);
-        options.put(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms");
-        options.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
-        options.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "2 s");
-        options.put(FrequencyJobOptions.IDLENESS.key(), "1 s");
+        Map<String, String> tuning = new HashMap<>();
+        tuning.put(FrequencyJobOptions.SHUFFLED_TOPIC.key(), shuffled);
+        tuning.put(FrequencyJobOptions.ANALYST_KEYSET.key(), keyset.toString());
+        tuning.put(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        FrequencyEstimationJob.onKafka(FrequencyJobOptions.fromMap(options)).buildInto(env);
+        FrequencyEstimationJob.onKafka(topics.options("shuffled", tuning)).buildInto(env);
         return env.executeAsync(FrequencyEstimationJob.NAME);
     }
 
