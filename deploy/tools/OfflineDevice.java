@@ -2,6 +2,7 @@ import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.ldp.ChaCha20RandomSource;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
+import dev.fieldprof.client.transport.kafka.KafkaTransportSettings;
 import dev.fieldprof.schemas.MethodInfo;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.ProgramModel;
@@ -99,7 +100,12 @@ public final class OfflineDevice {
         // costs the run at most this before the report goes to the spool.
         Duration kafkaWait = wait.compareTo(Duration.ofSeconds(2)) > 0 ? wait : Duration.ofSeconds(1);
         KafkaReportTransport transport = new KafkaReportTransport(
-                bootstrap, Topics.FREQUENCY_REPORTS, kafkaWait, state.resolve("spool"), 1 << 20, 64);
+                KafkaTransportSettings.builder(bootstrap, state.resolve("spool"))
+                        .topic(Topics.FREQUENCY_REPORTS)
+                        .timeout(kafkaWait)
+                        .spoolMaxBytes(1 << 20)
+                        .queueCapacity(64)
+                        .build());
         DeviceRuntime device = DeviceRuntime.start(config, transport, new ChaCha20RandomSource(), clock);
         for (int i = 0; i < 2 * K; i++) {
             device.record(i % METHODS);

@@ -3,9 +3,7 @@ package dev.fieldprof.client;
 import dev.fieldprof.client.transport.CallbackReportTransport;
 import dev.fieldprof.client.transport.FileReportTransport;
 import dev.fieldprof.client.transport.ReportTransport;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
+import dev.fieldprof.client.transport.kafka.KafkaTransportSettings;
 
 /**
  * Builds the transport a {@link ClientConfig} names. The Kafka transport is loaded reflectively, so
@@ -37,37 +35,28 @@ public final class ReportTransports {
             case FILE:
                 return new FileReportTransport(config.reportFile(), config.queueCapacity());
             case KAFKA:
+                // The settings link no Kafka class; the transport is found by name, so that no
+                // Kafka class is linked unless this branch runs.
+                KafkaTransportSettings.Builder settings =
+                        KafkaTransportSettings.builder(
+                                        config.kafkaBootstrapServers(), config.spoolDir())
+                                .topic(config.kafkaTopic())
+                                .timeout(config.kafkaTimeout())
+                                .spoolMaxBytes(config.spoolMaxBytes())
+                                .queueCapacity(config.queueCapacity())
+                                .clientProperties(config.kafkaClientProperties())
+                                .connectAtStart(reportMayBeDue);
+                if (config.shuffler().isPresent()) {
+                    settings.shuffled(
+                            config.configId(),
+                            config.analystPublicKeyset(),
+                            config.shufflerTopic());
+                }
                 try {
-                    // The transport's own public constructor, found by name: no link to Kafka
-                    // classes unless this branch runs.
                     return (ReportTransport)
                             Class.forName(KAFKA_CLASS)
-                                    .getConstructor(
-                                            String.class,
-                                            String.class,
-                                            Duration.class,
-                                            Path.class,
-                                            long.class,
-                                            int.class,
-                                            Map.class,
-                                            boolean.class,
-                                            String.class,
-                                            Path.class,
-                                            String.class)
-                                    .newInstance(
-                                            config.kafkaBootstrapServers(),
-                                            config.kafkaTopic(),
-                                            config.kafkaTimeout(),
-                                            config.spoolDir(),
-                                            config.spoolMaxBytes(),
-                                            config.queueCapacity(),
-                                            config.kafkaClientProperties(),
-                                            reportMayBeDue,
-                                            config.shuffler().isPresent()
-                                                    ? config.configId()
-                                                    : null,
-                                            config.analystPublicKeyset(),
-                                            config.shufflerTopic());
+                                    .getConstructor(KafkaTransportSettings.class)
+                                    .newInstance(settings.build());
                 } catch (ReflectiveOperationException | LinkageError e) {
                     throw new IllegalStateException(
                             ClientConfig.KEY_TRANSPORT

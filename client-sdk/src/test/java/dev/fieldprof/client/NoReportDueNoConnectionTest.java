@@ -6,6 +6,7 @@ import dev.fieldprof.client.DeviceRuntime.Outcome;
 import dev.fieldprof.client.transport.CallbackReportTransport;
 import dev.fieldprof.client.transport.Reports;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
+import dev.fieldprof.client.transport.kafka.KafkaTransportSettings;
 import dev.fieldprof.ldp.SeededRandomSource;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -144,12 +145,12 @@ class NoReportDueNoConnectionTest {
         // A report an earlier run could not deliver waits in the device's spool.
         try (KafkaReportTransport offline =
                 new KafkaReportTransport(
-                        "127.0.0.1:1",
-                        "reports",
-                        Duration.ofMillis(200),
-                        config.spoolDir(),
-                        1 << 20,
-                        8)) {
+                        KafkaTransportSettings.builder("127.0.0.1:1", config.spoolDir())
+                                .topic("reports")
+                                .timeout(Duration.ofMillis(200))
+                                .spoolMaxBytes(1 << 20)
+                                .queueCapacity(8)
+                                .build())) {
             offline.submit(Reports.report(1, 4));
             assertThat(offline.flush(Duration.ofSeconds(30))).isTrue();
             assertThat(offline.spooled()).isEqualTo(1);

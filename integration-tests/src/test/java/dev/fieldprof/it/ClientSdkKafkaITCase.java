@@ -6,6 +6,7 @@ import dev.fieldprof.client.ClientConfig;
 import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
+import dev.fieldprof.client.transport.kafka.KafkaTransportSettings;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.file.Path;
@@ -88,7 +89,12 @@ class ClientSdkKafkaITCase {
         Path spool = dir.resolve("spool");
         try (KafkaReportTransport offline =
                 new KafkaReportTransport(
-                        "127.0.0.1:1", topic, Duration.ofMillis(300), spool, 1 << 20, 16)) {
+                        KafkaTransportSettings.builder("127.0.0.1:1", spool)
+                                .topic(topic)
+                                .timeout(Duration.ofMillis(300))
+                                .spoolMaxBytes(1 << 20)
+                                .queueCapacity(16)
+                                .build())) {
             for (int i = 0; i < 3; i++) {
                 offline.submit(report(i));
             }
@@ -97,12 +103,12 @@ class ClientSdkKafkaITCase {
         }
         try (KafkaReportTransport online =
                 new KafkaReportTransport(
-                        RUNTIME.bootstrapServers(),
-                        topic,
-                        Duration.ofSeconds(20),
-                        spool,
-                        1 << 20,
-                        16)) {
+                        KafkaTransportSettings.builder(RUNTIME.bootstrapServers(), spool)
+                                .topic(topic)
+                                .timeout(Duration.ofSeconds(20))
+                                .spoolMaxBytes(1 << 20)
+                                .queueCapacity(16)
+                                .build())) {
             online.submit(report(3));
             assertThat(online.flush(Duration.ofSeconds(60))).isTrue();
             assertThat(online.spooled()).isZero();

@@ -11,7 +11,6 @@ import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.FrequencyReport;
-import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.schemas.ReplayKeys;
 import dev.fieldprof.schemas.Topics;
@@ -59,14 +58,9 @@ class DeadLetterReplayITCase {
 
     @Test
     void aReportWhoseModelCameAfterItsLetterCountsOnceInItsWindowWhenReplayed() throws Exception {
+        // Producer timestamps: the reports carry their time.
         FrequencyJobTopics topics =
-                new FrequencyJobTopics(
-                        RUNTIME.bootstrapServers(),
-                        // Producer timestamps: the reports carry their time.
-                        RUNTIME.createRandomTopic(PARTITIONS, false),
-                        RUNTIME.createRandomTopic(1, true),
-                        RUNTIME.createRandomTopic(1, true),
-                        RUNTIME.createRandomTopic(1, false));
+                FrequencyJobTopics.createKeepingReportTimes(RUNTIME, PARTITIONS);
         String replayTopic = RUNTIME.randomTopic();
         RUNTIME.createTopic(replayTopic, PARTITIONS, Topics.replaySettings());
         List<Report> known = KnownReports.randomized(SEED, APP, "replay", ON_TIME + 2);
@@ -87,15 +81,7 @@ class DeadLetterReplayITCase {
             assertThat(letter.getOffset()).isZero();
             String key = ReplayKeys.of(topics.reports(), 0, 0);
 
-            RUNTIME.produce(
-                    List.of(
-                            new ProducerRecord<>(
-                                    topics.programs(),
-                                    APP,
-                                    RecordCodec.of(ProgramModel.class)
-                                            .encode(KnownReports.model(APP)))),
-                    new StringSerializer(),
-                    new ByteArraySerializer());
+            topics.publishModel(RUNTIME, APP);
             KnownReports.produce(
                     RUNTIME,
                     topics.reports(),

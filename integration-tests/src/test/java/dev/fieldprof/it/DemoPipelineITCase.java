@@ -10,6 +10,7 @@ import dev.fieldprof.cli.demo.SimulatedDevices;
 import dev.fieldprof.cli.programs.ProgramPublisher;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
+import dev.fieldprof.client.transport.kafka.KafkaTransportSettings;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.jobs.io.EncodedRecord;
@@ -79,12 +80,13 @@ class DemoPipelineITCase {
 
         try (ReportTransport transport =
                         new KafkaReportTransport(
-                                RUNTIME.bootstrapServers(),
-                                reports,
-                                Duration.ofSeconds(30),
-                                work.resolve("spool"),
-                                1L << 20,
-                                1_000);
+                                KafkaTransportSettings.builder(
+                                                RUNTIME.bootstrapServers(), work.resolve("spool"))
+                                        .topic(reports)
+                                        .timeout(Duration.ofSeconds(30))
+                                        .spoolMaxBytes(1L << 20)
+                                        .queueCapacity(1_000)
+                                        .build());
                 SimulatedDevices devices =
                         new SimulatedDevices(
                                 model,

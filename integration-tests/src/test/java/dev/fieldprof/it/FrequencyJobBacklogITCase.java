@@ -11,7 +11,6 @@ import dev.fieldprof.jobs.io.KafkaEndOffsets;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
-import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,8 +36,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,15 +140,7 @@ class FrequencyJobBacklogITCase {
 
     private static FrequencyJobTopics topicsWithModel() {
         FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, PARTITIONS);
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                topics.programs(),
-                                APP,
-                                RecordCodec.of(ProgramModel.class)
-                                        .encode(KnownReports.model(APP)))),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        topics.publishModel(RUNTIME, APP);
         return topics;
     }
 

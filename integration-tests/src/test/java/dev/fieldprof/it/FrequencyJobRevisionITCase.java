@@ -7,7 +7,6 @@ import dev.fieldprof.it.KnownReports.Report;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.schemas.EstimateWindow;
-import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.time.Duration;
 import java.util.HashMap;
@@ -16,10 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,23 +49,10 @@ class FrequencyJobRevisionITCase {
     @Test
     void aReportLaterThanItsWindowsEstimateMakesRevisionTwoThatTheLatestValuePerKeyShows()
             throws Exception {
+        // Producer timestamps: the late report carries its time.
         FrequencyJobTopics topics =
-                new FrequencyJobTopics(
-                        RUNTIME.bootstrapServers(),
-                        // Producer timestamps: the late report carries its time.
-                        RUNTIME.createRandomTopic(PARTITIONS, false),
-                        RUNTIME.createRandomTopic(1, true),
-                        RUNTIME.createRandomTopic(1, true),
-                        RUNTIME.createRandomTopic(1, false));
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                topics.programs(),
-                                APP,
-                                RecordCodec.of(ProgramModel.class)
-                                        .encode(KnownReports.model(APP)))),
-                new StringSerializer(),
-                new ByteArraySerializer());
+                FrequencyJobTopics.createKeepingReportTimes(RUNTIME, PARTITIONS);
+        topics.publishModel(RUNTIME, APP);
         List<Report> known = KnownReports.randomized(SEED, APP, "revision", ON_TIME + 1);
         long time = System.currentTimeMillis();
         long windowStart = KnownReports.windowStart(time, WINDOW);

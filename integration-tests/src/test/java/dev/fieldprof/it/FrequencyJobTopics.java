@@ -1,8 +1,14 @@
 package dev.fieldprof.it;
 
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
+import dev.fieldprof.schemas.ProgramModel;
+import dev.fieldprof.schemas.RecordCodec;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Fresh topics for one run of the frequency job on the shared broker (reports stamped by the
@@ -19,6 +25,34 @@ record FrequencyJobTopics(
                 runtime.createRandomTopic(1, true),
                 runtime.createRandomTopic(1, false),
                 runtime.createRandomTopic(1, false));
+    }
+
+    /**
+     * As {@link #create}, but the reports keep the producers' timestamps (a report carries its
+     * time, as a replayed one keeps its original time) and the estimates topic is compacted, so
+     * that a window's revisions share its key.
+     */
+    static FrequencyJobTopics createKeepingReportTimes(
+            FieldprofRuntimeExtension runtime, int reportPartitions) {
+        return new FrequencyJobTopics(
+                runtime.bootstrapServers(),
+                runtime.createRandomTopic(reportPartitions, false),
+                runtime.createRandomTopic(1, true),
+                runtime.createRandomTopic(1, true),
+                runtime.createRandomTopic(1, false));
+    }
+
+    /** Publishes {@link KnownReports#model} of {@code app} and returns once it is acknowledged. */
+    void publishModel(FieldprofRuntimeExtension runtime, String app) {
+        runtime.produce(
+                List.of(
+                        new ProducerRecord<>(
+                                programs,
+                                app,
+                                RecordCodec.of(ProgramModel.class)
+                                        .encode(KnownReports.model(app)))),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     /**

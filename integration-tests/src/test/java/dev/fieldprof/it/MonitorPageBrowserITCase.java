@@ -14,7 +14,6 @@ import dev.fieldprof.monitor.MonitorFeed;
 import dev.fieldprof.monitor.MonitorHistory;
 import dev.fieldprof.monitor.MonitorServer;
 import dev.fieldprof.schemas.EstimateWindow;
-import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,8 +31,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +70,7 @@ class MonitorPageBrowserITCase {
     void drawsSeriesWithBandsOf196StandardErrorsAndCountsDeadLetters() throws Exception {
         FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, 2);
         String edgeModels = RUNTIME.createRandomTopic(1, true);
-        publishProgram(topics);
+        topics.publishModel(RUNTIME, APP);
         JobClient job = start(topics);
         List<EstimateWindow> estimates;
         try {
@@ -222,7 +219,7 @@ class MonitorPageBrowserITCase {
             throws Exception {
         FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME, 2);
         String edgeModels = RUNTIME.createRandomTopic(1, true);
-        publishProgram(topics);
+        topics.publishModel(RUNTIME, APP);
         List<Report> known = KnownReports.randomized(SEED + 1, APP, "live", 60);
         JobClient job = start(topics);
         MonitorHistory history = new MonitorHistory(30, 4, 10_000);
@@ -291,18 +288,6 @@ class MonitorPageBrowserITCase {
                                 "const p = window.fieldprofMonitor.plots;"
                                         + " return p.length ? p[0].plot.data[0].length : 0;"))
                 .intValue();
-    }
-
-    private static void publishProgram(FrequencyJobTopics topics) {
-        RUNTIME.produce(
-                List.of(
-                        new ProducerRecord<>(
-                                topics.programs(),
-                                APP,
-                                RecordCodec.of(ProgramModel.class)
-                                        .encode(KnownReports.model(APP)))),
-                new StringSerializer(),
-                new ByteArraySerializer());
     }
 
     private static JsonNode stateJson(MonitorServer server) throws Exception {

@@ -4,6 +4,7 @@ import dev.fieldprof.cli.programs.ProgramPublisher;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
+import dev.fieldprof.client.transport.kafka.KafkaTransportSettings;
 import dev.fieldprof.jobs.frequency.FrequencyEstimationJob;
 import dev.fieldprof.jobs.frequency.FrequencyJobOptions;
 import dev.fieldprof.monitor.DeadLetterTally;
@@ -88,12 +89,13 @@ final class DemoRun {
                     Locale.ROOT, "fieldprof demo: estimation job %s submitted%n", job.getJobID());
             try (ReportTransport transport =
                             new KafkaReportTransport(
-                                    bootstrap,
-                                    Topics.FREQUENCY_REPORTS,
-                                    Duration.ofSeconds(10),
-                                    settings.workDir().resolve("spool"),
-                                    64L << 20,
-                                    10_000);
+                                    KafkaTransportSettings.builder(
+                                                    bootstrap, settings.workDir().resolve("spool"))
+                                            .topic(Topics.FREQUENCY_REPORTS)
+                                            .timeout(Duration.ofSeconds(10))
+                                            .spoolMaxBytes(64L << 20)
+                                            .queueCapacity(10_000)
+                                            .build());
                     SimulatedDevices devices =
                             new SimulatedDevices(
                                     model,

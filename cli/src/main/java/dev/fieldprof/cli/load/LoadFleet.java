@@ -5,6 +5,7 @@ import dev.fieldprof.client.DeviceRuntime;
 import dev.fieldprof.client.transport.ReportTransport;
 import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.client.transport.kafka.KafkaReportTransport;
+import dev.fieldprof.client.transport.kafka.KafkaTransportSettings;
 import dev.fieldprof.ldp.ChaCha20RandomSource;
 import dev.fieldprof.schemas.PrivacyConfig;
 import dev.fieldprof.schemas.PrivacyMode;
@@ -71,13 +72,17 @@ final class LoadFleet implements AutoCloseable {
             for (int w = 0; w < workerCount; w++) {
                 transports.add(
                         new KafkaReportTransport(
-                                client.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG),
-                                reportsTopic,
-                                Duration.ofSeconds(30),
-                                stateRoot.resolve("spool-" + w),
-                                256L << 20,
-                                1_000_000,
-                                asMap(client)));
+                                KafkaTransportSettings.builder(
+                                                client.getProperty(
+                                                        CommonClientConfigs
+                                                                .BOOTSTRAP_SERVERS_CONFIG),
+                                                stateRoot.resolve("spool-" + w))
+                                        .topic(reportsTopic)
+                                        .timeout(Duration.ofSeconds(30))
+                                        .spoolMaxBytes(256L << 20)
+                                        .queueCapacity(1_000_000)
+                                        .clientProperties(asMap(client))
+                                        .build()));
             }
             for (int i = 0; i < deviceCount; i++) {
                 String deviceId = String.format("%s%06d", deviceIdPrefix, i);

@@ -3,8 +3,9 @@ package dev.fieldprof.jobs.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.fieldprof.jobs.testing.FrequencyJobTopics;
+import dev.fieldprof.jobs.testing.JobsRuntimeExtension;
 import dev.fieldprof.jobs.testing.TestProgramModels;
-import dev.fieldprof.runtime.EmbeddedKafka;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateWindow;
@@ -12,7 +13,6 @@ import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.PoisonRecords;
 import dev.fieldprof.schemas.ProgramModel;
 import dev.fieldprof.schemas.RecordCodec;
-import dev.fieldprof.schemas.Topics;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,34 +23,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterRESTAddress;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -66,12 +51,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class HostileRecordsITCase {
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    static final JobsRuntimeExtension RUNTIME = JobsRuntimeExtension.builder().taskSlots(2).build();
 
     private static final String APP = "hostile-it:1.0";
     private static final int METHODS = 5;
@@ -87,35 +67,17 @@ class HostileRecordsITCase {
     private static final String STRING_CLAIM =
             "cannot decode 15 bytes: string claims 2000000000 bytes but 0 bytes are left";
 
-    private static EmbeddedKafka kafka;
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.builder().start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
-
     @Test
     void poisonRecordsEndAsDeadLettersAndEveryValidReportIsCounted(
             @InjectClusterRESTAddress URI rest) throws Exception {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        String reports = "it.hostile.reports." + suffix;
-        String programs = "it.hostile.programs." + suffix;
-        String estimates = "it.hostile.estimates." + suffix;
-        String deadLetters = "it.hostile.dead-letters." + suffix;
-        kafka.createTopic(reports, 1, Topics.reportSettings());
-        kafka.createTopic(programs, 1, Topics.compactedSettings());
-        kafka.createTopic(estimates, 1, Topics.resultSettings());
-        kafka.createTopic(deadLetters, 1, Topics.resultSettings());
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME);
+        String reports = topics.reports();
+        String programs = topics.programs();
+        String estimates = topics.estimates();
+        String deadLetters = topics.deadLetters();
 
         ProgramModel model = TestProgramModels.model(APP, METHODS, new int[][] {{0, 1}});
-        produce(
+        RUNTIME.produce(
                 List.of(
                         new ProducerRecord<>(
                                 programs,
@@ -125,7 +87,7 @@ class HostileRecordsITCase {
                         new ProducerRecord<>(programs, "poison:2", programClaimingMethods()),
                         new ProducerRecord<>(programs, APP, PROGRAMS.encode(model))));
 
-        JobClient job = start(reports, programs, estimates, deadLetters);
+        JobClient job = start(topics);
         try {
             // The job got past both poison programs (their dead letters are committed, and the
             // model follows them on the topic) before any report arrives: reports that wait for
@@ -150,7 +112,7 @@ class HostileRecordsITCase {
                     sent++;
                 }
                 batch.add(new ProducerRecord<>(reports, "poison", poison));
-                List<RecordMetadata> acknowledged = produce(batch);
+                List<RecordMetadata> acknowledged = RUNTIME.produce(batch);
                 for (RecordMetadata valid : acknowledged.subList(0, 4)) {
                     long start = valid.timestamp() - Math.floorMod(valid.timestamp(), WINDOW);
                     expected.merge(start, 1L, Long::sum);
@@ -240,98 +202,23 @@ class HostileRecordsITCase {
                         .build());
     }
 
-    private static JobClient start(
-            String reports, String programs, String estimates, String deadLetters)
-            throws Exception {
-        Map<String, String> options = new HashMap<>();
-        options.put(FrequencyJobOptions.BOOTSTRAP.key(), kafka.bootstrapServers());
-        options.put(FrequencyJobOptions.REPORTS_TOPIC.key(), reports);
-        options.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programs);
-        options.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimates);
-        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadLetters);
-        options.put(FrequencyJobOptions.GROUP_ID.key(), "hostile-" + reports);
-        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), "hostile-" + reports);
-        options.put(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms");
-        options.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
-        // Covers the delay from the broker's append to the job's read of a report, which a
-        // loaded machine can stretch to seconds.
-        options.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "2 s");
-        options.put(FrequencyJobOptions.IDLENESS.key(), "1 s");
+    private static JobClient start(FrequencyJobTopics topics) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        FrequencyEstimationJob.onKafka(FrequencyJobOptions.fromMap(options)).buildInto(env);
+        FrequencyEstimationJob.onKafka(
+                        topics.options(
+                                "hostile",
+                                Map.of(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms")))
+                .buildInto(env);
         return env.executeAsync(FrequencyEstimationJob.NAME);
     }
 
-    private static List<RecordMetadata> produce(List<ProducerRecord<String, byte[]>> records)
-            throws Exception {
-        List<RecordMetadata> acknowledged = new ArrayList<>();
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(
-                        kafka.clientProperties(),
-                        new StringSerializer(),
-                        new ByteArraySerializer())) {
-            List<java.util.concurrent.Future<RecordMetadata>> sent = new ArrayList<>();
-            for (ProducerRecord<String, byte[]> record : records) {
-                sent.add(producer.send(record));
-            }
-            producer.flush();
-            for (java.util.concurrent.Future<RecordMetadata> future : sent) {
-                acknowledged.add(future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
-            }
-        }
-        return acknowledged;
-    }
-
     private static List<EstimateWindow> awaitEstimates(String topic, int count) {
-        RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
-        List<EstimateWindow> estimates = new ArrayList<>();
-        for (byte[] bytes : awaitValues(topic, count)) {
-            estimates.add(codec.decode(bytes));
-        }
-        return estimates;
+        return RUNTIME.awaitAtLeast(topic, RecordCodec.of(EstimateWindow.class)::decode, count);
     }
 
     private static List<DeadLetter> awaitDeadLetters(String topic, int count) {
-        RecordCodec<DeadLetter> codec = RecordCodec.of(DeadLetter.class);
-        List<DeadLetter> letters = new ArrayList<>();
-        for (byte[] bytes : awaitValues(topic, count)) {
-            letters.add(codec.decode(bytes));
-        }
-        return letters;
-    }
-
-    /**
-     * The committed values of {@code topic} once there are at least {@code count}, and whatever
-     * more arrived by then (a deadline of {@link #TIMEOUT} for a real condition, not a timing).
-     */
-    private static List<byte[]> awaitValues(String topic, int count) {
-        Properties properties = kafka.clientProperties();
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<byte[]> values = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (values.size() < count) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError(
-                            "only " + values.size() + " of " + count + " records on " + topic);
-                }
-                for (ConsumerRecord<byte[], byte[]> record :
-                        consumer.poll(Duration.ofMillis(200))) {
-                    values.add(record.value());
-                }
-            }
-            // Anything published beyond the expected count is read too, so the test sees it.
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(2))) {
-                values.add(record.value());
-            }
-        }
-        return values;
+        return RUNTIME.awaitAtLeast(topic, RecordCodec.of(DeadLetter.class)::decode, count);
     }
 
     /**

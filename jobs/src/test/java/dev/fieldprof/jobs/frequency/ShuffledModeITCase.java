@@ -3,9 +3,10 @@ package dev.fieldprof.jobs.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.fieldprof.jobs.testing.FrequencyJobTopics;
+import dev.fieldprof.jobs.testing.JobsRuntimeExtension;
 import dev.fieldprof.jobs.testing.TestProgramModels;
 import dev.fieldprof.ldp.ShuffleAmplification;
-import dev.fieldprof.runtime.EmbeddedKafka;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.EstimateKeys;
@@ -30,27 +31,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,12 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShuffledModeITCase {
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    static final JobsRuntimeExtension RUNTIME = JobsRuntimeExtension.builder().taskSlots(2).build();
 
     private static final String APP = "shuffled-it:1.0";
     private static final int METHODS = 5;
@@ -90,38 +73,19 @@ class ShuffledModeITCase {
             RecordCodec.of(EstimateWindow.class);
     private static final RecordCodec<DeadLetter> LETTERS = RecordCodec.of(DeadLetter.class);
 
-    private static EmbeddedKafka kafka;
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.builder().start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
-
     @Test
     void openedBatchesAreEstimatedWithTheirCentralGuarantee(@TempDir Path dir) throws Exception {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        String reports = "it.shuffled.reports." + suffix;
-        String shuffled = "it.shuffled.batches." + suffix;
-        String programs = "it.shuffled.programs." + suffix;
-        String estimates = "it.shuffled.estimates." + suffix;
-        String deadLetters = "it.shuffled.dead-letters." + suffix;
-        kafka.createTopic(reports, 1, Topics.reportSettings());
+        FrequencyJobTopics topics = FrequencyJobTopics.create(RUNTIME);
+        String reports = topics.reports();
+        String programs = topics.programs();
+        String estimates = topics.estimates();
+        String deadLetters = topics.deadLetters();
         // Keeps the producer's time, as the shuffler's topic does: the release time it stamps.
-        kafka.createTopic(shuffled, 1, Topics.resultSettings());
-        kafka.createTopic(programs, 1, Topics.compactedSettings());
-        kafka.createTopic(estimates, 1, Topics.estimateSettings());
-        kafka.createTopic(deadLetters, 1, Topics.resultSettings());
+        String shuffled = RUNTIME.createTopic("batches", 1, Topics.resultSettings());
 
         ProgramModel model = TestProgramModels.model(APP, METHODS, new int[][] {{0, 1}});
         model.getPrivacyConfigs().get(0).setShuffler(new ShufflerTerms(MIN_BATCH, DELTA));
-        produce(List.of(new ProducerRecord<>(programs, APP, PROGRAMS.encode(model))));
+        RUNTIME.produce(List.of(new ProducerRecord<>(programs, APP, PROGRAMS.encode(model))));
 
         AnalystKeys keys = AnalystKeys.generate();
         Path keyset = dir.resolve("analyst-keyset.json");
@@ -140,11 +104,11 @@ class ShuffledModeITCase {
             small.add(sealer.seal(REPORTS.encode(report(random)), APP, "default"));
         }
 
-        JobClient job = start(reports, shuffled, programs, estimates, deadLetters, keyset);
+        JobClient job = start(topics, shuffled, keyset);
         try {
             // One release time for both parts of the batch: they belong to one window.
             long released = System.currentTimeMillis();
-            produce(
+            RUNTIME.produce(
                     List.of(
                             part(
                                     shuffled,
@@ -204,7 +168,8 @@ class ShuffledModeITCase {
                             + " / default (part 1 of 2, "
                             + BATCH
                             + " reports): ";
-            List<DeadLetter> letters = awaitDeadLetters(deadLetters, 1 + SMALL_BATCH + 1);
+            List<DeadLetter> letters =
+                    RUNTIME.awaitAtLeast(deadLetters, LETTERS::decode, 1 + SMALL_BATCH + 1);
             List<Object> expected = new ArrayList<>();
             expected.add(
                     tuple(
@@ -289,110 +254,37 @@ class ShuffledModeITCase {
         return new ProducerRecord<>(topic, null, time, batchId + "/" + part, BATCHES.encode(batch));
     }
 
-    private static JobClient start(
-            String reports,
-            String shuffled,
-            String programs,
-            String estimates,
-            String deadLetters,
-            Path keyset)
+    private static JobClient start(FrequencyJobTopics topics, String shuffled, Path keyset)
             throws Exception {
-        Map<String, String> options = new HashMap<>();
-        options.put(FrequencyJobOptions.BOOTSTRAP.key(), kafka.bootstrapServers());
-        options.put(FrequencyJobOptions.REPORTS_TOPIC.key(), reports);
-        options.put(FrequencyJobOptions.SHUFFLED_TOPIC.key(), shuffled);
-        options.put(FrequencyJobOptions.ANALYST_KEYSET.key(), keyset.toString());
-        options.put(FrequencyJobOptions.PROGRAMS_TOPIC.key(), programs);
-        options.put(FrequencyJobOptions.ESTIMATES_TOPIC.key(), estimates);
-        options.put(FrequencyJobOptions.DEAD_LETTER_TOPIC.key(), deadLetters);
-        options.put(FrequencyJobOptions.GROUP_ID.key(), "shuffled-" + reports);
-        options.put(FrequencyJobOptions.TRANSACTIONAL_ID_PREFIX.key(), "shuffled-" + reports);
-        options.put(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms");
-        options.put(FrequencyJobOptions.CHECKPOINT_INTERVAL.key(), "1 s");
-        options.put(FrequencyJobOptions.OUT_OF_ORDERNESS.key(), "2 s");
-        options.put(FrequencyJobOptions.IDLENESS.key(), "1 s");
+        Map<String, String> tuning = new HashMap<>();
+        tuning.put(FrequencyJobOptions.SHUFFLED_TOPIC.key(), shuffled);
+        tuning.put(FrequencyJobOptions.ANALYST_KEYSET.key(), keyset.toString());
+        tuning.put(FrequencyJobOptions.WINDOW.key(), WINDOW + " ms");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        FrequencyEstimationJob.onKafka(FrequencyJobOptions.fromMap(options)).buildInto(env);
+        FrequencyEstimationJob.onKafka(topics.options("shuffled", tuning)).buildInto(env);
         return env.executeAsync(FrequencyEstimationJob.NAME);
-    }
-
-    private static void produce(List<ProducerRecord<String, byte[]>> records) throws Exception {
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(
-                        kafka.clientProperties(),
-                        new StringSerializer(),
-                        new ByteArraySerializer())) {
-            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
-            for (ProducerRecord<String, byte[]> record : records) {
-                sent.add(producer.send(record));
-            }
-            producer.flush();
-            for (java.util.concurrent.Future<?> future : sent) {
-                future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        }
     }
 
     /**
      * The latest estimate per key (what a reader of the compacted topic keeps) once one of them
-     * satisfies {@code done}, within {@link #TIMEOUT} (a deadline for a real condition).
+     * satisfies {@code done}.
      */
     private static Map<String, EstimateWindow> awaitEstimates(
             String topic, Predicate<EstimateWindow> done) {
+        return latest(
+                RUNTIME.await(
+                        topic,
+                        ESTIMATES::decode,
+                        windows -> latest(windows).values().stream().anyMatch(done),
+                        Duration.ZERO));
+    }
+
+    private static Map<String, EstimateWindow> latest(List<EstimateWindow> windows) {
         Map<String, EstimateWindow> latest = new LinkedHashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(topic)) {
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (latest.values().stream().noneMatch(done)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no estimate as expected on " + topic + ": " + latest);
-                }
-                for (ConsumerRecord<byte[], byte[]> record :
-                        consumer.poll(Duration.ofMillis(200))) {
-                    EstimateWindow window = ESTIMATES.decode(record.value());
-                    latest.put(EstimateKeys.of(window), window);
-                }
-            }
+        for (EstimateWindow window : windows) {
+            latest.put(EstimateKeys.of(window), window);
         }
         return latest;
-    }
-
-    /** The dead letters once there are at least {@code count}, and whatever more came by then. */
-    private static List<DeadLetter> awaitDeadLetters(String topic, int count) {
-        List<DeadLetter> letters = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(topic)) {
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (letters.size() < count) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError(
-                            "only "
-                                    + letters.size()
-                                    + " of "
-                                    + count
-                                    + " dead letters: "
-                                    + letters);
-                }
-                for (ConsumerRecord<byte[], byte[]> record :
-                        consumer.poll(Duration.ofMillis(200))) {
-                    letters.add(LETTERS.decode(record.value()));
-                }
-            }
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(2))) {
-                letters.add(LETTERS.decode(record.value()));
-            }
-        }
-        return letters;
-    }
-
-    private static KafkaConsumer<byte[], byte[]> consumer(String topic) {
-        Properties properties = kafka.clientProperties();
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        return consumer;
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.jobs.io.KafkaRecords;
 import dev.fieldprof.jobs.io.RawRecord;
-import dev.fieldprof.runtime.EmbeddedKafka;
+import dev.fieldprof.jobs.testing.JobsRuntimeExtension;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;
@@ -18,30 +18,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -54,12 +39,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ShufflerJobITCase {
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    static final JobsRuntimeExtension RUNTIME = JobsRuntimeExtension.builder().taskSlots(2).build();
 
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     private static final RecordCodec<SealedReport> SEALED = RecordCodec.of(SealedReport.class);
@@ -69,33 +49,13 @@ class ShufflerJobITCase {
     private static final int MAX = 6;
     private static final String CONFIG = "shuffled";
 
-    private static EmbeddedKafka kafka;
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.builder().start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
-
     /** The topics of one test: input (two partitions), shuffled, dead letters. */
     private record TestTopics(String input, String shuffled, String deadLetters) {
         static TestTopics create() {
-            String suffix = UUID.randomUUID().toString().substring(0, 8);
-            TestTopics topics =
-                    new TestTopics(
-                            "it.shuffler.input." + suffix,
-                            "it.shuffler.shuffled." + suffix,
-                            "it.shuffler.dead-letters." + suffix);
-            kafka.createTopic(topics.input, 2, Topics.reportSettings());
-            kafka.createTopic(topics.shuffled, 1, Topics.resultSettings());
-            kafka.createTopic(topics.deadLetters, 1, Topics.resultSettings());
-            return topics;
+            return new TestTopics(
+                    RUNTIME.createTopic("input", 2, Topics.reportSettings()),
+                    RUNTIME.createTopic("shuffled", 1, Topics.resultSettings()),
+                    RUNTIME.createTopic("dead-letters", 1, Topics.resultSettings()));
         }
     }
 
@@ -130,7 +90,7 @@ class ShufflerJobITCase {
 
         JobClient job = start(topics, Duration.ofMinutes(10));
         try {
-            produce(records);
+            RUNTIME.produce(records);
             List<ShuffledBatch> parts =
                     awaitParts(topics.shuffled, ps -> markers(ps).size() >= expectedGroupOf.size());
             Map<String, List<ShuffledBatch>> byBatch = new TreeMap<>();
@@ -200,7 +160,7 @@ class ShufflerJobITCase {
         }
         JobClient job = start(topics, Duration.ofSeconds(2));
         try {
-            produce(records);
+            RUNTIME.produce(records);
             List<DeadLetter> letters = awaitDeadLetters(topics.deadLetters, 3);
             assertThat(letters)
                     .extracting(DeadLetter::getReasonCode)
@@ -244,7 +204,7 @@ class ShufflerJobITCase {
                 ShufflerJobOptions.fromMap(
                         Map.of(
                                 ShufflerJobOptions.BOOTSTRAP.key(),
-                                kafka.bootstrapServers(),
+                                RUNTIME.bootstrapServers(),
                                 ShufflerJobOptions.MIN_BATCH_SIZE.key(),
                                 "5",
                                 ShufflerJobOptions.MAX_BATCH_SIZE.key(),
@@ -287,25 +247,16 @@ class ShufflerJobITCase {
 
     /** How many payloads a read_uncommitted reader sees: aborted releases included. */
     private static int uncommittedPayloads(String topic) {
-        Properties properties = kafka.clientProperties();
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         int payloads = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            for (ConsumerRecord<byte[], byte[]> record : readToEnd(consumer)) {
-                payloads += BATCHES.decode(record.value()).getSealed().size();
-            }
+        for (ConsumerRecord<byte[], byte[]> record : RUNTIME.drainUncommitted(topic)) {
+            payloads += BATCHES.decode(record.value()).getSealed().size();
         }
         return payloads;
     }
 
     private static JobClient start(TestTopics topics, Duration maxWait) throws Exception {
         Map<String, String> options = new HashMap<>();
-        options.put(ShufflerJobOptions.BOOTSTRAP.key(), kafka.bootstrapServers());
+        options.put(ShufflerJobOptions.BOOTSTRAP.key(), RUNTIME.bootstrapServers());
         options.put(ShufflerJobOptions.INPUT_TOPIC.key(), topics.input);
         options.put(ShufflerJobOptions.SHUFFLED_TOPIC.key(), topics.shuffled);
         options.put(ShufflerJobOptions.DEAD_LETTER_TOPIC.key(), topics.deadLetters);
@@ -371,114 +322,26 @@ class ShufflerJobITCase {
         return markers;
     }
 
-    private static void produce(List<ProducerRecord<String, byte[]>> records) throws Exception {
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(
-                        kafka.clientProperties(),
-                        new StringSerializer(),
-                        new ByteArraySerializer())) {
-            List<Future<RecordMetadata>> sent = new ArrayList<>();
-            for (ProducerRecord<String, byte[]> record : records) {
-                sent.add(producer.send(record));
-            }
-            producer.flush();
-            for (Future<RecordMetadata> future : sent) {
-                future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        }
-    }
-
     /** The committed parts once {@code enough} holds of them, and whatever comes in 3 s more. */
     private static List<ShuffledBatch> awaitParts(
             String topic, Predicate<List<ShuffledBatch>> enough) {
-        List<ShuffledBatch> parts = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = committedReader(topic)) {
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (!enough.test(parts)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("only " + markers(parts) + " on " + topic);
-                }
-                for (ConsumerRecord<byte[], byte[]> record :
-                        consumer.poll(Duration.ofMillis(200))) {
-                    parts.add(BATCHES.decode(record.value()));
-                }
-            }
-            // A batch released twice would come after the first: read on for a while.
-            long more = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-            while (System.nanoTime() < more) {
-                for (ConsumerRecord<byte[], byte[]> record :
-                        consumer.poll(Duration.ofMillis(200))) {
-                    parts.add(BATCHES.decode(record.value()));
-                }
-            }
-        }
-        return parts;
+        // A batch released twice would come after the first: read on for a while.
+        return RUNTIME.await(topic, BATCHES::decode, enough, Duration.ofSeconds(3));
     }
 
     /** The committed dead letters once there are {@code count}, and whatever comes in 3 s more. */
     private static List<DeadLetter> awaitDeadLetters(String topic, int count) {
-        List<DeadLetter> letters = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = committedReader(topic)) {
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (letters.size() < count) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("only " + letters.size() + " dead letters");
-                }
-                for (ConsumerRecord<byte[], byte[]> record :
-                        consumer.poll(Duration.ofMillis(200))) {
-                    letters.add(LETTERS.decode(record.value()));
-                }
-            }
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofSeconds(3))) {
-                letters.add(LETTERS.decode(record.value()));
-            }
-        }
-        return letters;
+        return RUNTIME.await(
+                topic, LETTERS::decode, letters -> letters.size() >= count, Duration.ofSeconds(3));
     }
 
     /** Every key and value byte array committed on {@code topic} so far. */
     private static List<byte[]> allBytes(String topic) {
         List<byte[]> bytes = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = committedReader(topic)) {
-            for (ConsumerRecord<byte[], byte[]> record : readToEnd(consumer)) {
-                bytes.add(record.key());
-                bytes.add(record.value());
-            }
+        for (ConsumerRecord<byte[], byte[]> record : RUNTIME.drain(topic)) {
+            bytes.add(record.key());
+            bytes.add(record.value());
         }
         return bytes;
-    }
-
-    /**
-     * Everything up to the end offsets {@code consumer} sees now (for read_committed, the last
-     * stable offsets), however many polls that takes.
-     */
-    private static List<ConsumerRecord<byte[], byte[]>> readToEnd(
-            KafkaConsumer<byte[], byte[]> consumer) {
-        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment());
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (ends.entrySet().stream()
-                .anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("could not read to " + ends);
-            }
-            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-        }
-        return records;
-    }
-
-    private static KafkaConsumer<byte[], byte[]> committedReader(String topic) {
-        Properties properties = kafka.clientProperties();
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (PartitionInfo info : consumer.partitionsFor(topic)) {
-            partitions.add(new TopicPartition(topic, info.partition()));
-        }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        return consumer;
     }
 }

@@ -6,10 +6,8 @@ import dev.fieldprof.client.transport.ReportSpool;
 import dev.fieldprof.schemas.FrequencyReport;
 import dev.fieldprof.schemas.RecordCodec;
 import dev.fieldprof.sealing.SealingException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -38,6 +36,8 @@ import org.apache.kafka.common.errors.RetriableException;
  * told that no report is due in this run ({@code connectAtStart = false}: the device's budget is
  * spent) connects at start only if its spool holds reports of an earlier run, and otherwise not
  * before a report is submitted: a run that makes no report never contacts the broker.
+ *
+ * <p>What it sends to, and how, is one {@link KafkaTransportSettings}.
  *
  * <p>In the shuffled mode ({@link SealedReports}) a report of the shuffled configuration leaves
  * only sealed, to the shuffler's topic; one that cannot be sealed is dropped ({@link
@@ -72,217 +72,57 @@ public final class KafkaReportTransport extends AsyncReportTransport {
     private Duration backoff = MIN_BACKOFF;
 
     /**
-     * Creates the transport; the producer itself is created on the background thread, so an
-     * unresolvable or dead broker never delays the caller. Thread-safe.
+     * Creates the transport and starts its thread; the producer itself is created on that thread,
+     * so an unresolvable or dead broker never delays the caller. Thread-safe.
      *
      * <pre>{@code
-     * ReportTransport transport = new KafkaReportTransport("broker:9092",
-     *         Topics.FREQUENCY_REPORTS, Duration.ofSeconds(30), Path.of("spool"), 16 << 20, 1024);
+     * ReportTransport transport = new KafkaReportTransport(
+     *         KafkaTransportSettings.builder("broker:9092", Path.of("spool")).build());
      * }</pre>
      *
-     * @param bootstrapServers host:port list, non-empty
-     * @param topic target topic, non-empty
-     * @param timeout bound of every Kafka wait (metadata, request, delivery), >= 100 ms
-     * @param spoolDir where reports wait while the broker is unreachable
-     * @param spoolMaxBytes spool cap in bytes, >= 1
-     * @param queueCapacity in-memory queue, >= 1
+     * @param settings checked by {@link KafkaTransportSettings.Builder#build()}, non-null
      */
-    public KafkaReportTransport(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity) {
-        this(
-                bootstrapServers,
-                topic,
-                timeout,
-                spoolDir,
-                spoolMaxBytes,
-                queueCapacity,
-                Map.of(),
-                null);
-    }
-
-    /**
-     * As above, with Kafka client properties (security, e.g. {@code security.protocol}) passed to
-     * the producer beneath the settings a report needs.
-     *
-     * @param clientProperties Kafka producer properties, none of them required
-     */
-    public KafkaReportTransport(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity,
-            Map<String, String> clientProperties) {
-        this(
-                bootstrapServers,
-                topic,
-                timeout,
-                spoolDir,
-                spoolMaxBytes,
-                queueCapacity,
-                clientProperties,
-                true);
-    }
-
-    /**
-     * As above, saying whether a report may be due in this run.
-     *
-     * @param connectAtStart true: connect as the transport starts (a report may be due, and one
-     *     made at exit must not wait for the client); false: connect at start only if the spool
-     *     holds reports, else only when a report is submitted
-     */
-    public KafkaReportTransport(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity,
-            Map<String, String> clientProperties,
-            boolean connectAtStart) {
-        this(
-                bootstrapServers,
-                topic,
-                timeout,
-                spoolDir,
-                spoolMaxBytes,
-                queueCapacity,
-                clientProperties,
-                connectAtStart,
-                null);
-    }
-
-    /**
-     * As above, in the shuffled mode for reports of {@code shuffledConfigId}: they are sealed to
-     * the analyst's public keyset in {@code analystPublicKeyset} and sent to {@code shufflerTopic},
-     * or not at all.
-     *
-     * @param shuffledConfigId the shuffled configuration, or null when the device is local-only
-     * @param analystPublicKeyset the public keyset file (null: none given, nothing is sealed)
-     * @param shufflerTopic the topic of sealed reports
-     */
-    public KafkaReportTransport(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity,
-            Map<String, String> clientProperties,
-            boolean connectAtStart,
-            String shuffledConfigId,
-            Path analystPublicKeyset,
-            String shufflerTopic) {
-        this(
-                bootstrapServers,
-                topic,
-                timeout,
-                spoolDir,
-                spoolMaxBytes,
-                queueCapacity,
-                clientProperties,
-                connectAtStart,
-                null,
-                shuffledConfigId == null
-                        ? null
-                        : new SealedReports(shuffledConfigId, analystPublicKeyset),
-                shufflerTopic);
+    public KafkaReportTransport(KafkaTransportSettings settings) {
+        this(settings, null);
     }
 
     /**
      * As above, with the producer made by {@code producerFactory} (tests); null = KafkaProducer.
      */
     KafkaReportTransport(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity,
-            Map<String, String> clientProperties,
+            KafkaTransportSettings settings,
             Function<Properties, Producer<String, byte[]>> producerFactory) {
-        this(
-                bootstrapServers,
-                topic,
-                timeout,
-                spoolDir,
-                spoolMaxBytes,
-                queueCapacity,
-                clientProperties,
-                true,
-                producerFactory);
-    }
-
-    /** As above, with both the start's choice and the producer factory (tests). */
-    KafkaReportTransport(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity,
-            Map<String, String> clientProperties,
-            boolean connectAtStart,
-            Function<Properties, Producer<String, byte[]>> producerFactory) {
-        this(
-                bootstrapServers,
-                topic,
-                timeout,
-                spoolDir,
-                spoolMaxBytes,
-                queueCapacity,
-                clientProperties,
-                connectAtStart,
-                producerFactory,
-                null,
-                null);
-    }
-
-    /** As above, with the shuffled mode's sealing (null: local-only) and the producer factory. */
-    KafkaReportTransport(
-            String bootstrapServers,
-            String topic,
-            Duration timeout,
-            Path spoolDir,
-            long spoolMaxBytes,
-            int queueCapacity,
-            Map<String, String> clientProperties,
-            boolean connectAtStart,
-            Function<Properties, Producer<String, byte[]>> producerFactory,
-            SealedReports sealing,
-            String shufflerTopic) {
-        super("kafka", queueCapacity, Duration.ofMillis(100));
-        if (bootstrapServers == null || bootstrapServers.isBlank()) {
-            throw new IllegalArgumentException(
-                    "bootstrapServers must be a non-empty host:port list");
-        }
-        if (topic == null || topic.isBlank()) {
-            throw new IllegalArgumentException("topic must be non-empty");
-        }
-        if (timeout == null || timeout.toMillis() < 100) {
-            throw new IllegalArgumentException("timeout must be >= 100 ms, got " + timeout);
-        }
-        if (sealing != null && (shufflerTopic == null || shufflerTopic.isBlank())) {
-            throw new IllegalArgumentException("shufflerTopic must be non-empty");
-        }
-        this.topic = topic;
-        this.sealing = sealing;
-        this.shufflerTopic = shufflerTopic;
-        this.timeout = timeout;
+        super("kafka", checked(settings).queueCapacity(), Duration.ofMillis(100));
+        this.topic = settings.topic();
+        this.sealing =
+                settings.shuffledConfigId()
+                        .map(
+                                configId ->
+                                        new SealedReports(
+                                                configId,
+                                                settings.analystPublicKeyset().orElse(null)))
+                        .orElse(null);
+        this.shufflerTopic = settings.shufflerTopic().orElse(null);
+        this.timeout = settings.timeout();
         this.producerProperties =
                 DeviceProducers.properties(
-                        bootstrapServers, timeout, "fieldprof-device", clientProperties);
+                        settings.bootstrapServers(),
+                        timeout,
+                        "fieldprof-device",
+                        settings.clientProperties());
         this.producerFactory = producerFactory != null ? producerFactory : DeviceProducers::create;
-        this.spool = new ReportSpool(spoolDir, spoolMaxBytes, stats);
+        this.spool = new ReportSpool(settings.spoolDir(), settings.spoolMaxBytes(), stats);
         // Decided once, on the spool as this run finds it.
-        this.connectAtStart = connectAtStart || !spool.isEmpty();
+        this.connectAtStart = settings.connectAtStart() || !spool.isEmpty();
         start();
+    }
+
+    private static KafkaTransportSettings checked(KafkaTransportSettings settings) {
+        if (settings == null) {
+            throw new IllegalArgumentException(
+                    "settings must be given (KafkaTransportSettings.builder(...).build())");
+        }
+        return settings;
     }
 
     /** The producer settings in use (for tests and diagnostics). */

@@ -32,7 +32,7 @@ class KafkaReportTransportTest {
     void hostCallsReturnPromptlyAndReportsAreSpooledWhileTheBrokerIsDead() throws Exception {
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        DEAD_BROKER, "reports", Duration.ofMillis(300), dir, 1 << 20, 64)) {
+                        settings(DEAD_BROKER, dir, Duration.ofMillis(300)).build())) {
             long start = System.nanoTime();
             for (int i = 0; i < 20; i++) {
                 transport.submit(Reports.report(i, 50));
@@ -66,7 +66,7 @@ class KafkaReportTransportTest {
         System.setOut(watching);
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        DEAD_BROKER, "reports", Duration.ofMillis(300), dir, 1 << 20, 64)) {
+                        settings(DEAD_BROKER, dir, Duration.ofMillis(300)).build())) {
             for (int i = 0; i < 3; i++) {
                 transport.submit(Reports.report(i, 5));
             }
@@ -91,12 +91,9 @@ class KafkaReportTransportTest {
                         .length;
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        DEAD_BROKER,
-                        "reports",
-                        Duration.ofMillis(200),
-                        dir,
-                        3 * oneReport + 2,
-                        64)) {
+                        settings(DEAD_BROKER, dir, Duration.ofMillis(200))
+                                .spoolMaxBytes(3 * oneReport + 2)
+                                .build())) {
             for (int i = 0; i < 10; i++) {
                 transport.submit(Reports.report(i, 50));
             }
@@ -113,12 +110,8 @@ class KafkaReportTransportTest {
         Files.writeString(blocker, "a file where the spool directory should be");
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        DEAD_BROKER,
-                        "reports",
-                        Duration.ofMillis(200),
-                        blocker.resolve("spool"),
-                        1 << 20,
-                        64)) {
+                        settings(DEAD_BROKER, blocker.resolve("spool"), Duration.ofMillis(200))
+                                .build())) {
             for (int i = 0; i < 5; i++) {
                 transport.submit(Reports.report(i, 10));
             }
@@ -132,7 +125,7 @@ class KafkaReportTransportTest {
         // First process: dead broker, 4 reports spooled.
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        DEAD_BROKER, "reports", Duration.ofMillis(200), dir, 1 << 20, 64)) {
+                        settings(DEAD_BROKER, dir, Duration.ofMillis(200)).build())) {
             for (int i = 0; i < 4; i++) {
                 transport.submit(Reports.report(i, 5));
             }
@@ -143,13 +136,7 @@ class KafkaReportTransportTest {
                 new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        "localhost:9092",
-                        "reports",
-                        Duration.ofMillis(500),
-                        dir,
-                        1 << 20,
-                        64,
-                        java.util.Map.of(),
+                        settings("localhost:9092", dir, Duration.ofMillis(500)).build(),
                         (Properties p) -> (Producer<String, byte[]>) mock)) {
             transport.submit(Reports.report(4, 5));
             assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
@@ -173,7 +160,7 @@ class KafkaReportTransportTest {
     void aRunThatMakesNoReportDeliversAnEarlierRunsSpoolBeforeItExits() throws Exception {
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        DEAD_BROKER, "reports", Duration.ofMillis(200), dir, 1 << 20, 64)) {
+                        settings(DEAD_BROKER, dir, Duration.ofMillis(200)).build())) {
             transport.submit(Reports.report(0, 5));
             transport.submit(Reports.report(1, 5));
             assertThat(transport.flush(Duration.ofSeconds(30))).isTrue();
@@ -216,7 +203,7 @@ class KafkaReportTransportTest {
     void configuresAnIdempotentAcksAllCompressedProducer() throws Exception {
         try (KafkaReportTransport transport =
                 new KafkaReportTransport(
-                        DEAD_BROKER, "reports", Duration.ofSeconds(2), dir, 1 << 20, 4)) {
+                        settings(DEAD_BROKER, dir, Duration.ofSeconds(2)).build())) {
             Properties p = transport.producerProperties();
             assertThat(p.getProperty("acks")).isEqualTo("all");
             assertThat(p.getProperty("enable.idempotence")).isEqualTo("true");
@@ -301,13 +288,7 @@ class KafkaReportTransportTest {
                 new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
         KafkaReportTransport exiting =
                 new KafkaReportTransport(
-                        "localhost:9092",
-                        "reports",
-                        Duration.ofSeconds(5),
-                        dir,
-                        1 << 20,
-                        64,
-                        java.util.Map.of(),
+                        settings("localhost:9092", dir, Duration.ofSeconds(5)).build(),
                         (Properties p) -> {
                             try {
                                 created.await(); // class loading and setup on a loaded machine
@@ -401,7 +382,7 @@ class KafkaReportTransportTest {
     void toldNoReportIsDueItStillConnectsAtItsStartForASpooledReport() throws Exception {
         try (KafkaReportTransport offline =
                 new KafkaReportTransport(
-                        DEAD_BROKER, "reports", Duration.ofMillis(200), dir, 1 << 20, 64)) {
+                        settings(DEAD_BROKER, dir, Duration.ofMillis(200)).build())) {
             offline.submit(Reports.report(3, 5));
             assertThat(offline.flush(Duration.ofSeconds(30))).isTrue();
             assertThat(offline.spooled()).isEqualTo(1);
@@ -424,14 +405,9 @@ class KafkaReportTransportTest {
     private static KafkaReportTransport quiet(
             AtomicInteger created, Producer<String, byte[]> producer, Path spool) {
         return new KafkaReportTransport(
-                "localhost:9092",
-                "reports",
-                Duration.ofSeconds(5),
-                spool,
-                1 << 20,
-                64,
-                java.util.Map.of(),
-                false,
+                settings("localhost:9092", spool, Duration.ofSeconds(5))
+                        .connectAtStart(false)
+                        .build(),
                 (Properties p) -> {
                     created.incrementAndGet();
                     return producer;
@@ -440,14 +416,20 @@ class KafkaReportTransportTest {
 
     private KafkaReportTransport onProducer(Producer<String, byte[]> producer) {
         return new KafkaReportTransport(
-                "localhost:9092",
-                "reports",
-                Duration.ofSeconds(5),
-                dir,
-                1 << 20,
-                64,
-                java.util.Map.of(),
+                settings("localhost:9092", dir, Duration.ofSeconds(5)).build(),
                 (Properties p) -> producer);
+    }
+
+    /**
+     * The settings of these tests: topic "reports", a 1 MiB spool in {@code spool}, a queue of 64.
+     */
+    private static KafkaTransportSettings.Builder settings(
+            String bootstrap, Path spool, Duration timeout) {
+        return KafkaTransportSettings.builder(bootstrap, spool)
+                .topic("reports")
+                .timeout(timeout)
+                .spoolMaxBytes(1 << 20)
+                .queueCapacity(64);
     }
 
     @Test

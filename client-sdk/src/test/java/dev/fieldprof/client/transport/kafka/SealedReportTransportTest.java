@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -45,17 +44,19 @@ class SealedReportTransportTest {
 
     private KafkaReportTransport transport(String shuffledConfigId, Path publicKeyset) {
         return new KafkaReportTransport(
-                "localhost:9092",
-                "reports",
-                Duration.ofMillis(500),
-                dir.resolve("spool"),
-                1 << 20,
-                64,
-                Map.of(),
-                true,
-                (Properties p) -> (Producer<String, byte[]>) broker,
-                new SealedReports(shuffledConfigId, publicKeyset),
-                SHUFFLER_TOPIC);
+                settings("localhost:9092", Duration.ofMillis(500))
+                        .shuffled(shuffledConfigId, publicKeyset, SHUFFLER_TOPIC)
+                        .build(),
+                (Properties p) -> (Producer<String, byte[]>) broker);
+    }
+
+    /** The settings of these tests: topic "reports", a 1 MiB spool, a queue of 64. */
+    private KafkaTransportSettings.Builder settings(String bootstrap, Duration timeout) {
+        return KafkaTransportSettings.builder(bootstrap, dir.resolve("spool"))
+                .topic("reports")
+                .timeout(timeout)
+                .spoolMaxBytes(1 << 20)
+                .queueCapacity(64);
     }
 
     private static FrequencyReport report(int i) {
@@ -180,17 +181,9 @@ class SealedReportTransportTest {
                 Files.writeString(dir.resolve("analyst-public.json"), keys.publicKeysetJson());
         try (KafkaReportTransport dead =
                 new KafkaReportTransport(
-                        "127.0.0.1:1",
-                        "reports",
-                        Duration.ofMillis(200),
-                        dir.resolve("spool"),
-                        1 << 20,
-                        64,
-                        Map.of(),
-                        true,
-                        null,
-                        new SealedReports("default", publicKeyset),
-                        SHUFFLER_TOPIC)) {
+                        settings("127.0.0.1:1", Duration.ofMillis(200))
+                                .shuffled("default", publicKeyset, SHUFFLER_TOPIC)
+                                .build())) {
             dead.submit(report(0));
             dead.submit(report(1));
             assertThat(dead.flush(Duration.ofSeconds(30))).isTrue();
