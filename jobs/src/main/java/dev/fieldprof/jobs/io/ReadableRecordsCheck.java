@@ -64,6 +64,11 @@ final class ReadableRecordsCheck implements AutoCloseable {
             return Finding.NOTHING_READABLE;
         }
         consumer.assign(List.of(partition));
+        // read_committed: the last stable offset, below which no transaction is open.
+        Long stable = consumer.endOffsets(List.of(partition), timeout).get(partition);
+        if (stable == null || stable < end) {
+            return Finding.UNDECIDED; // a transaction still open in the range (or no answer)
+        }
         consumer.seek(partition, from);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {

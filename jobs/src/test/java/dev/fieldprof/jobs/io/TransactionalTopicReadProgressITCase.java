@@ -84,8 +84,9 @@ class TransactionalTopicReadProgressITCase {
             producer.send(new ProducerRecord<>(topic, 0, null, new byte[] {2}));
             producer.commitTransaction();
         }
+        TopicPartition partition = new TopicPartition(topic, 0);
+        awaitEndOffset(partition, 3); // the coordinator writes the marker after the commit returns
         try (ReadableRecordsCheck check = new ReadableRecordsCheck(kafka.clientProperties())) {
-            TopicPartition partition = new TopicPartition(topic, 0);
             Duration timeout = Duration.ofSeconds(30);
 
             assertThat(check.check(partition, 1, 3, timeout))
@@ -105,6 +106,7 @@ class TransactionalTopicReadProgressITCase {
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(topic, 0, null, new byte[] {1}));
             producer.commitTransaction(); // record 0, marker 1
+            awaitEndOffset(partition, 2);
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(topic, 0, null, new byte[] {2}));
             producer.send(new ProducerRecord<>(topic, 0, null, new byte[] {3}));
@@ -115,7 +117,7 @@ class TransactionalTopicReadProgressITCase {
                     .isEqualTo(ReadableRecordsCheck.Finding.UNDECIDED);
 
             producer.abortTransaction(); // the abort marker at 4
-            assertThat(endOffset(partition)).isEqualTo(5);
+            awaitEndOffset(partition, 5);
             assertThat(check.check(partition, 1, 5, Duration.ofSeconds(30)))
                     .isEqualTo(ReadableRecordsCheck.Finding.NOTHING_READABLE);
         }
@@ -129,6 +131,17 @@ class TransactionalTopicReadProgressITCase {
             readToEnd = progress.readToEndAt();
         }
         return readToEnd;
+    }
+
+    /** Waits until the partition's end offset is {@code expected}: the markers are written. */
+    private static void awaitEndOffset(TopicPartition partition, long expected) throws Exception {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        long end = endOffset(partition);
+        while (end < expected && System.nanoTime() < deadline) {
+            Thread.sleep(20); // asking the broker again; the deadline only bounds a failure
+            end = endOffset(partition);
+        }
+        assertThat(end).as("end offset of %s", partition).isEqualTo(expected);
     }
 
     private static long endOffset(TopicPartition partition) throws Exception {
