@@ -8,6 +8,7 @@ import dev.fieldprof.schemas.ProgramModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -313,50 +314,35 @@ class AnalyzeCommandTest {
 
     @Test
     void refusesShufflerTermsOutsideTheShuffledModeAndOutOfRange() {
-        assertThat(
-                        cli.run(
+        assertRefused(
+                "--min-batch-size and --delta are terms of --privacy-mode shuffled",
+                "--min-batch-size",
+                "100");
+        assertRefused(
+                "--min-batch-size must be >= 2, was 1",
+                "--privacy-mode",
+                "shuffled",
+                "--min-batch-size",
+                "1");
+        assertRefused(
+                "--delta must be in (0, 1), was 1.0", "--privacy-mode", "shuffled", "--delta", "1");
+    }
+
+    /** {@code analyze} of the tiny jar with these options exits 2 and says {@code expected}. */
+    private void assertRefused(String expected, String... options) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
                                 "analyze",
                                 "--jar",
                                 jar.toString(),
                                 "--app",
                                 "a:1",
-                                "--min-batch-size",
-                                "100",
                                 "--out",
-                                work.resolve("x").toString()))
-                .isEqualTo(2);
-        assertThat(cli.err())
-                .contains("--min-batch-size and --delta are terms of --privacy-mode shuffled");
-        assertThat(
-                        cli.run(
-                                "analyze",
-                                "--jar",
-                                jar.toString(),
-                                "--app",
-                                "a:1",
-                                "--privacy-mode",
-                                "shuffled",
-                                "--min-batch-size",
-                                "1",
-                                "--out",
-                                work.resolve("x").toString()))
-                .isEqualTo(2);
-        assertThat(cli.err()).contains("--min-batch-size must be >= 2, was 1");
-        assertThat(
-                        cli.run(
-                                "analyze",
-                                "--jar",
-                                jar.toString(),
-                                "--app",
-                                "a:1",
-                                "--privacy-mode",
-                                "shuffled",
-                                "--delta",
-                                "1",
-                                "--out",
-                                work.resolve("x").toString()))
-                .isEqualTo(2);
-        assertThat(cli.err()).contains("--delta must be in (0, 1), was 1.0");
+                                work.resolve("x").toString()));
+        args.addAll(List.of(options));
+        assertThat(cli.run(args.toArray(String[]::new))).as(String.join(" ", args)).isEqualTo(2);
+        assertThat(cli.err()).contains(expected);
     }
 
     @Test
