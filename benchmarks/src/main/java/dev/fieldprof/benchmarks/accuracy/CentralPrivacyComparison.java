@@ -97,6 +97,9 @@ public final class CentralPrivacyComparison {
      * @param delta the central δ (0 for the local modes)
      * @param batchSize reports per shuffled batch (0 for the local modes)
      * @param seconds wall time of the cell: randomizing, sealing, shuffling, opening, estimating
+     * @param shuffledSeconds for the shuffled mode, the wall time of the devices' randomizing and
+     *     sealing, of the shuffler job (submission to its end) and of the analyst's opening; empty
+     *     for the local modes
      */
     public record Row(
             String program,
@@ -111,7 +114,8 @@ public final class CentralPrivacyComparison {
             double relativeErrorRaw,
             double relativeErrorProjected,
             double hotCoverageProjected,
-            double seconds) {}
+            double seconds,
+            double[] shuffledSeconds) {}
 
     /**
      * What the analyst made of the released batches.
@@ -219,10 +223,20 @@ public final class CentralPrivacyComparison {
                 double central = epsilon0;
                 double rowDelta = 0;
                 long batch = 0;
+                double[] stages = new double[0];
                 if (mode == Mode.SHUFFLED) {
+                    long sealing = System.nanoTime();
                     Sent sent = seal(epochs, epsilon0, keys.sealer(), random);
+                    long sealed = System.nanoTime();
                     List<EncodedRecord> released = shuffler.shuffle(sent.records(), devices);
+                    long shuffled = System.nanoTime();
                     Opened opened = open(released, keys.opener(), methods);
+                    stages =
+                            new double[] {
+                                (sealed - sealing) / 1e9,
+                                (shuffled - sealed) / 1e9,
+                                (System.nanoTime() - shuffled) / 1e9
+                            };
                     if (opened.rejected() > 0
                             || opened.sum().getReports() != devices
                             || !opened.batchSizes().equals(List.of(devices))) {
@@ -259,7 +273,8 @@ public final class CentralPrivacyComparison {
                                 FrequencyMetrics.relativeError(truth, estimate),
                                 FrequencyMetrics.relativeError(truth, consistent),
                                 FrequencyMetrics.hotMethodCoverage(truth, consistent, hotThreshold),
-                                (System.nanoTime() - started) / 1e9));
+                                (System.nanoTime() - started) / 1e9,
+                                stages));
             }
         }
         return rows;
@@ -379,7 +394,7 @@ public final class CentralPrivacyComparison {
                         String.format(
                                 Locale.ROOT,
                                 "== %s: |V| = %d, %d devices, one report each%n"
-                                        + "%-8s %-14s %8s %-22s %9s %9s %7s %8s%n",
+                                        + "%-8s %-14s %8s %-22s %9s %9s %7s %8s  %s%n",
                                 r.program(),
                                 r.methods(),
                                 r.devices(),
@@ -390,7 +405,8 @@ public final class CentralPrivacyComparison {
                                 "RE(g^)",
                                 "RE(g*)",
                                 "HMC g*",
-                                "seconds"));
+                                "seconds",
+                                "(seal / shuffler job / open)"));
             }
             String held =
                     r.mode() == Mode.SHUFFLED
@@ -404,7 +420,7 @@ public final class CentralPrivacyComparison {
             out.append(
                     String.format(
                             Locale.ROOT,
-                            "%-8.4f %-14s %8.4f %-22s %9.4f %9.4f %7.3f %8.1f%n",
+                            "%-8.4f %-14s %8.4f %-22s %9.4f %9.4f %7.3f %8.1f%s%n",
                             r.targetEpsilon(),
                             r.mode().label(),
                             r.epsilon0(),
@@ -412,7 +428,15 @@ public final class CentralPrivacyComparison {
                             r.relativeErrorRaw(),
                             r.relativeErrorProjected(),
                             r.hotCoverageProjected(),
-                            r.seconds()));
+                            r.seconds(),
+                            r.shuffledSeconds().length == 3
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "  (%.1f / %.1f / %.1f)",
+                                            r.shuffledSeconds()[0],
+                                            r.shuffledSeconds()[1],
+                                            r.shuffledSeconds()[2])
+                                    : ""));
         }
         return out.toString();
     }
