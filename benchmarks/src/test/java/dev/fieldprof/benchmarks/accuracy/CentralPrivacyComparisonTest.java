@@ -2,6 +2,7 @@ package dev.fieldprof.benchmarks.accuracy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 import dev.fieldprof.benchmarks.accuracy.CentralPrivacyComparison.Mode;
 import dev.fieldprof.client.transport.kafka.SealedReports;
@@ -63,12 +64,12 @@ class CentralPrivacyComparisonTest {
             double epsilon0 = CentralPrivacyComparison.epsilon0(Mode.SHUFFLED, 1, n, 1e-6);
             assertThat(new ShuffleAmplification(n, epsilon0).delta(1)).isLessThanOrEqualTo(1e-6);
             assertThat(new ShuffleAmplification(n, epsilon0 + 1e-4).delta(1)).isGreaterThan(1e-6);
-            assertThat(Math.round(epsilon0 * 1e4) / 1e4).isEqualTo(epsilon0);
+            assertThat(epsilon0).isCloseTo(Math.round(epsilon0 * 1e4) / 1e4, offset(1e-12));
         }
         assertThat(CentralPrivacyComparison.epsilon0(Mode.SHUFFLED, 1, 10_000, 1e-6))
-                .isEqualTo(4.797, org.assertj.core.data.Offset.offset(1e-12));
+                .isEqualTo(4.797, offset(1e-12));
         assertThat(CentralPrivacyComparison.epsilon0(Mode.SHUFFLED, 1, 100_000, 1e-6))
-                .isEqualTo(7.07, org.assertj.core.data.Offset.offset(1e-12));
+                .isEqualTo(7.07, offset(1e-12));
     }
 
     @Test
