@@ -73,9 +73,10 @@ public final class CentralModes {
         System.out.printf(
                 Locale.ROOT,
                 "== The three privacy modes at equal central epsilon (shuffled: delta %.0e, one"
-                        + " batch of all devices); seed %d; load average %.2f%n",
+                        + " batch of all devices); seed %d; %d cores; load average %.2f%n",
                 delta,
                 seed,
+                Runtime.getRuntime().availableProcessors(),
                 load());
         List<CentralPrivacyComparison.Row> all = new ArrayList<>();
         try (EmbeddedFlink flink = EmbeddedFlink.builder().taskSlots(parallelism).start()) {
@@ -91,9 +92,6 @@ public final class CentralModes {
                 CentralPrivacyComparison comparison =
                         new CentralPrivacyComparison(workload, runs.size(), delta, 0.25, seed);
                 for (int devices : fleets) {
-                    List<CentralPrivacyComparison.Row> rows =
-                            comparison.run(devices, epsilons, analyst, shuffler);
-                    all.addAll(rows);
                     System.out.printf(
                             Locale.ROOT,
                             "(%d recorded devices resampled to %d with seed %d; load average"
@@ -102,13 +100,27 @@ public final class CentralModes {
                             devices,
                             seed,
                             load());
-                    System.out.print(CentralPrivacyComparison.table(rows));
-                    System.out.flush();
+                    boolean[] first = {true};
+                    all.addAll(
+                            comparison.run(
+                                    devices,
+                                    epsilons,
+                                    analyst,
+                                    shuffler,
+                                    row -> {
+                                        if (first[0]) {
+                                            System.out.print(CentralPrivacyComparison.header(row));
+                                            first[0] = false;
+                                        }
+                                        System.out.print(CentralPrivacyComparison.line(row));
+                                        System.out.flush();
+                                    }));
                 }
             }
         } finally {
             Files.deleteIfExists(publicKeyset);
         }
+        System.out.printf(Locale.ROOT, "(load average %.2f at the end)%n", load());
         System.out.print(summary(all));
     }
 

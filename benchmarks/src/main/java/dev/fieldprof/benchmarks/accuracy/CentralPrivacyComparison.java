@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * The three privacy modes at equal central privacy, on the same simulated devices, one report each,
@@ -203,6 +205,17 @@ public final class CentralPrivacyComparison {
      */
     public List<Row> run(int devices, double[] centralEpsilons, AnalystSide keys, Shuffler shuffler)
             throws Exception {
+        return run(devices, centralEpsilons, keys, shuffler, row -> {});
+    }
+
+    /** As {@link #run(int, double[], AnalystSide, Shuffler)}, handing each row on as it is made. */
+    public List<Row> run(
+            int devices,
+            double[] centralEpsilons,
+            AnalystSide keys,
+            Shuffler shuffler,
+            Consumer<Row> made)
+            throws Exception {
         long[][] epochs = fleet(devices, seed);
         double[] truth = SimulatedReports.meanShares(epochs);
         int methods = workload.graph().methods();
@@ -211,9 +224,14 @@ public final class CentralPrivacyComparison {
             double target = centralEpsilons[e];
             for (Mode mode : Mode.values()) {
                 long started = System.nanoTime();
+                // A cell's draws depend on the seed, the fleet, the central ε and the mode only,
+                // not on which other cells run.
                 RandomSource random =
                         new SeededRandomSource(
-                                seed ^ (0x9E3779B97F4A7C15L * (1 + e * 3 + mode.ordinal())));
+                                seed
+                                        ^ (0x9E3779B97F4A7C15L * (1 + mode.ordinal()))
+                                        ^ Double.doubleToLongBits(target)
+                                        ^ ((long) devices << 40));
                 double epsilon0 = epsilon0(mode, target, devices, delta);
                 PrivacyParameters privacy =
                         mode == Mode.EPSILON_T
@@ -259,7 +277,7 @@ public final class CentralPrivacyComparison {
                 }
                 double[] estimate = new FrequencyEstimator(privacy).estimate(sum).normalized();
                 double[] consistent = projection.project(estimate).solution();
-                rows.add(
+                Row row =
                         new Row(
                                 workload.name(),
                                 methods,
@@ -274,7 +292,9 @@ public final class CentralPrivacyComparison {
                                 FrequencyMetrics.relativeError(truth, consistent),
                                 FrequencyMetrics.hotMethodCoverage(truth, consistent, hotThreshold),
                                 (System.nanoTime() - started) / 1e9,
-                                stages));
+                                stages);
+                rows.add(row);
+                made.accept(row);
             }
         }
         return rows;
@@ -293,7 +313,7 @@ public final class CentralPrivacyComparison {
         int methods = workload.graph().methods();
         SubsetSelection oracle = new SubsetSelection(methods, epsilon0);
         PartialSum sum = new PartialSum(methods);
-        List<RawRecord> records = new ArrayList<>(epochs.length);
+        FrequencyReport[] reports = new FrequencyReport[epochs.length];
         for (int d = 0; d < epochs.length; d++) {
             int[] one = HypergeometricSampler.sampleMultivariate(random, epochs[d], 1);
             int event = 0;
@@ -307,11 +327,10 @@ public final class CentralPrivacyComparison {
             for (int z : subset) {
                 ids.add(z);
             }
-            String device = "device-" + d;
-            FrequencyReport report =
+            reports[d] =
                     FrequencyReport.newBuilder()
                             .setReportId(new UUID(random.nextLong(), random.nextLong()).toString())
-                            .setDeviceId(device)
+                            .setDeviceId("device-" + d)
                             .setAppVersion(workload.name())
                             .setConfigId(CONFIG_ID)
                             .setK(1)
@@ -322,14 +341,37 @@ public final class CentralPrivacyComparison {
                             .setEpsilon(epsilon0)
                             .setT(1)
                             .build();
+        }
+        // Each device seals its own report; here the X25519 work of all of them is spread over
+        // the common pool (the sealer is thread-safe), the draws above stay in device order.
+        byte[][] sealed = new byte[reports.length][];
+        try {
+            IntStream.range(0, reports.length)
+                    .parallel()
+                    .forEach(
+                            d -> {
+                                try {
+                                    sealed[d] = sealer.seal(reports[d]);
+                                } catch (SealingException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            });
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof SealingException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        List<RawRecord> records = new ArrayList<>(epochs.length);
+        for (int d = 0; d < reports.length; d++) {
             records.add(
                     new RawRecord(
                             "shuffler-input",
                             0,
                             d,
                             d,
-                            device.getBytes(StandardCharsets.UTF_8),
-                            sealer.seal(report)));
+                            reports[d].getDeviceId().getBytes(StandardCharsets.UTF_8),
+                            sealed[d]));
         }
         return new Sent(records, sum);
     }
@@ -390,54 +432,62 @@ public final class CentralPrivacyComparison {
             String name = r.program() + "/" + r.devices();
             if (!name.equals(block)) {
                 block = name;
-                out.append(
-                        String.format(
-                                Locale.ROOT,
-                                "== %s: |V| = %d, %d devices, one report each%n"
-                                        + "%-8s %-14s %8s %-22s %9s %9s %7s %8s  %s%n",
-                                r.program(),
-                                r.methods(),
-                                r.devices(),
-                                "central",
-                                "mode",
-                                "eps0",
-                                "central held (n)",
-                                "RE(g^)",
-                                "RE(g*)",
-                                "HMC g*",
-                                "seconds",
-                                "(seal / shuffler job / open)"));
+                out.append(header(r));
             }
-            String held =
-                    r.mode() == Mode.SHUFFLED
-                            ? String.format(
-                                    Locale.ROOT,
-                                    "%.4f @ %.0e (%d)",
-                                    r.centralEpsilon(),
-                                    r.delta(),
-                                    r.batchSize())
-                            : String.format(Locale.ROOT, "%.4f @ 0", r.centralEpsilon());
-            out.append(
-                    String.format(
-                            Locale.ROOT,
-                            "%-8.4f %-14s %8.4f %-22s %9.4f %9.4f %7.3f %8.1f%s%n",
-                            r.targetEpsilon(),
-                            r.mode().label(),
-                            r.epsilon0(),
-                            held,
-                            r.relativeErrorRaw(),
-                            r.relativeErrorProjected(),
-                            r.hotCoverageProjected(),
-                            r.seconds(),
-                            r.shuffledSeconds().length == 3
-                                    ? String.format(
-                                            Locale.ROOT,
-                                            "  (%.1f / %.1f / %.1f)",
-                                            r.shuffledSeconds()[0],
-                                            r.shuffledSeconds()[1],
-                                            r.shuffledSeconds()[2])
-                                    : ""));
+            out.append(line(r));
         }
         return out.toString();
+    }
+
+    /** The heading of the block of {@code r}'s program and fleet size. */
+    public static String header(Row r) {
+        return String.format(
+                Locale.ROOT,
+                "== %s: |V| = %d, %d devices, one report each%n"
+                        + "%-8s %-14s %8s %-22s %9s %9s %7s %8s  %s%n",
+                r.program(),
+                r.methods(),
+                r.devices(),
+                "central",
+                "mode",
+                "eps0",
+                "central held (n)",
+                "RE(g^)",
+                "RE(g*)",
+                "HMC g*",
+                "seconds",
+                "(seal / shuffler job / open)");
+    }
+
+    /** One row of the table. */
+    public static String line(Row r) {
+        String held =
+                r.mode() == Mode.SHUFFLED
+                        ? String.format(
+                                Locale.ROOT,
+                                "%.4f @ %.0e (%d)",
+                                r.centralEpsilon(),
+                                r.delta(),
+                                r.batchSize())
+                        : String.format(Locale.ROOT, "%.4f @ 0", r.centralEpsilon());
+        return String.format(
+                Locale.ROOT,
+                "%-8.4f %-14s %8.4f %-22s %9.4f %9.4f %7.3f %8.1f%s%n",
+                r.targetEpsilon(),
+                r.mode().label(),
+                r.epsilon0(),
+                held,
+                r.relativeErrorRaw(),
+                r.relativeErrorProjected(),
+                r.hotCoverageProjected(),
+                r.seconds(),
+                r.shuffledSeconds().length == 3
+                        ? String.format(
+                                Locale.ROOT,
+                                "  (%.1f / %.1f / %.1f)",
+                                r.shuffledSeconds()[0],
+                                r.shuffledSeconds()[1],
+                                r.shuffledSeconds()[2])
+                        : "");
     }
 }
