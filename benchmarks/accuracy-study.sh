@@ -6,7 +6,9 @@
 # the evaluate steps run through the ./fieldprof launcher (3 GB heap by default).
 # Environment: DEVICES (1000), REPETITIONS (3), SEED (20261122), OUT (benchmarks/target/accuracy),
 # PROGRAMS (lang3,gson,codec,demo), RECORD (1; 0 reuses the recorded runs in OUT), MODES (1: also
-# compare the two privacy modes at equal per-report user-level epsilon).
+# compare the two privacy modes at equal per-report user-level epsilon), CENTRAL (0; 1: also the
+# three privacy modes at equal central epsilon, CentralModes, 10,000 and 100,000 devices: about an
+# hour on 2 busy cores, most of it the devices' HPKE sealing).
 set -euo pipefail
 
 devices=${DEVICES:-1000}
@@ -59,4 +61,12 @@ if [ "${MODES:-1}" = 1 ]; then
       --model "$out/$s.model" --runs "$out/$s-runs.csv" --devices "$devices" \
       --repetitions "$repetitions" --seed 1 --check-plan
   done | tee "$out/plan-check.txt"
+fi
+
+# The three privacy modes at equal central epsilon, the shuffled one through the ShufflerJob.
+if [ "${CENTRAL:-0}" = 1 ]; then
+  java -Xmx3g -cp "$cp" dev.fieldprof.benchmarks.accuracy.CentralModes \
+    --dir "$out" --programs notes,commons-codec,gson,commons-lang3 \
+    --devices "${CENTRAL_DEVICES:-10000,100000}" --epsilons 1,ln3,ln9 --delta 1e-6 --seed 1 \
+    2> "$out/central.log" | tee "$out/central.txt"
 fi
