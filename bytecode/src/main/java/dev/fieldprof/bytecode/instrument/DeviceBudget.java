@@ -53,23 +53,31 @@ public record DeviceBudget(double epsilon, Duration period) {
                         ? config.getEpsilon()
                         : config.getEpsilon() * config.getK() / config.getT();
         if (!affords(perReport)) {
+            boolean shuffled = config.getShuffler() != null;
             throw new IllegalArgumentException(
                     String.format(
                             Locale.ROOT,
                             "each report of privacy configuration '%s' costs user-level eps %.4g"
                                     + " (%s), more than the device budget eps %.4g per %s: no"
                                     + " device could ever report; raise --budget, give --budget"
-                                    + " none, or use --privacy-mode user-level",
+                                    + " none, or %s",
                             config.getConfigId(),
                             perReport,
-                            userLevel
-                                    ? "user-level mode"
-                                    : "epsilon-t: eps*k/t with k="
-                                            + config.getK()
-                                            + ", t="
-                                            + config.getT(),
+                            shuffled
+                                    ? "shuffled mode: epsilon0 per report"
+                                    : userLevel
+                                            ? "user-level mode"
+                                            : "epsilon-t: eps*k/t with k="
+                                                    + config.getK()
+                                                    + ", t="
+                                                    + config.getT(),
                             epsilon,
-                            period));
+                            period,
+                            // The shuffled mode's epsilon0 is large by design: the central
+                            // guarantee is what the shuffler adds, the budget bounds epsilon0.
+                            shuffled
+                                    ? "analyze with a smaller --epsilon (epsilon0)"
+                                    : "use --privacy-mode user-level"));
         }
     }
 

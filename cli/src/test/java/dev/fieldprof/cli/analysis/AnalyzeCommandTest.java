@@ -291,6 +291,23 @@ class AnalyzeCommandTest {
                                 jar.toString(),
                                 "--model",
                                 model.toString(),
+                                "--out",
+                                instrumented.toString()))
+                .isEqualTo(1);
+        assertThat(cli.err())
+                .contains(
+                        "each report of privacy configuration 'default' costs user-level eps 4.000"
+                                + " (shuffled mode: epsilon0 per report), more than the device"
+                                + " budget eps 2.197 per PT24H: no device could ever report; raise"
+                                + " --budget, give --budget none, or analyze with a smaller"
+                                + " --epsilon (epsilon0)");
+        assertThat(
+                        cli.run(
+                                "instrument",
+                                "--jar",
+                                jar.toString(),
+                                "--model",
+                                model.toString(),
                                 // epsilon0 = 4 a report: more than the default daily budget.
                                 "--budget",
                                 "4",
