@@ -79,18 +79,22 @@ public final class ReportSpool<R extends SpecificRecordBase> {
         return dir.resolve(String.format("%019d%s", sequence, SUFFIX));
     }
 
-    /** Spools a record, evicting the oldest past the cap; counts every outcome. */
-    public synchronized void add(R report) {
+    /**
+     * Spools a record, evicting the oldest past the cap; counts every outcome.
+     *
+     * @return the record's position (for {@link #remove}), or -1 if it was not spooled
+     */
+    public synchronized long add(R report) {
         byte[] encoded;
         try {
             encoded = codec.encode(report);
         } catch (RuntimeException e) {
             stats.dropped(DropReason.ENCODE_FAILED);
-            return;
+            return -1;
         }
         if (encoded.length > maxBytes) {
             stats.dropped(DropReason.SPOOL_FULL);
-            return;
+            return -1;
         }
         while (bytes + encoded.length > maxBytes && !sizes.isEmpty()) {
             removeOldest();
@@ -104,8 +108,10 @@ public final class ReportSpool<R extends SpecificRecordBase> {
             stats.spooled();
         } catch (IOException | RuntimeException e) {
             stats.dropped(DropReason.WRITE_FAILED);
+            sequence = -1;
         }
         stats.spooledNow(sizes.size());
+        return sequence;
     }
 
     /** The oldest spooled record, if any (unreadable files are discarded and counted). */

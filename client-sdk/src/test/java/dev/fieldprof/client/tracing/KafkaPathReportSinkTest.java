@@ -12,7 +12,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -185,6 +189,61 @@ class KafkaPathReportSinkTest {
             assertThat(sink.counters().spooledNow()).isZero();
             assertThat(sink.counters().droppedTotal()).isZero();
         }
+    }
+
+    /**
+     * At exit a send still in flight goes to the spool; the broker's acknowledgement before the JVM
+     * halts takes it out again, so that the next run does not send it twice.
+     */
+    @Test
+    void aSendInFlightAtExitThatIsThenAcknowledgedLeavesTheSpoolAgain() throws Exception {
+        MockProducer<String, byte[]> broker =
+                new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaPathReportSink sink = onProducer(broker)) {
+            sink.send(report(0));
+            awaitHandedToProducer(broker);
+            assertThat(sink.persistUndelivered(Duration.ofSeconds(10))).isTrue();
+            assertThat(sink.counters().spooledNow()).isEqualTo(1);
+
+            assertThat(broker.completeNext()).isTrue();
+            TransportCounters counters = sink.counters();
+            assertThat(counters.sent()).isEqualTo(1);
+            assertThat(counters.spooled()).isEqualTo(1);
+            assertThat(counters.spooledNow()).isZero();
+            assertThat(sink.spooled()).isZero();
+        }
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    /** ... and a failure leaves it spooled once, for the next run. */
+    @Test
+    void aSendInFlightAtExitThatThenFailsStaysSpooledOnce() throws Exception {
+        MockProducer<String, byte[]> broker =
+                new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaPathReportSink sink = onProducer(broker)) {
+            sink.send(report(0));
+            awaitHandedToProducer(broker);
+            assertThat(sink.persistUndelivered(Duration.ofSeconds(10))).isTrue();
+
+            assertThat(broker.errorNext(new TimeoutException("not acknowledged"))).isTrue();
+            TransportCounters counters = sink.counters();
+            assertThat(counters.sent()).isZero();
+            assertThat(counters.spooled()).isEqualTo(1);
+            assertThat(counters.spooledNow()).isEqualTo(1);
+            assertThat(counters.droppedTotal()).isZero();
+        }
+    }
+
+    /** Polls (a real condition) until the publisher thread has handed a report to the producer. */
+    private static void awaitHandedToProducer(MockProducer<String, byte[]> broker)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (broker.history().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10); // polling interval of a real condition
+        }
+        assertThat(broker.history()).hasSize(1);
     }
 
     private KafkaPathReportSink onProducer(Producer<String, byte[]> producer) {

@@ -55,6 +55,10 @@ public abstract class KafkaSpoolingPublisher<R extends SpecificRecordBase>
     private final ConcurrentLinkedQueue<R> failed = new ConcurrentLinkedQueue<>();
     // Sends whose callback has not run yet; a flush is not done while any is in flight.
     private final Set<R> inFlight = ConcurrentHashMap.newKeySet();
+    // Sends in flight that the exit path spooled, and where: an acknowledgement still to come
+    // removes the spooled copy. The lock orders a send's outcome against its spooling at exit.
+    private final Map<R, Long> spooledAtExit = new ConcurrentHashMap<>();
+    private final Object exitHandover = new Object();
     // Set at process exit: records are written to the spool instead of sent, and the sends in
     // flight are spooled too (the next run sends them; the jobs count a numbered report once).
     private volatile boolean persisting;
@@ -226,15 +230,7 @@ public abstract class KafkaSpoolingPublisher<R extends SpecificRecordBase>
                     .send(
                             record,
                             (metadata, exception) -> {
-                                if (exception == null) {
-                                    stats.sent();
-                                } else if (permanent(exception)) {
-                                    stats.dropped(DropReason.REJECTED);
-                                } else {
-                                    countAuthenticationFailure(exception);
-                                    failed.add(report); // spooled by the publisher thread
-                                }
-                                inFlight.remove(report);
+                                outcome(report, exception);
                                 outcomesChanged();
                             });
         } catch (RuntimeException e) {
@@ -246,6 +242,33 @@ public abstract class KafkaSpoolingPublisher<R extends SpecificRecordBase>
             } else {
                 spoolIfOwned(report);
                 failedToReach(e);
+            }
+        }
+    }
+
+    /**
+     * The producer's answer for a send in flight (on its I/O thread). If the exit path spooled the
+     * report meanwhile, a success takes it out of the spool again (the next run must not send it
+     * twice: the paths job does not deduplicate), and a failure leaves it there.
+     */
+    private void outcome(R report, Exception exception) {
+        synchronized (exitHandover) {
+            if (exception == null) {
+                stats.sent();
+                if (!inFlight.remove(report)) {
+                    Long sequence = spooledAtExit.remove(report);
+                    if (sequence != null) {
+                        spool.remove(sequence);
+                    }
+                }
+            } else if (inFlight.contains(report)) {
+                if (permanent(exception)) {
+                    stats.dropped(DropReason.REJECTED);
+                } else {
+                    countAuthenticationFailure(exception);
+                    failed.add(report); // spooled by the publisher thread
+                }
+                inFlight.remove(report);
             }
         }
     }
@@ -352,8 +375,8 @@ public abstract class KafkaSpoolingPublisher<R extends SpecificRecordBase>
 
     /**
      * At process exit: from now on records go to the on-disk spool, and so do the sends still in
-     * flight (the producer may yet deliver them before the JVM halts: a numbered report sent twice
-     * counts once). Waits at most {@code timeout} for the publisher thread to write them. Returns
+     * flight; one of those the broker still acknowledges before the JVM halts is taken out of the
+     * spool again. Waits at most {@code timeout} for the publisher thread to write them. Returns
      * whether nothing is left only in memory.
      */
     public boolean persistUndelivered(Duration timeout) {
@@ -378,11 +401,19 @@ public abstract class KafkaSpoolingPublisher<R extends SpecificRecordBase>
         outcomesChanged();
     }
 
-    /** Moves every send in flight into the spool (the spool is thread-safe). */
+    /**
+     * Moves every send in flight into the spool (the spool is thread-safe), remembering where, so
+     * that an acknowledgement still to come takes it out again.
+     */
     private void spoolInFlight() {
         for (R report : List.copyOf(inFlight)) {
-            if (inFlight.remove(report)) {
-                spool.add(report);
+            synchronized (exitHandover) {
+                if (inFlight.remove(report)) {
+                    long sequence = spool.add(report);
+                    if (sequence >= 0) {
+                        spooledAtExit.put(report, sequence);
+                    }
+                }
             }
         }
         outcomesChanged();
