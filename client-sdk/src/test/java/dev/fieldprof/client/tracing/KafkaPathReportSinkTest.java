@@ -236,6 +236,52 @@ class KafkaPathReportSinkTest {
         }
     }
 
+    /**
+     * A program that exits while its sink's producer still waits for the broker's metadata (a cold
+     * JVM on a loaded machine): the reports queued meanwhile go to the spool, and the next run
+     * sends each of them once.
+     */
+    @Test
+    void reportsQueuedWhileTheProducerStillConnectsAtExitAreSentByTheNextRun() throws Exception {
+        java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
+        MockProducer<String, byte[]> connecting =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public synchronized java.util.List<org.apache.kafka.common.PartitionInfo>
+                            partitionsFor(String topic) {
+                        try {
+                            connected.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return java.util.List.of();
+                    }
+                };
+        try (KafkaPathReportSink run1 = onProducer(connecting)) {
+            for (int i = 0; i < 5; i++) {
+                run1.send(report(i));
+            }
+            // The publisher thread is held in its metadata wait: nothing it can finish.
+            assertThat(run1.flush(Duration.ofMillis(200))).isFalse();
+            assertThat(run1.persistUndelivered(Duration.ofSeconds(1))).isTrue();
+            assertThat(run1.counters().spooledNow()).isEqualTo(5);
+            connected.countDown();
+        }
+        assertThat(connecting.history()).isEmpty();
+
+        MockProducer<String, byte[]> broker =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        try (KafkaPathReportSink run2 = onProducer(broker)) {
+            assertThat(run2.flush(Duration.ofSeconds(30))).isTrue();
+            assertThat(broker.history())
+                    .extracting(r -> RecordCodec.of(PathReport.class).decode(r.value()))
+                    .extracting(r -> r.getReportId().toString())
+                    .containsExactly("p000", "p001", "p002", "p003", "p004");
+            assertThat(run2.counters().spooledNow()).isZero();
+            assertThat(run2.counters().droppedTotal()).isZero();
+        }
+    }
+
     /** Polls (a real condition) until the publisher thread has handed a report to the producer. */
     private static void awaitHandedToProducer(MockProducer<String, byte[]> broker)
             throws InterruptedException {
