@@ -26,6 +26,8 @@ import static dev.fieldprof.client.ClientSettings.PATHS_MODELS_TOPIC;
 import static dev.fieldprof.client.ClientSettings.PATHS_QUEUE_SEGMENTS;
 import static dev.fieldprof.client.ClientSettings.PATHS_REPORTS_TOPIC;
 import static dev.fieldprof.client.ClientSettings.PATHS_SEGMENT_EVENTS;
+import static dev.fieldprof.client.ClientSettings.PATHS_SPOOL_DIR;
+import static dev.fieldprof.client.ClientSettings.PATHS_SPOOL_MAX_BYTES;
 import static dev.fieldprof.client.ClientSettings.PATHS_TRACER;
 import static dev.fieldprof.client.ClientSettings.QUEUE_CAPACITY;
 import static dev.fieldprof.client.ClientSettings.REPORTS_PER_DAY;
@@ -126,6 +128,8 @@ public final class ClientConfig {
     public static final String KEY_PATHS_TRACER = PATHS_TRACER.key();
     public static final String KEY_PATHS_SEGMENT_EVENTS = PATHS_SEGMENT_EVENTS.key();
     public static final String KEY_PATHS_QUEUE_SEGMENTS = PATHS_QUEUE_SEGMENTS.key();
+    public static final String KEY_PATHS_SPOOL_DIR = PATHS_SPOOL_DIR.key();
+    public static final String KEY_PATHS_SPOOL_MAX_BYTES = PATHS_SPOOL_MAX_BYTES.key();
 
     /**
      * Every other {@code transport.kafka.<property>} is a Kafka client property passed unchanged to
@@ -195,6 +199,9 @@ public final class ClientConfig {
         }
         if (v.get(SPOOL_DIR) == null) {
             v.set(SPOOL_DIR, stateDir.resolve("spool"));
+        }
+        if (v.get(PATHS_SPOOL_DIR) == null) {
+            v.set(PATHS_SPOOL_DIR, stateDir.resolve("paths-spool"));
         }
         String bootstrap = v.get(KAFKA_BOOTSTRAP);
         if (v.get(TRANSPORT) == TransportKind.KAFKA && (bootstrap == null || bootstrap.isBlank())) {
@@ -588,6 +595,11 @@ public final class ClientConfig {
             return set(PATHS_REPORTS_TOPIC, reportsTopic).set(PATHS_MODELS_TOPIC, modelsTopic);
         }
 
+        /** Where path reports wait while the broker cannot take them, and its cap in bytes. */
+        public Builder pathSpool(Path spoolDir, long maxBytes) {
+            return set(PATHS_SPOOL_DIR, spoolDir).set(PATHS_SPOOL_MAX_BYTES, maxBytes);
+        }
+
         /** Coded bytes at which a thread's path report is cut, 16 <= bytes <= 2^20. */
         public Builder pathMaxReportBytes(int bytes) {
             return set(PATHS_MAX_REPORT_BYTES, bytes);
@@ -810,6 +822,16 @@ public final class ClientConfig {
     /** Full buffers waiting for the staged tracer's coder at most, over all threads. */
     public int pathQueueSegments() {
         return values.get(PATHS_QUEUE_SEGMENTS);
+    }
+
+    /** Where path reports wait while the broker cannot take them. */
+    public Path pathSpoolDir() {
+        return values.get(PATHS_SPOOL_DIR);
+    }
+
+    /** Bytes the path report spool holds at most. */
+    public long pathSpoolMaxBytes() {
+        return values.get(PATHS_SPOOL_MAX_BYTES);
     }
 
     @Override

@@ -371,6 +371,29 @@ final class ClientSettings {
                             + " `paths.tracer=staged`: the raw events held are at most (traced"
                             + " threads + this) × `paths.staged.segment.events` × 4 bytes");
 
+    static final ClientSetting<Path> PATHS_SPOOL_DIR =
+            ClientSetting.path(
+                            "paths.spool.dir",
+                            "where path reports wait while the broker cannot take them (not"
+                                    + " reachable yet, or not acknowledging within"
+                                    + " `transport.kafka.timeout`); sent once it answers, or by"
+                                    + " the next run")
+                    .defaultText("`<state.dir>/paths-spool`");
+
+    static final ClientSetting<Long> PATHS_SPOOL_MAX_BYTES =
+            ClientSetting.parsed(
+                            "paths.spool.max.bytes",
+                            "integer",
+                            "an integer in [1, 2^40]",
+                            Long::parseLong,
+                            16L << 20,
+                            "bytes the path report spool holds at most; past it the oldest path"
+                                    + " report is deleted and counted (JMX"
+                                    + " `PathReportsSpoolFull`). Before the spool, at most 256"
+                                    + " path reports wait in memory for the sink's thread; one"
+                                    + " more is dropped and counted (`PathReportsQueueFull`)")
+                    .check(bytes -> bytes >= 1 && bytes <= (1L << 40), "must be in [1, 2^40]");
+
     /**
      * Every setting, in the order properties are read and values checked (and the docs list them).
      */
@@ -413,7 +436,9 @@ final class ClientSettings {
                     PATHS_MAX_REPORT_BYTES,
                     PATHS_TRACER,
                     PATHS_SEGMENT_EVENTS,
-                    PATHS_QUEUE_SEGMENTS);
+                    PATHS_QUEUE_SEGMENTS,
+                    PATHS_SPOOL_DIR,
+                    PATHS_SPOOL_MAX_BYTES);
 
     private ClientSettings() {}
 

@@ -84,8 +84,28 @@ public final class DeviceMetrics implements DeviceMetricsMXBean {
     }
 
     @Override
+    public long getPathReportsSent() {
+        return runtime.pathReportCounters().sent();
+    }
+
+    @Override
+    public long getPathReportsSpooled() {
+        return runtime.pathReportCounters().spooledNow();
+    }
+
+    @Override
     public long getPathReportsDropped() {
         return runtime.pathReportsDropped();
+    }
+
+    @Override
+    public long getPathReportsQueueFull() {
+        return runtime.pathReportCounters().dropped(DropReason.QUEUE_FULL);
+    }
+
+    @Override
+    public long getPathReportsSpoolFull() {
+        return runtime.pathReportCounters().dropped(DropReason.SPOOL_FULL);
     }
 
     @Override

@@ -59,8 +59,28 @@ public interface DeviceMetricsMXBean {
 
     boolean isPathTracing();
 
-    /** Path reports dropped unsent: the broker did not take them, or the queue was full. */
+    /** Path reports the broker acknowledged. */
+    long getPathReportsSent();
+
+    /**
+     * Path reports waiting in the on-disk path report spool ({@code paths.spool.dir}) for the
+     * broker.
+     */
+    long getPathReportsSpooled();
+
+    /** Path reports dropped unsent, for every reason (the two below, a refusal, an encoding). */
     long getPathReportsDropped();
+
+    /**
+     * Of the dropped path reports, those the sink's in-memory queue (256 reports) had no room for.
+     */
+    long getPathReportsQueueFull();
+
+    /**
+     * Of the dropped path reports, the oldest spooled ones deleted because the spool was over
+     * {@code paths.spool.max.bytes}.
+     */
+    long getPathReportsSpoolFull();
 
     /**
      * Buffers of raw path events the staged tracer ({@code paths.tracer=staged}) dropped whole

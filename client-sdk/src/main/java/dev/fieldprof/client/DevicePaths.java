@@ -9,6 +9,7 @@ import dev.fieldprof.client.tracing.PathReportSink;
 import dev.fieldprof.client.tracing.PathTracer;
 import dev.fieldprof.client.tracing.StagedPathTracer;
 import dev.fieldprof.client.transport.AsyncPublisher;
+import dev.fieldprof.client.transport.TransportCounters;
 import dev.fieldprof.paths.BranchTable;
 import dev.fieldprof.paths.BranchTableText;
 import dev.fieldprof.paths.ProbePlanText;
@@ -84,6 +85,8 @@ final class DevicePaths implements AutoCloseable {
                                 config.kafkaBootstrapServers(),
                                 config.pathReportsTopic(),
                                 config.kafkaTimeout(),
+                                config.pathSpoolDir(),
+                                config.pathSpoolMaxBytes(),
                                 config.kafkaClientProperties());
         KafkaEdgeModelFeed feed =
                 kafka
@@ -167,18 +170,15 @@ final class DevicePaths implements AutoCloseable {
         return tracer;
     }
 
-    /** Path reports the sink dropped (the broker unreachable, a full queue), or 0 if unknown. */
-    long reportsDropped() {
+    /**
+     * The counts of the sink: path reports sent, waiting in its spool, dropped by reason (a full
+     * queue or spool); all zero for a sink the caller gave.
+     */
+    TransportCounters reportCounters() {
         if (!(sink instanceof AsyncPublisher<?> publisher)) {
-            return 0;
+            return TransportCounters.sum(java.util.List.of());
         }
-        dev.fieldprof.client.transport.TransportCounters c = publisher.counters();
-        long dropped = 0;
-        for (dev.fieldprof.client.transport.DropReason reason :
-                dev.fieldprof.client.transport.DropReason.values()) {
-            dropped += c.dropped(reason);
-        }
-        return dropped;
+        return publisher.counters();
     }
 
     /** Failures the threads of path tracing caught and survived: the model feed, the sink. */
@@ -202,11 +202,17 @@ final class DevicePaths implements AutoCloseable {
 
     /**
      * At process exit, after the epoch's end cut the open paths: gives the reports at most {@code
-     * wait} to reach the broker (a sink the caller gave is the caller's to flush). Without it the
-     * reports cut at exit were still queued when the JVM halted.
+     * wait} to reach the broker (a sink the caller gave is the caller's to flush); what it has not
+     * taken by then (still queued, in flight, or the producer still connecting) goes to the sink's
+     * spool for the next run. Without it the reports cut at exit were still queued when the JVM
+     * halted.
      */
     void flushAtExit(Duration wait) {
-        if (sink instanceof AsyncPublisher<?> publisher) {
+        if (sink instanceof KafkaPathReportSink kafka) {
+            if (!kafka.flush(wait)) {
+                kafka.persistUndelivered(Duration.ofSeconds(1));
+            }
+        } else if (sink instanceof AsyncPublisher<?> publisher) {
             publisher.flush(wait);
         }
     }

@@ -648,10 +648,18 @@ public final class DeviceRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * The counts of path tracing's sink: path reports sent, waiting in its spool, dropped by reason
+     * (all zero when path tracing is off).
+     */
+    public TransportCounters pathReportCounters() {
+        DevicePaths p = paths;
+        return p == null ? TransportCounters.sum(List.of()) : p.reportCounters();
+    }
+
     /** Path reports dropped by path tracing's sink (0 when path tracing is off). */
     public long pathReportsDropped() {
-        DevicePaths p = paths;
-        return p == null ? 0 : p.reportsDropped();
+        return pathReportCounters().droppedTotal();
     }
 
     /**

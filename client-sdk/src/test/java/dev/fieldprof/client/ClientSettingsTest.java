@@ -31,7 +31,7 @@ class ClientSettingsTest {
     void everyKeyIsDeclaredOnceAndEveryKeyConstantIsDeclared() {
         Set<String> keys = new HashSet<>();
         ClientSettings.ALL.forEach(setting -> assertThat(keys.add(setting.key())).isTrue());
-        assertThat(keys).hasSize(38);
+        assertThat(keys).hasSize(40);
         assertThat(keys)
                 .contains(
                         ClientConfig.KEY_APP_VERSION,

@@ -558,6 +558,18 @@ class PathModelLoopITCase {
         return out;
     }
 
+    /**
+     * A fresh directory for a simulated device's path report spool (empty unless the broker fails).
+     */
+    private static Path spoolDir(String deviceId) {
+        try {
+            return java.nio.file.Files.createTempDirectory(
+                    "fieldprof-paths-spool-" + deviceId.replaceAll("[^A-Za-z0-9-]", "_") + "-");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** One simulated device: its model store following the model topic, tracer and sink. */
     private static final class Device implements AutoCloseable {
         final String id;
@@ -612,7 +624,11 @@ class PathModelLoopITCase {
             this.feed = new KafkaEdgeModelFeed(RUNTIME.bootstrapServers(), models, store);
             this.sink =
                     new KafkaPathReportSink(
-                            RUNTIME.bootstrapServers(), reports, Duration.ofSeconds(30));
+                            RUNTIME.bootstrapServers(),
+                            reports,
+                            Duration.ofSeconds(30),
+                            spoolDir(id),
+                            16 << 20);
             this.tracer =
                     staged
                             ? new StagedPathTracer(

@@ -15,11 +15,6 @@ public enum DropReason {
     /** Submitted after close. */
     CLOSED,
     /**
-     * Not acknowledged by the broker within the timeout, for best-effort records that are not
-     * spooled (path reports).
-     */
-    UNDELIVERED,
-    /**
      * A report of a shuffled configuration that could not be sealed to the analyst's public key
      * (none given, unreadable, or not a public keyset): it is never sent unsealed.
      */

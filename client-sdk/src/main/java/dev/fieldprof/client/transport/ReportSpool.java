@@ -1,26 +1,35 @@
 package dev.fieldprof.client.transport;
 
 import dev.fieldprof.client.state.AtomicFiles;
-import dev.fieldprof.schemas.FrequencyReport;
+import dev.fieldprof.schemas.RecordCodec;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.avro.specific.SpecificRecordBase;
 
 /**
- * A bounded on-disk queue of reports waiting for an unreachable broker: one file per report ({@code
- * <sequence>.rep}, the report's codec bytes, written atomically), oldest first. Past the byte cap
- * the oldest reports are deleted and counted as {@link DropReason#SPOOL_FULL}. Survives restarts.
- * Used from one thread (the transport's publisher).
+ * A bounded on-disk queue of records waiting for an unreachable broker: one file per record ({@code
+ * <sequence>.rep}, the record's {@link RecordCodec} bytes, written atomically), oldest first. Past
+ * the byte cap the oldest records are deleted and counted as {@link DropReason#SPOOL_FULL}.
+ * Survives restarts. Thread-safe (the publisher thread and, at exit, the exiting thread).
+ *
+ * <pre>{@code
+ * ReportSpool<FrequencyReport> spool = new ReportSpool<>(Path.of("spool"), 16 << 20, stats,
+ *         RecordCodec.of(FrequencyReport.class));
+ * }</pre>
+ *
+ * @param <R> the records spooled (frequency reports, path reports); one kind a directory
  */
-public final class ReportSpool {
+public final class ReportSpool<R extends SpecificRecordBase> {
     private static final String SUFFIX = ".rep";
 
     private final Path dir;
     private final long maxBytes;
     private final TransportStats stats;
+    private final RecordCodec<R> codec;
     private final TreeMap<Long, Long> sizes = new TreeMap<>();
     private long bytes;
     private long nextSequence;
@@ -29,14 +38,16 @@ public final class ReportSpool {
      * Opens the spool in {@code dir}, picking up reports left by an earlier process.
      *
      * @param maxBytes cap on the spooled bytes, >= 1
+     * @param codec how a record is written and read back
      */
-    public ReportSpool(Path dir, long maxBytes, TransportStats stats) {
+    public ReportSpool(Path dir, long maxBytes, TransportStats stats, RecordCodec<R> codec) {
         if (maxBytes < 1) {
             throw new IllegalArgumentException("maxBytes must be >= 1, got " + maxBytes);
         }
         this.dir = dir;
         this.maxBytes = maxBytes;
         this.stats = stats;
+        this.codec = codec;
         scan();
     }
 
@@ -68,18 +79,22 @@ public final class ReportSpool {
         return dir.resolve(String.format("%019d%s", sequence, SUFFIX));
     }
 
-    /** Spools a report, evicting the oldest past the cap; counts every outcome. */
-    public synchronized void add(FrequencyReport report) {
+    /**
+     * Spools a record, evicting the oldest past the cap; counts every outcome.
+     *
+     * @return the record's position (for {@link #remove}), or -1 if it was not spooled
+     */
+    public synchronized long add(R report) {
         byte[] encoded;
         try {
-            encoded = ReportFile.encode(report);
+            encoded = codec.encode(report);
         } catch (RuntimeException e) {
             stats.dropped(DropReason.ENCODE_FAILED);
-            return;
+            return -1;
         }
         if (encoded.length > maxBytes) {
             stats.dropped(DropReason.SPOOL_FULL);
-            return;
+            return -1;
         }
         while (bytes + encoded.length > maxBytes && !sizes.isEmpty()) {
             removeOldest();
@@ -93,17 +108,19 @@ public final class ReportSpool {
             stats.spooled();
         } catch (IOException | RuntimeException e) {
             stats.dropped(DropReason.WRITE_FAILED);
+            sequence = -1;
         }
         stats.spooledNow(sizes.size());
+        return sequence;
     }
 
-    /** The oldest spooled report, if any (unreadable files are discarded and counted). */
-    public synchronized Optional<Spooled> oldest() {
+    /** The oldest spooled record, if any (unreadable files are discarded and counted). */
+    public synchronized Optional<Spooled<R>> oldest() {
         while (!sizes.isEmpty()) {
             long sequence = sizes.firstKey();
             try {
                 byte[] bytes = Files.readAllBytes(fileOf(sequence));
-                return Optional.of(new Spooled(sequence, ReportFile.decode(bytes)));
+                return Optional.of(new Spooled<>(sequence, codec.decode(bytes)));
             } catch (IOException | RuntimeException e) {
                 removeOldest();
                 stats.dropped(DropReason.WRITE_FAILED);
@@ -112,8 +129,8 @@ public final class ReportSpool {
         return Optional.empty();
     }
 
-    /** A spooled report and its position. */
-    public record Spooled(long sequence, FrequencyReport report) {}
+    /** A spooled record and its position. */
+    public record Spooled<R>(long sequence, R report) {}
 
     /** Deletes a report once it was sent. */
     public synchronized void remove(long sequence) {
