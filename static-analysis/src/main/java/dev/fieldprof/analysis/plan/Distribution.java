@@ -73,6 +73,31 @@ final class Distribution {
     // Bit sets per variant: the sets placed in it, and the methods some placed set uses.
     private final long[][] placedBits;
     private final long[][] usedBits;
+    // Per variant, the methods two or more placed sets use (their count is >= 2).
+    private final long[][] sharedBits;
+
+    // A move's adds (addInMove) change the bits, costs and TimesUsed but not the per-(variant,
+    // method) counts, whose rows are the largest data a move would touch: the bits say all that
+    // fits and the cost need (count 0, 1, or 2 and more). The counts catch up when the move is
+    // kept (keepMove); an undone move (undoMove) clears the bits it set, listed here as
+    // method << 1 | (1 if the shared bit).
+    private int[] moveSets = new int[16];
+    private int moveSetCount;
+    private int[] moveFlips = new int[64];
+    private int moveFlipCount;
+    private long moveUsedBefore;
+    private long moveOverlapBefore;
+
+    // Whether a set's unused members' costs can be summed whole without overflow (the largest set
+    // times the largest cost stays below 2^62): fits then sums them without a branch per member.
+    private final boolean sumsFit;
+
+    // PACKING's term per variant, 1 / (max − ov_v), for the max it was computed with, and which
+    // variants' overlaps changed since: a move changes one variant, so PACKING takes one division
+    // and the same additions in the same order as CostTerms.packing, hence the same double.
+    private final double[] packTerm;
+    private final boolean[] packStale;
+    private long packMax = Long.MIN_VALUE;
 
     Distribution(ProbeSets sets, MethodCosts costs, int variants, long hBound) {
         if (costs.size() != sets.methodCount()) {
@@ -123,8 +148,21 @@ final class Distribution {
         for (int m = 0; m < methodCost.length; m++) {
             methodCost[m] = costs.cost(m);
         }
+        long maxCost = 0;
+        for (long c : methodCost) {
+            maxCost = Math.max(maxCost, c);
+        }
+        int maxSize = 0;
+        for (int e = 0; e < setCount; e++) {
+            maxSize = Math.max(maxSize, memberStart[e + 1] - memberStart[e]);
+        }
+        sumsFit = maxCost <= (Long.MAX_VALUE >> 2) / Math.max(1, maxSize);
+        packTerm = new double[variants];
+        packStale = new boolean[variants];
+        java.util.Arrays.fill(packStale, true);
         placedBits = new long[variants][(setCount + 63) >>> 6];
         usedBits = new long[variants][(sets.methodCount() + 63) >>> 6];
+        sharedBits = new long[variants][(sets.methodCount() + 63) >>> 6];
         byLength =
                 java.util.stream.IntStream.range(0, setCount)
                         .boxed()
@@ -145,13 +183,27 @@ final class Distribution {
      * @return how many were added
      */
     int completeShortestFirst(int variant, java.util.function.IntConsumer added) {
+        return completeShortestFirst(variant, added, false);
+    }
+
+    /** {@link #completeShortestFirst} with {@link #addInMove} for its adds. */
+    int completeShortestFirstInMove(int variant) {
+        return completeShortestFirst(variant, set -> {}, true);
+    }
+
+    private int completeShortestFirst(
+            int variant, java.util.function.IntConsumer added, boolean inMove) {
         int count = 0;
         for (int set : byLength) {
             if (length[set] > remaining(variant)) {
                 break;
             }
             if (!holds(variant, set)) {
-                add(variant, set);
+                if (inMove) {
+                    addInMove(variant, set);
+                } else {
+                    add(variant, set);
+                }
                 added.accept(set);
                 count++;
             }
@@ -225,9 +277,19 @@ final class Distribution {
         if (holds(variant, set)) {
             return false;
         }
-        // addedCost with an early exit: most draws of a nearly full variant do not fit.
         long[] usedBit = usedBits[variant];
         long room = remaining(variant);
+        if (sumsFit && narrowMember != null) {
+            // addedCost without a branch per member (a mispredicted exit cost more than the
+            // members it skipped); costs are >= 1, so the early exit below decides the same.
+            long added = 0;
+            for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+                int m = narrowMember[j];
+                added += methodCost[m] & (((usedBit[m >>> 6] >>> m) & 1L) - 1);
+            }
+            return added <= room;
+        }
+        // addedCost with an early exit: most draws of a nearly full variant do not fit.
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
             if ((usedBit[m >>> 6] & (1L << m)) == 0) {
@@ -240,13 +302,36 @@ final class Distribution {
         return true;
     }
 
+    /**
+     * Reads what {@link #fits} will read first for each of the given sets (its "placed" bit and its
+     * members), independently of one another, so that their cache misses overlap; returns a value
+     * made of what it read, for the caller to keep.
+     */
+    int touch(int variant, int[] some, int count) {
+        long[] placedBit = placedBits[variant];
+        int sum = 0;
+        for (int i = 0; i < count; i++) {
+            int set = some[i];
+            sum += (int) placedBit[set >>> 6] + memberStart[set];
+        }
+        for (int i = 0; i < count; i++) {
+            int start = memberStart[some[i]];
+            sum += narrowMember != null ? narrowMember[start] : member[start];
+        }
+        return sum;
+    }
+
     void add(int variant, int set) {
         if (holds(variant, set)) {
             throw new IllegalStateException("set " + set + " already in variant " + variant);
         }
+        checkNoMove();
         char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
         int[] use = narrowUse == null ? uses[variant] : null;
         long[] usedBit = usedBits[variant];
+        long[] sharedBit = sharedBits[variant];
+        long usedCost = 0;
+        long overlapCost = 0;
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
             int before;
@@ -256,13 +341,19 @@ final class Distribution {
             } else {
                 before = use[m]++;
             }
-            if (before == 0) {
-                used[variant] += methodCost[m];
-                usedBit[m >>> 6] |= 1L << m;
-            } else if (before == 1) {
-                overlap[variant] += methodCost[m];
-            }
+            // Masks instead of branches: all ones when the count was 0 (the method is newly
+            // used), resp. 1 (newly shared).
+            long wasZero = (before - 1) >> 31;
+            long wasOne = ((before ^ 1) - 1) >> 31;
+            long cost = methodCost[m];
+            usedCost += cost & wasZero;
+            overlapCost += cost & wasOne;
+            usedBit[m >>> 6] |= (wasZero & 1L) << m;
+            sharedBit[m >>> 6] |= (wasOne & 1L) << m;
         }
+        used[variant] += usedCost;
+        overlap[variant] += overlapCost;
+        packStale[variant] = true;
         if (used[variant] > hBound) {
             throw new IllegalStateException("variant " + variant + " exceeds the h-bound");
         }
@@ -278,6 +369,139 @@ final class Distribution {
         }
         placed[variant][placedCount[variant]++] = set;
         placedBits[variant][set >>> 6] |= 1L << set;
+    }
+
+    /**
+     * Places the set as {@link #add} does, as far as everything but the per-method counts is
+     * concerned ({@link #fits}, {@link #remaining}, {@link #cost}, {@link #holds} answer the same),
+     * until {@link #keepMove} or {@link #undoMove}; nothing else may change the variant meanwhile.
+     */
+    void addInMove(int variant, int set) {
+        if (holds(variant, set)) {
+            throw new IllegalStateException("set " + set + " already in variant " + variant);
+        }
+        if (moveSetCount == 0) {
+            moveUsedBefore = used[variant];
+            moveOverlapBefore = overlap[variant];
+        }
+        long[] usedBit = usedBits[variant];
+        long[] sharedBit = sharedBits[variant];
+        int end = memberStart[set + 1];
+        int start = memberStart[set];
+        if (moveFlipCount + 2 * (end - start) > moveFlips.length) {
+            moveFlips = Arrays.copyOf(moveFlips, 2 * (moveFlipCount + end - start) + 16);
+        }
+        int[] flips = moveFlips;
+        int flipCount = moveFlipCount;
+        long usedCost = 0;
+        long overlapCost = 0;
+        long setLength = 0;
+        for (int j = start; j < end; j++) {
+            int m = narrowMember != null ? narrowMember[j] : member[j];
+            int word = m >>> 6;
+            long bit = 1L << m;
+            long cost = methodCost[m];
+            setLength += cost;
+            long wasUsed = usedBit[word];
+            long wasShared = sharedBit[word];
+            // Newly used: all ones if the used bit was clear; newly shared: used but not shared.
+            long newlyUsed = ((wasUsed & bit) == 0) ? -1L : 0L;
+            long newlyShared = ~newlyUsed & (((wasShared & bit) == 0) ? -1L : 0L);
+            usedCost += cost & newlyUsed;
+            overlapCost += cost & newlyShared;
+            usedBit[word] = wasUsed | bit;
+            sharedBit[word] = wasShared | (bit & newlyShared);
+            flips[flipCount] = m << 1;
+            flipCount += (int) (newlyUsed & 1L);
+            flips[flipCount] = (m << 1) | 1;
+            flipCount += (int) (newlyShared & 1L);
+        }
+        moveFlipCount = flipCount;
+        used[variant] += usedCost;
+        overlap[variant] += overlapCost;
+        packStale[variant] = true;
+        if (used[variant] > hBound) {
+            throw new IllegalStateException("variant " + variant + " exceeds the h-bound");
+        }
+        int t = timesUsed[set]++;
+        lengthByTimesUsed[t] -= setLength;
+        lengthByTimesUsed[t + 1] += setLength;
+        timesUsedSum++;
+        if (t == 0) {
+            allUsed -= setLength;
+        }
+        if (placedCount[variant] == placed[variant].length) {
+            placed[variant] = Arrays.copyOf(placed[variant], 2 * placed[variant].length);
+        }
+        placed[variant][placedCount[variant]++] = set;
+        placedBits[variant][set >>> 6] |= 1L << set;
+        if (moveSetCount == moveSets.length) {
+            moveSets = Arrays.copyOf(moveSets, 2 * moveSetCount);
+        }
+        moveSets[moveSetCount++] = set;
+    }
+
+    /** Keeps the sets {@link #addInMove} placed: their members' counts catch up. */
+    void keepMove(int variant) {
+        char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
+        int[] use = narrowUse == null ? uses[variant] : null;
+        for (int i = 0; i < moveSetCount; i++) {
+            int set = moveSets[i];
+            for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+                int m = narrowMember != null ? narrowMember[j] : member[j];
+                if (narrowUse != null) {
+                    narrowUse[m]++;
+                } else {
+                    use[m]++;
+                }
+            }
+        }
+        moveSetCount = 0;
+        moveFlipCount = 0;
+    }
+
+    /**
+     * Takes back the sets {@link #addInMove} placed, last first, leaving the variant's list of
+     * placed sets and every term as they were before them.
+     */
+    void undoMove(int variant) {
+        for (int i = moveSetCount - 1; i >= 0; i--) {
+            int set = moveSets[i];
+            int last = --placedCount[variant];
+            if (placed[variant][last] != set) {
+                throw new IllegalStateException("set " + set + " was not placed last in the move");
+            }
+            placedBits[variant][set >>> 6] &= ~(1L << set);
+            long setLength = length[set];
+            int t = timesUsed[set]--;
+            lengthByTimesUsed[t] -= setLength;
+            lengthByTimesUsed[t - 1] += setLength;
+            timesUsedSum--;
+            if (t == 1) {
+                allUsed += setLength;
+            }
+        }
+        long[] usedBit = usedBits[variant];
+        long[] sharedBit = sharedBits[variant];
+        for (int i = 0; i < moveFlipCount; i++) {
+            int flip = moveFlips[i];
+            int m = flip >>> 1;
+            long[] bits = (flip & 1) == 0 ? usedBit : sharedBit;
+            bits[m >>> 6] &= ~(1L << m);
+        }
+        if (moveSetCount > 0) {
+            used[variant] = moveUsedBefore;
+            overlap[variant] = moveOverlapBefore;
+            packStale[variant] = true;
+        }
+        moveSetCount = 0;
+        moveFlipCount = 0;
+    }
+
+    private void checkNoMove() {
+        if (moveSetCount != 0) {
+            throw new IllegalStateException("a move's adds are neither kept nor undone");
+        }
     }
 
     /** Removes the set from the variant; O(sets placed in it) to find it. */
@@ -302,10 +526,14 @@ final class Distribution {
             throw new IndexOutOfBoundsException(
                     "index " + index + " of " + count + " sets in variant " + variant);
         }
+        checkNoMove();
         int set = placed[variant][index];
         char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
         int[] use = narrowUse == null ? uses[variant] : null;
         long[] usedBit = usedBits[variant];
+        long[] sharedBit = sharedBits[variant];
+        long usedCost = 0;
+        long overlapCost = 0;
         for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
             int after;
@@ -315,13 +543,17 @@ final class Distribution {
             } else {
                 after = --use[m];
             }
-            if (after == 0) {
-                used[variant] -= methodCost[m];
-                usedBit[m >>> 6] &= ~(1L << m);
-            } else if (after == 1) {
-                overlap[variant] -= methodCost[m];
-            }
+            long isZero = (after - 1) >> 31;
+            long isOne = ((after ^ 1) - 1) >> 31;
+            long cost = methodCost[m];
+            usedCost += cost & isZero;
+            overlapCost += cost & isOne;
+            usedBit[m >>> 6] &= ~((isZero & 1L) << m);
+            sharedBit[m >>> 6] &= ~((isOne & 1L) << m);
         }
+        used[variant] -= usedCost;
+        overlap[variant] -= overlapCost;
+        packStale[variant] = true;
         int t = timesUsed[set]--;
         lengthByTimesUsed[t] -= length[set];
         lengthByTimesUsed[t - 1] += length[set];
@@ -354,8 +586,42 @@ final class Distribution {
         return new CostTerms(CostTerms.balance(scaled, sets.size()), packing(), allUsed);
     }
 
+    /**
+     * {@code terms().cost(weights)}, the same double, without the record; PACKING is read only when
+     * β ≠ 0 ({@code 0·PACKING} is +0.0, PACKING being finite and >= 0, and adding +0.0 to {@code
+     * α·BALANCE >= 0} changes nothing).
+     */
+    double cost(CostWeights weights) {
+        long setCount = sets.size();
+        long scaled = 0;
+        for (int t = 0; t <= variants; t++) {
+            scaled += lengthByTimesUsed[t] * Math.abs(t * setCount - timesUsedSum);
+        }
+        double balance = CostTerms.balance(scaled, sets.size());
+        double packing = weights.beta() == 0 ? 0 : packing();
+        return weights.alpha() * balance + weights.beta() * packing + weights.gamma() * allUsed;
+    }
+
+    /** {@code CostTerms.packing(overlap)}, recomputing only the terms of changed variants. */
     private double packing() {
-        return CostTerms.packing(overlap);
+        long max = Long.MIN_VALUE;
+        for (long ov : overlap) {
+            max = Math.max(max, ov);
+        }
+        boolean allStale = max != packMax;
+        packMax = max;
+        double packing = 0;
+        for (int v = 0; v < variants; v++) {
+            long ov = overlap[v];
+            if (allStale || packStale[v]) {
+                packStale[v] = false;
+                packTerm[v] = ov == max ? 0 : 1.0 / (max - ov);
+            }
+            if (ov != max) {
+                packing += packTerm[v];
+            }
+        }
+        return packing;
     }
 
     /** The sets placed in each variant, ascending. */

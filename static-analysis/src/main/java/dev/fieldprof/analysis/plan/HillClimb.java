@@ -29,7 +29,12 @@ final class HillClimb {
      */
     static final int MAX_REMOVED = 8;
 
+    /** Draws a move reads ahead: a refill makes 28 on average at 50,000 events. */
+    static final int LOOK_AHEAD = 32;
+
     private final CostWeights weights;
+    // What the look-ahead read, kept so that the reads are not optimized away.
+    private int touched;
     private final long maxBadMoves;
     private final long maxMoves;
 
@@ -45,14 +50,23 @@ final class HillClimb {
     /** How a climb ended. */
     record Outcome(long moves, long accepted, double cost, String stoppedBecause) {}
 
-    Outcome climb(Distribution distribution, SplittableRandom random) {
-        double cost = distribution.terms().cost(weights);
+    Outcome climb(Distribution distribution, SplittableRandom source) {
+        SplitMixStream random = new SplitMixStream(source, Math.max(1, distribution.sets().size()));
+        try {
+            return climb(distribution, random);
+        } finally {
+            random.sync();
+        }
+    }
+
+    private Outcome climb(Distribution distribution, SplitMixStream random) {
+        double cost = distribution.cost(weights);
         int setCount = distribution.sets().size();
         long moves = 0;
         long accepted = 0;
         long bad = 0;
         IntList removed = new IntList();
-        IntList added = new IntList();
+        int[] lookAhead = new int[LOOK_AHEAD];
         while (true) {
             if (cost <= 0) {
                 return new Outcome(moves, accepted, cost, "cost 0");
@@ -65,7 +79,6 @@ final class HillClimb {
             }
             moves++;
             removed.clear();
-            added.clear();
             int variant = random.nextInt(distribution.variants());
             int held = distribution.placedCount(variant);
             int toRemove = held == 0 ? 0 : 1 + random.nextInt(Math.min(held, MAX_REMOVED));
@@ -74,13 +87,20 @@ final class HillClimb {
                 removed.add(distribution.placedAt(variant, index));
                 distribution.removeAt(variant, index);
             }
+            if (random.canPeek()) {
+                // The refill's draws, as far as they are known now (a draw that the JDK rejects
+                // and redraws, probability below |E| / 2^31, shifts them by one: a wasted look).
+                for (int k = 0; k < LOOK_AHEAD; k++) {
+                    lookAhead[k] = random.frequentOf(random.peekRaw(k));
+                }
+                touched += distribution.touch(variant, lookAhead, LOOK_AHEAD);
+            }
             int misses = 0;
             int patience = 8 + 2 * toRemove;
             while (distribution.remaining(variant) > 0 && misses < patience) {
                 int set = random.nextInt(setCount);
                 if (distribution.fits(variant, set)) {
-                    distribution.add(variant, set);
-                    added.add(set);
+                    distribution.addInMove(variant, set);
                     misses = 0;
                 } else {
                     misses++;
@@ -90,22 +110,22 @@ final class HillClimb {
             // draws
             // alone may leave room, and an emptier variant can look cheaper (BALANCE is 0 when
             // nothing is used), so whatever still fits by its length goes in.
-            distribution.completeShortestFirst(variant, added::add);
-            double moved = distribution.terms().cost(weights);
+            distribution.completeShortestFirstInMove(variant);
+            double moved = distribution.cost(weights);
             if (moved < cost) {
+                distribution.keepMove(variant);
                 cost = moved;
                 accepted++;
                 bad = 0;
             } else if (moved == cost) {
                 // A sideways move: kept, so the climb can cross plateaus, yet counted as bad so
                 // that a plateau still freezes it.
+                distribution.keepMove(variant);
                 bad++;
             } else {
                 // The move appended its added sets after the removals, so they are the last
                 // placed, in order; taking them from the end restores the list as it was.
-                for (int i = added.size() - 1; i >= 0; i--) {
-                    distribution.removeLast(variant, added.get(i));
-                }
+                distribution.undoMove(variant);
                 for (int i = removed.size() - 1; i >= 0; i--) {
                     distribution.add(variant, removed.get(i));
                 }
