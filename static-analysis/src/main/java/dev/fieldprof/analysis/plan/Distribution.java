@@ -46,7 +46,6 @@ final class Distribution {
     private final int[][] uses;
     private final long[] used;
     private final long[] overlap;
-    private final int[] timesUsed;
     private final long[] lengthByTimesUsed;
     private long timesUsedSum;
     private long allUsed;
@@ -62,13 +61,19 @@ final class Distribution {
 
     // The sets' members back to back (ProbeSets.flatMembers), and each method's cost: an array per
     // method, small enough to stay in cache, rather than a cost beside each member.
-    private final int[] memberStart;
+    // Per set, where its members start and its TimesUsed side by side: set e's start at 2e, its
+    // TimesUsed at 2e + 1, its end at 2e + 2, so placing a set that fits just read finds its
+    // TimesUsed in the same cache line.
+    private final int[] setInfo;
     private final int[] member;
 
     // The same members in two bytes each when every method id fits (|V| <= 65,536), else null:
     // half the bytes to bring into cache for each set a move draws.
     private final char[] narrowMember;
     private final long[] methodCost;
+    // The same costs in two bytes each when all are below 65,536, else null: 20 KB for 10,000
+    // methods, which stays in the first-level cache beside a variant's bits.
+    private final char[] narrowCost;
 
     // Bit sets per variant: the sets placed in it, and the methods some placed set uses.
     private final long[][] placedBits;
@@ -129,12 +134,15 @@ final class Distribution {
         }
         used = new long[variants];
         overlap = new long[variants];
-        timesUsed = new int[setCount];
         lengthByTimesUsed = new long[variants + 1];
         lengthByTimesUsed[0] = allUsed;
         placed = new int[variants][8];
         placedCount = new int[variants];
-        memberStart = sets.flatStarts();
+        int[] starts = sets.flatStarts();
+        setInfo = new int[2 * setCount + 2];
+        for (int e = 0; e <= setCount; e++) {
+            setInfo[2 * e] = starts[e];
+        }
         member = sets.flatMembers();
         if (sets.methodCount() <= 1 << 16) {
             narrowMember = new char[member.length];
@@ -154,9 +162,17 @@ final class Distribution {
         }
         int maxSize = 0;
         for (int e = 0; e < setCount; e++) {
-            maxSize = Math.max(maxSize, memberStart[e + 1] - memberStart[e]);
+            maxSize = Math.max(maxSize, setInfo[2 * e + 2] - setInfo[2 * e]);
         }
         sumsFit = maxCost <= (Long.MAX_VALUE >> 2) / Math.max(1, maxSize);
+        if (maxCost < 1 << 16) {
+            narrowCost = new char[methodCost.length];
+            for (int m = 0; m < methodCost.length; m++) {
+                narrowCost[m] = (char) methodCost[m];
+            }
+        } else {
+            narrowCost = null;
+        }
         packTerm = new double[variants];
         packStale = new boolean[variants];
         java.util.Arrays.fill(packStale, true);
@@ -254,7 +270,7 @@ final class Distribution {
     }
 
     int timesUsed(int set) {
-        return timesUsed[set];
+        return setInfo[2 * set + 1];
     }
 
     /** Cost units placing the set would add to the variant (its probes not yet there). */
@@ -279,18 +295,27 @@ final class Distribution {
         }
         long[] usedBit = usedBits[variant];
         long room = remaining(variant);
-        if (sumsFit && narrowMember != null) {
+        if (narrowCost != null && narrowMember != null) {
             // addedCost without a branch per member (a mispredicted exit cost more than the
             // members it skipped); costs are >= 1, so the early exit below decides the same.
+            // Below 65,536 each, no set's sum can overflow.
             long added = 0;
-            for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+            for (int j = setInfo[2 * set], end = setInfo[2 * set + 2]; j < end; j++) {
+                int m = narrowMember[j];
+                added += narrowCost[m] & (((usedBit[m >>> 6] >>> m) & 1L) - 1);
+            }
+            return added <= room;
+        }
+        if (sumsFit && narrowMember != null) {
+            long added = 0;
+            for (int j = setInfo[2 * set], end = setInfo[2 * set + 2]; j < end; j++) {
                 int m = narrowMember[j];
                 added += methodCost[m] & (((usedBit[m >>> 6] >>> m) & 1L) - 1);
             }
             return added <= room;
         }
         // addedCost with an early exit: most draws of a nearly full variant do not fit.
-        for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+        for (int j = setInfo[2 * set], end = setInfo[2 * set + 2]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
             if ((usedBit[m >>> 6] & (1L << m)) == 0) {
                 room -= methodCost[m];
@@ -312,11 +337,58 @@ final class Distribution {
         int sum = 0;
         for (int i = 0; i < count; i++) {
             int set = some[i];
-            sum += (int) placedBit[set >>> 6] + memberStart[set];
+            sum += (int) placedBit[set >>> 6] + setInfo[2 * set];
         }
         for (int i = 0; i < count; i++) {
-            int start = memberStart[some[i]];
+            int start = setInfo[2 * some[i]];
             sum += narrowMember != null ? narrowMember[start] : member[start];
+        }
+        return sum;
+    }
+
+    /**
+     * Reads what removing the sets at the given indices of the variant's list, one after another
+     * ({@link #removeAt}), will read: their members and the variant's counts of them, set after set
+     * independently, so that the cache misses overlap; returns a value made of what it read.
+     * Changes nothing.
+     */
+    int touchRemovals(int variant, int[] indices, int count) {
+        int[] list = placed[variant];
+        int last = placedCount[variant];
+        // removeAt moves the last set into the removed one's index: replayed on a copy of the
+        // few entries it changes.
+        int[] changedAt = new int[count];
+        int[] changedTo = new int[count];
+        int changes = 0;
+        int[] removing = new int[count];
+        int sum = 0;
+        for (int i = 0; i < count && last > 0; i++) {
+            int at = Math.min(indices[i], last - 1);
+            int set = list[at];
+            int tail = list[last - 1];
+            for (int c = 0; c < changes; c++) {
+                if (changedAt[c] == at) {
+                    set = changedTo[c];
+                }
+                if (changedAt[c] == last - 1) {
+                    tail = changedTo[c];
+                }
+            }
+            removing[i] = set;
+            changedAt[changes] = at;
+            changedTo[changes++] = tail;
+            last--;
+            sum += setInfo[2 * set];
+        }
+        char[] narrowUse = narrowUses == null ? null : narrowUses[variant];
+        if (narrowUse == null || narrowMember == null) {
+            return sum;
+        }
+        for (int i = 0; i < changes; i++) {
+            int set = removing[i];
+            for (int j = setInfo[2 * set], end = setInfo[2 * set + 2]; j < end; j++) {
+                sum += narrowUse[narrowMember[j]];
+            }
         }
         return sum;
     }
@@ -332,7 +404,7 @@ final class Distribution {
         long[] sharedBit = sharedBits[variant];
         long usedCost = 0;
         long overlapCost = 0;
-        for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+        for (int j = setInfo[2 * set], end = setInfo[2 * set + 2]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
             int before;
             if (narrowUse != null) {
@@ -357,7 +429,7 @@ final class Distribution {
         if (used[variant] > hBound) {
             throw new IllegalStateException("variant " + variant + " exceeds the h-bound");
         }
-        int t = timesUsed[set]++;
+        int t = setInfo[2 * set + 1]++;
         lengthByTimesUsed[t] -= length[set];
         lengthByTimesUsed[t + 1] += length[set];
         timesUsedSum++;
@@ -386,8 +458,8 @@ final class Distribution {
         }
         long[] usedBit = usedBits[variant];
         long[] sharedBit = sharedBits[variant];
-        int end = memberStart[set + 1];
-        int start = memberStart[set];
+        int end = setInfo[2 * set + 2];
+        int start = setInfo[2 * set];
         if (moveFlipCount + 2 * (end - start) > moveFlips.length) {
             moveFlips = Arrays.copyOf(moveFlips, 2 * (moveFlipCount + end - start) + 16);
         }
@@ -423,7 +495,7 @@ final class Distribution {
         if (used[variant] > hBound) {
             throw new IllegalStateException("variant " + variant + " exceeds the h-bound");
         }
-        int t = timesUsed[set]++;
+        int t = setInfo[2 * set + 1]++;
         lengthByTimesUsed[t] -= setLength;
         lengthByTimesUsed[t + 1] += setLength;
         timesUsedSum++;
@@ -447,7 +519,7 @@ final class Distribution {
         int[] use = narrowUse == null ? uses[variant] : null;
         for (int i = 0; i < moveSetCount; i++) {
             int set = moveSets[i];
-            for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+            for (int j = setInfo[2 * set], end = setInfo[2 * set + 2]; j < end; j++) {
                 int m = narrowMember != null ? narrowMember[j] : member[j];
                 if (narrowUse != null) {
                     narrowUse[m]++;
@@ -473,7 +545,7 @@ final class Distribution {
             }
             placedBits[variant][set >>> 6] &= ~(1L << set);
             long setLength = length[set];
-            int t = timesUsed[set]--;
+            int t = setInfo[2 * set + 1]--;
             lengthByTimesUsed[t] -= setLength;
             lengthByTimesUsed[t - 1] += setLength;
             timesUsedSum--;
@@ -534,7 +606,7 @@ final class Distribution {
         long[] sharedBit = sharedBits[variant];
         long usedCost = 0;
         long overlapCost = 0;
-        for (int j = memberStart[set], end = memberStart[set + 1]; j < end; j++) {
+        for (int j = setInfo[2 * set], end = setInfo[2 * set + 2]; j < end; j++) {
             int m = narrowMember != null ? narrowMember[j] : member[j];
             int after;
             if (narrowUse != null) {
@@ -554,7 +626,7 @@ final class Distribution {
         used[variant] -= usedCost;
         overlap[variant] -= overlapCost;
         packStale[variant] = true;
-        int t = timesUsed[set]--;
+        int t = setInfo[2 * set + 1]--;
         lengthByTimesUsed[t] -= length[set];
         lengthByTimesUsed[t - 1] += length[set];
         timesUsedSum--;

@@ -67,6 +67,7 @@ final class HillClimb {
         long bad = 0;
         IntList removed = new IntList();
         int[] lookAhead = new int[LOOK_AHEAD];
+        int[] removalsAhead = new int[MAX_REMOVED];
         while (true) {
             if (cost <= 0) {
                 return new Outcome(moves, accepted, cost, "cost 0");
@@ -79,6 +80,20 @@ final class HillClimb {
             }
             moves++;
             removed.clear();
+            if (random.canPeek()) {
+                // This move's removals as far as they are known before it starts: the variant,
+                // how many sets go and at which indices (each nextInt(bound) takes one raw output
+                // but for a rejection, probability below bound / 2^31: then a wasted look).
+                int predicted = predict(random.peekRaw(0), distribution.variants());
+                int held = distribution.placedCount(predicted);
+                if (held > 0) {
+                    int count = 1 + predict(random.peekRaw(1), Math.min(held, MAX_REMOVED));
+                    for (int i = 0; i < count; i++) {
+                        removalsAhead[i] = predict(random.peekRaw(2 + i), held - i);
+                    }
+                    touched += distribution.touchRemovals(predicted, removalsAhead, count);
+                }
+            }
             int variant = random.nextInt(distribution.variants());
             int held = distribution.placedCount(variant);
             int toRemove = held == 0 ? 0 : 1 + random.nextInt(Math.min(held, MAX_REMOVED));
@@ -132,6 +147,12 @@ final class HillClimb {
                 bad++;
             }
         }
+    }
+
+    /** What {@code nextInt(bound)} makes of raw output {@code r} unless it rejects it. */
+    private static int predict(int r, int bound) {
+        int m = bound - 1;
+        return (bound & m) == 0 ? r & m : (r >>> 1) % bound;
     }
 
     /** A growable int list, reused across moves. */
