@@ -16,6 +16,12 @@ import java.util.SplittableRandom;
  * consecutive draws that do not fit, and the completion looks only at the variant's own sets and
  * the ones it adds, so a move costs O(Σ sizes of the sets it touches + sets in the variant + n)
  * with the incremental {@link Distribution}, never O(|E|).
+ *
+ * <p>The draws come from {@link SplitMixStream}: the source's own values in the same order, the
+ * source left where the same calls would leave it, and the next values known before they are drawn,
+ * so a move first reads the sets it is about to remove and draw (their cache misses then overlap)
+ * and then runs exactly as it would without that. Deterministic for a seed: the plans are the ones
+ * the plain {@code random.nextInt} loop makes.
  */
 final class HillClimb {
 
@@ -67,7 +73,6 @@ final class HillClimb {
         long bad = 0;
         IntList removed = new IntList();
         int[] lookAhead = new int[LOOK_AHEAD];
-        int[] removalsAhead = new int[MAX_REMOVED];
         while (true) {
             if (cost <= 0) {
                 return new Outcome(moves, accepted, cost, "cost 0");
@@ -80,20 +85,6 @@ final class HillClimb {
             }
             moves++;
             removed.clear();
-            if (random.canPeek()) {
-                // This move's removals as far as they are known before it starts: the variant,
-                // how many sets go and at which indices (each nextInt(bound) takes one raw output
-                // but for a rejection, probability below bound / 2^31: then a wasted look).
-                int predicted = predict(random.peekRaw(0), distribution.variants());
-                int held = distribution.placedCount(predicted);
-                if (held > 0) {
-                    int count = 1 + predict(random.peekRaw(1), Math.min(held, MAX_REMOVED));
-                    for (int i = 0; i < count; i++) {
-                        removalsAhead[i] = predict(random.peekRaw(2 + i), held - i);
-                    }
-                    touched += distribution.touchRemovals(predicted, removalsAhead, count);
-                }
-            }
             int variant = random.nextInt(distribution.variants());
             int held = distribution.placedCount(variant);
             int toRemove = held == 0 ? 0 : 1 + random.nextInt(Math.min(held, MAX_REMOVED));
@@ -122,8 +113,8 @@ final class HillClimb {
                 }
             }
             // The published planner's variants are full (Section 4.1: h_bound probes each); random
-            // draws
-            // alone may leave room, and an emptier variant can look cheaper (BALANCE is 0 when
+            // draws alone may leave room, and an emptier variant can look cheaper (BALANCE is 0
+            // when
             // nothing is used), so whatever still fits by its length goes in.
             distribution.completeShortestFirstInMove(variant);
             double moved = distribution.cost(weights);
@@ -147,12 +138,6 @@ final class HillClimb {
                 bad++;
             }
         }
-    }
-
-    /** What {@code nextInt(bound)} makes of raw output {@code r} unless it rejects it. */
-    private static int predict(int r, int bound) {
-        int m = bound - 1;
-        return (bound & m) == 0 ? r & m : (r >>> 1) % bound;
     }
 
     /** A growable int list, reused across moves. */
