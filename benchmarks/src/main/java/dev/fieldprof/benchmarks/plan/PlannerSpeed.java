@@ -2,6 +2,7 @@ package dev.fieldprof.benchmarks.plan;
 
 import dev.fieldprof.analysis.plan.MethodCosts;
 import dev.fieldprof.analysis.plan.ModelCallGraph;
+import dev.fieldprof.analysis.plan.Placement;
 import dev.fieldprof.analysis.plan.PlanOptions;
 import dev.fieldprof.analysis.plan.PlanResult;
 import dev.fieldprof.analysis.plan.ProbePlanner;
@@ -21,7 +22,10 @@ import java.util.SplittableRandom;
  * in the published study, h-bound = 1/8 of all methods' cost. Arguments: event counts (default 1000
  * 10000 50000), then optionally {@code --strategies a,b} (CLI names) and {@code --max-moves N}
  * (stop every climb after N moves: the same seed makes the same first N moves, so builds compare on
- * a prefix of the full run).
+ * a prefix of the full run), {@code --seed S} (the planner's seed, default 1; the graph's seed is
+ * the event count) and {@code --sha} (a last column with the SHA-256 of the whole plan: every
+ * variant's sets, methods and used cost, the cost terms' bits, moves and accepted moves, so two
+ * builds can be shown to make the same plan).
  */
 public final class PlannerSpeed {
 
@@ -36,9 +40,20 @@ public final class PlannerSpeed {
     };
 
     public static void main(String[] args) {
+        measure(System.out, args);
+    }
+
+    /**
+     * Parses the arguments of {@link #main}, runs, prints the table to {@code out} and returns each
+     * row's thread CPU seconds ({@link PlannerSpeedCompare} calls this in each build's class
+     * loader).
+     */
+    static double[] measure(PrintStream out, String[] args) {
         java.util.List<Integer> sizes = new java.util.ArrayList<>();
         Strategy[] strategies = ALL;
         long maxMoves = Long.MAX_VALUE;
+        long seed = 1L;
+        boolean sha = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--strategies" ->
@@ -47,6 +62,8 @@ public final class PlannerSpeed {
                                         .map(Strategy::parse)
                                         .toArray(Strategy[]::new);
                 case "--max-moves" -> maxMoves = Long.parseLong(args[++i]);
+                case "--seed" -> seed = Long.parseLong(args[++i]);
+                case "--sha" -> sha = true;
                 default -> sizes.add(Integer.parseInt(args[i]));
             }
         }
@@ -54,18 +71,30 @@ public final class PlannerSpeed {
                 sizes.isEmpty()
                         ? new int[] {1_000, 10_000, 50_000}
                         : sizes.stream().mapToInt(Integer::intValue).toArray();
-        run(System.out, events, strategies, maxMoves);
+        return run(out, events, strategies, maxMoves, seed, sha);
     }
 
     static void run(PrintStream out, int[] sizes) {
-        run(out, sizes, ALL, Long.MAX_VALUE);
+        run(out, sizes, ALL, Long.MAX_VALUE, 1L, false);
     }
 
-    static void run(PrintStream out, int[] sizes, Strategy[] strategies, long maxMoves) {
+    /**
+     * Runs the strategies at each size and returns each row's thread CPU seconds, in the order
+     * printed.
+     */
+    static double[] run(
+            PrintStream out,
+            int[] sizes,
+            Strategy[] strategies,
+            long maxMoves,
+            long seed,
+            boolean sha) {
+        double[] cpus = new double[sizes.length * strategies.length];
+        int row = 0;
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         out.printf(
                 Locale.ROOT,
-                "%-26s %7s %7s %8s %10s %9s %8s %10s %8s%n",
+                "%-26s %7s %7s %8s %10s %9s %8s %10s %8s%s%n",
                 "strategy",
                 "events",
                 "methods",
@@ -74,7 +103,8 @@ public final class PlannerSpeed {
                 "accepted",
                 "stopped",
                 "CPU s",
-                "covered");
+                "covered",
+                sha ? " sha-256" : "");
         for (int events : sizes) {
             int methods = Math.max(50, events / 5);
             SplittableRandom random = new SplittableRandom(events);
@@ -100,14 +130,16 @@ public final class PlannerSpeed {
             MethodCosts methodCosts = MethodCosts.of(costs, MethodCosts.BRANCH_PROBES);
             for (Strategy strategy : strategies) {
                 PlanOptions defaults =
-                        PlanOptions.of(strategy, 36, total / 8, 1L).withEventBounds(8, events, 64);
+                        PlanOptions.of(strategy, 36, total / 8, seed)
+                                .withEventBounds(8, events, 64);
                 PlanOptions options = defaults.withClimbBounds(defaults.maxBadMoves(), maxMoves);
                 long start = threads.getCurrentThreadCpuTime();
                 PlanResult result = ProbePlanner.plan(graph, methodCosts, options);
                 double cpu = (threads.getCurrentThreadCpuTime() - start) / 1e9;
+                cpus[row++] = cpu;
                 out.printf(
                         Locale.ROOT,
-                        "%-26s %7d %7d %8d %10d %9d %8s %10.2f %7.1f%%%n",
+                        "%-26s %7d %7d %8d %10d %9d %8s %10.2f %7.1f%%%s%n",
                         strategy.cliName(),
                         result.events().size(),
                         methods,
@@ -121,8 +153,44 @@ public final class PlannerSpeed {
                                         ? result.clusterCoverage().coveredAnywhere()
                                                 / (double) result.clusters().size()
                                         : result.eventCoverage().coveredAnywhere()
-                                                / (double) result.events().size()));
+                                                / (double) result.events().size()),
+                        sha ? " " + digest(result.placement()) : "");
             }
         }
+        return cpus;
+    }
+
+    /** SHA-256 of everything a plan decides, in a fixed order. */
+    static String digest(Placement placement) {
+        java.security.MessageDigest sha;
+        try {
+            sha = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(8);
+        java.util.function.LongConsumer put =
+                value -> {
+                    buffer.clear();
+                    buffer.putLong(value);
+                    sha.update(buffer.array());
+                };
+        for (int v = 0; v < placement.placements().length; v++) {
+            put.accept(placement.placements()[v].length);
+            for (int set : placement.placements()[v]) {
+                put.accept(set);
+            }
+            put.accept(placement.methods()[v].length);
+            for (int method : placement.methods()[v]) {
+                put.accept(method);
+            }
+            put.accept(placement.used()[v]);
+        }
+        put.accept(Double.doubleToRawLongBits(placement.terms().balance()));
+        put.accept(Double.doubleToRawLongBits(placement.terms().packing()));
+        put.accept(placement.terms().allUsed());
+        put.accept(placement.moves());
+        put.accept(placement.acceptedMoves());
+        return java.util.HexFormat.of().formatHex(sha.digest());
     }
 }

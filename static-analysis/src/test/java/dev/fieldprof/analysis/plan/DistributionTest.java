@@ -124,4 +124,69 @@ class DistributionTest {
             }
         }
     }
+
+    /**
+     * A hill-climb move's adds ({@code addInMove}), kept or undone, leave the distribution as
+     * {@code add} and {@code remove} would: the same terms, placements, methods, fits and cost,
+     * with narrow costs and with costs past 65,535 (the other path of {@code fits}).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {31, 32, 33, 34, 35, 36})
+    void movesKeptOrUndoneLeaveWhatAddAndRemoveWould(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int methods = 5 + random.nextInt(40);
+        ProbeSets sets = randomSets(random, methods, 1 + random.nextInt(60), 6);
+        long[] raw = new long[methods];
+        long scale = seed % 2 == 0 ? 1 : 100_000;
+        for (int m = 0; m < methods; m++) {
+            raw[m] = scale * (1 + random.nextInt(5));
+        }
+        MethodCosts costs = MethodCosts.of(raw, MethodCosts.BRANCH_PROBES);
+        int variants = 1 + random.nextInt(5);
+        long hBound = scale * (5 + random.nextInt(40));
+        Distribution moved = new Distribution(sets, costs, variants, hBound);
+        Distribution reference = new Distribution(sets, costs, variants, hBound);
+        CostWeights weights = seed % 3 == 0 ? CostWeights.BALANCED : CostWeights.BALANCED_PACKED;
+        for (int move = 0; move < 1_500; move++) {
+            int variant = random.nextInt(variants);
+            java.util.List<Integer> added = new ArrayList<>();
+            for (int draw = 0; draw < 6; draw++) {
+                int set = random.nextInt(sets.size());
+                assertThat(moved.fits(variant, set)).isEqualTo(reference.fits(variant, set));
+                if (moved.fits(variant, set)) {
+                    moved.addInMove(variant, set);
+                    reference.add(variant, set);
+                    added.add(set);
+                }
+                assertThat(moved.cost(weights)).isEqualTo(reference.terms().cost(weights));
+            }
+            if (random.nextBoolean()) {
+                moved.keepMove(variant);
+            } else {
+                moved.undoMove(variant);
+                for (int i = added.size() - 1; i >= 0; i--) {
+                    reference.removeLast(variant, added.get(i));
+                }
+            }
+            if (moved.placedCount(variant) > 0 && random.nextInt(3) == 0) {
+                int index = random.nextInt(moved.placedCount(variant));
+                moved.removeAt(variant, index);
+                reference.removeAt(variant, index);
+            }
+            assertThat(moved.terms())
+                    .as("seed %d, move %d", seed, move)
+                    .isEqualTo(reference.terms());
+            assertThat(moved.terms())
+                    .isEqualTo(DistributionCost.of(sets, costs, moved.placements()));
+            assertThat(moved.placements()).isEqualTo(reference.placements());
+            assertThat(moved.methods()).isEqualTo(reference.methods());
+            for (int set = 0; set < sets.size(); set++) {
+                assertThat(moved.fits(variant, set))
+                        .isEqualTo(
+                                !moved.holds(variant, set)
+                                        && moved.addedCost(variant, set)
+                                                <= moved.remaining(variant));
+            }
+        }
+    }
 }
