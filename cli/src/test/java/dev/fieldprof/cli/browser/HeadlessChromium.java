@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -92,11 +93,20 @@ public final class HeadlessChromium implements AutoCloseable {
     public void await(Duration timeout, String what, Predicate<WebDriver> condition)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.test(driver)) {
+        while (!holds(condition)) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the page did not show " + what + " within " + timeout);
             }
             Thread.sleep(100);
+        }
+    }
+
+    private boolean holds(Predicate<WebDriver> condition) {
+        try {
+            return condition.test(driver);
+        } catch (StaleElementReferenceException e) {
+            // A live page redrew the element between finding and reading it: ask again.
+            return false;
         }
     }
 
