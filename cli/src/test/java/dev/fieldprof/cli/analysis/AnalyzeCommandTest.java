@@ -205,14 +205,8 @@ class AnalyzeCommandTest {
                                 instrumented.toString()))
                 .as(cli.err())
                 .isZero();
-        try (var zip = new java.util.zip.ZipFile(instrumented.toFile())) {
-            String properties =
-                    new String(
-                            zip.getInputStream(zip.getEntry("META-INF/fieldprof/client.properties"))
-                                    .readAllBytes(),
-                            java.nio.charset.StandardCharsets.UTF_8);
-            assertThat(properties).contains("privacy.mode=user-level\n", "privacy.k=1\n");
-        }
+        assertThat(clientProperties(instrumented))
+                .contains("privacy.mode=user-level\n", "privacy.k=1\n");
         assertThat(
                         cli.run(
                                 "analyze",
@@ -315,18 +309,11 @@ class AnalyzeCommandTest {
                                 instrumented.toString()))
                 .as(cli.err())
                 .isZero();
-        try (var zip = new java.util.zip.ZipFile(instrumented.toFile())) {
-            String properties =
-                    new String(
-                            zip.getInputStream(zip.getEntry("META-INF/fieldprof/client.properties"))
-                                    .readAllBytes(),
-                            java.nio.charset.StandardCharsets.UTF_8);
-            assertThat(properties)
-                    .contains(
-                            "privacy.mode=user-level\n",
-                            "privacy.shuffler.min.batch.size=500\n",
-                            "privacy.shuffler.delta=1.0E-7\n");
-        }
+        assertThat(clientProperties(instrumented))
+                .contains(
+                        "privacy.mode=user-level\n",
+                        "privacy.shuffler.min.batch.size=500\n",
+                        "privacy.shuffler.delta=1.0E-7\n");
     }
 
     @Test
@@ -343,6 +330,16 @@ class AnalyzeCommandTest {
                 "1");
         assertRefused(
                 "--delta must be in (0, 1), was 1.0", "--privacy-mode", "shuffled", "--delta", "1");
+    }
+
+    /** The client settings an instrumented jar carries to its devices. */
+    private static String clientProperties(Path instrumented) throws IOException {
+        try (var zip = new java.util.zip.ZipFile(instrumented.toFile())) {
+            return new String(
+                    zip.getInputStream(zip.getEntry("META-INF/fieldprof/client.properties"))
+                            .readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     /** {@code analyze} of the tiny jar with these options exits 2 and says {@code expected}. */
