@@ -80,11 +80,20 @@ class PathTracerAllocationTest {
         site2 = dispatching(2);
 
         runMetered(EVENTS); // warm-up: the JIT, the coder's position tables, the header arrays
-        events = hotBytes = cutBytes = cuts = maxRecordBytes = reportByteArrays = 0;
-        minRecordBytes = Long.MAX_VALUE;
-        int reportsBefore = reports;
-        runMetered(EVENTS);
+        // A JIT compilation or deoptimization inside a metered call shows up as a few hundred bytes
+        // once (seen: 464 in one round of 10^6 calls); a probe that allocates does so in every
+        // round, 10^6 times. So one of up to five rounds must be exact.
+        List<Long> hotBytesPerRound = new ArrayList<>();
+        int reportsBefore;
+        do {
+            events = hotBytes = cutBytes = cuts = maxRecordBytes = reportByteArrays = 0;
+            minRecordBytes = Long.MAX_VALUE;
+            reportsBefore = reports;
+            runMetered(EVENTS);
+            hotBytesPerRound.add(hotBytes);
+        } while (hotBytes != 0 && hotBytesPerRound.size() < 5);
 
+        System.out.println("bytes allocated without a cut, per round: " + hotBytesPerRound);
         System.out.printf(
                 "%d probe events: %d bytes allocated without a cut; %d cuts allocated %d bytes"
                         + " (%d of them the coded byte[]s; the rest %d to %d bytes per report)%n",
