@@ -59,6 +59,35 @@ public final class ReportValidation {
         return record;
     }
 
+    /**
+     * Decodes a raw report record, checking every byte as {@link #decode} does, but leaves a
+     * current-schema report's counts and subset in {@code raw} (both null) until {@link
+     * #readArrays}: what crosses the network before validation is then the header and the bytes,
+     * not the bytes and their ids again. A report of an older schema is decoded whole.
+     *
+     * @throws dev.fieldprof.schemas.RecordDecodingException when the bytes are no FrequencyReport
+     */
+    public static ReportRecord decodeEnvelope(RawRecord raw) {
+        ReportRecord fast = FastReportDecoder.decodeEnvelope(raw);
+        return fast != null ? fast : decode(raw);
+    }
+
+    /**
+     * Reads the counts and subset of a report from {@link #decodeEnvelope} out of its raw bytes; a
+     * report that holds them already is left as it is.
+     *
+     * @throws dev.fieldprof.schemas.RecordDecodingException when the bytes do not decode (they did
+     *     when the envelope was read, so only bytes changed in between would)
+     */
+    public static void readArrays(ReportRecord report) {
+        if (report.counts != null) {
+            return;
+        }
+        ReportRecord whole = decode(report.raw);
+        report.counts = whole.counts;
+        report.subset = whole.subset;
+    }
+
     /** The first check {@code report} fails against {@code model}, or null when it passes. */
     public static Failure check(ReportRecord report, ProgramShape model) {
         if (report.subset == null) {

@@ -11,6 +11,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * Decodes raw report records; bytes that are no FrequencyReport become UNDECODABLE dead letters.
+ * Every byte is checked here, but the counts and ids stay in the bytes until validation reads them
+ * ({@link ReportValidation#decodeEnvelope}).
  */
 public final class DecodeReports extends ProcessFunction<RawRecord, ReportRecord> {
     private static final long serialVersionUID = 1L;
@@ -27,7 +29,7 @@ public final class DecodeReports extends ProcessFunction<RawRecord, ReportRecord
     public void processElement(RawRecord raw, Context ctx, Collector<ReportRecord> out) {
         ReportRecord report;
         try {
-            report = ReportValidation.decode(raw);
+            report = ReportValidation.decodeEnvelope(raw);
         } catch (RecordDecodingException e) {
             ctx.output(
                     DeadLetters.TAG,

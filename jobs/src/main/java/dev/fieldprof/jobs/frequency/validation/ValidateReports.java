@@ -7,6 +7,7 @@ import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
+import dev.fieldprof.schemas.RecordDecodingException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -323,6 +324,12 @@ public final class ValidateReports extends AbstractStreamOperator<ReportRecord>
      * model was republished with other parameters.
      */
     private void check(ReportRecord report, List<ProgramShape> generations) {
+        try {
+            ReportValidation.readArrays(report);
+        } catch (RecordDecodingException e) {
+            deadLetter(report, DeadLetterReason.UNDECODABLE, e.getMessage());
+            return;
+        }
         ReportValidation.Failure latest = null;
         for (ProgramShape shape : generations) {
             ReportValidation.Failure failure = ReportValidation.check(report, shape);

@@ -65,6 +65,84 @@ class FastReportDecoderTest {
     }
 
     @Test
+    void envelopeLeavesTheArraysInTheBytesUntilTheyAreRead() {
+        FrequencyReport report =
+                FrequencyReport.newBuilder()
+                        .setReportId("r-7")
+                        .setDeviceId("d-7")
+                        .setAppVersion("a:1")
+                        .setConfigId("user-level")
+                        .setK(1)
+                        .setCreatedAtMillis(Instant.EPOCH)
+                        .setCounts(List.of())
+                        .setSequence(7)
+                        .setSubset(List.of(3, 70_000, 999_999))
+                        .setEpsilon(6.5)
+                        .setT(1)
+                        .build();
+        RawRecord raw = raw(CODEC.encode(report));
+
+        ReportRecord envelope = ReportValidation.decodeEnvelope(raw);
+        assertThat(envelope.reportId).isEqualTo("r-7");
+        assertThat(envelope.deviceId).isEqualTo("d-7");
+        assertThat(envelope.sequence).isEqualTo(7);
+        assertThat(envelope.epsilon).isEqualTo(6.5);
+        assertThat(envelope.counts).isNull();
+        assertThat(envelope.subset).isNull();
+        assertThat(envelope.raw).isSameAs(raw);
+
+        ReportValidation.readArrays(envelope);
+        assertThat(envelope.counts).isEmpty();
+        assertThat(envelope.subset).containsExactly(3, 70_000, 999_999);
+    }
+
+    @Test
+    void envelopeChecksTheArraysAsTheWholeDecodeDoes() {
+        byte[] poison = PoisonRecords.frequencyReportClaimingTwoBillionCounts(CODEC.schema());
+        assertThatThrownBy(() -> ReportValidation.decodeEnvelope(raw(poison)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage(
+                        "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000"
+                                + " items but 0 bytes are left (every item takes at least one)");
+
+        // An id past an int in the subset, the array the envelope does not keep.
+        FrequencyReport report =
+                FrequencyReport.newBuilder()
+                        .setReportId("r")
+                        .setDeviceId("d")
+                        .setAppVersion("a:1")
+                        .setConfigId("c")
+                        .setK(1)
+                        .setCreatedAtMillis(Instant.EPOCH)
+                        .setCounts(List.of())
+                        .setSubset(List.of(5))
+                        .build();
+        byte[] bytes = CODEC.encode(report);
+        byte[] tooLong = new byte[bytes.length + 4];
+        int subsetItem = bytes.length - 8 - 1 - 1 - 1; // ... item, block end, ε, t
+        System.arraycopy(bytes, 0, tooLong, 0, subsetItem);
+        // 2^32 zig-zag encoded: five continuation bytes, out of an int's range.
+        byte[] huge = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x20};
+        System.arraycopy(huge, 0, tooLong, subsetItem, huge.length);
+        System.arraycopy(
+                bytes, subsetItem + 1, tooLong, subsetItem + 5, bytes.length - subsetItem - 1);
+        assertThatThrownBy(() -> ReportValidation.decode(raw(tooLong)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage("FrequencyReport: int out of range: 4294967296");
+        assertThatThrownBy(() -> ReportValidation.decodeEnvelope(raw(tooLong)))
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage("FrequencyReport: int out of range: 4294967296");
+    }
+
+    @Test
+    void readArraysLeavesAWholeReportAsItIs() {
+        int[] counts = {1, 2};
+        ReportRecord whole = new ReportRecord("r", "d", "a:1", "c", 3, counts, raw(null));
+        ReportValidation.readArrays(whole);
+        assertThat(whole.counts).isSameAs(counts);
+    }
+
+    @Test
     void leavesOtherBytesToTheCodec() {
         assertThat(FastReportDecoder.decode(raw(new byte[] {9, 9}))).isNull();
         assertThat(FastReportDecoder.decode(raw(null))).isNull();
