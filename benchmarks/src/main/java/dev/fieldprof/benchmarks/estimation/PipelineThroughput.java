@@ -488,45 +488,56 @@ public final class PipelineThroughput {
     private static Map<Long, long[]> awaitEstimates(
             String bootstrap, String topic, int warmUp, int reports) {
         RecordCodec<EstimateWindow> codec = RecordCodec.of(EstimateWindow.class);
-        Map<Long, long[]> seen = new HashMap<>();
+        Map<Long, byte[]> arrived = new HashMap<>();
+        Map<Long, Long> arrivedAt = new HashMap<>();
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
             TopicPartition partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
-            while (seen.size() < 2) {
+            while (arrived.size() < 2) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("no estimates after 10 minutes: " + seen);
+                    throw new IllegalStateException("no estimates after 10 minutes: " + arrived);
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(50))) {
-                    EstimateWindow estimate = codec.decode(record.value());
-                    if (estimate.getCumulative()) {
+                    // Only the fields ahead of the arrays while the job runs: decoding a whole
+                    // estimate (24 MB at a million methods, the window and the cumulative one)
+                    // here would take the job's CPU in the middle of the measured window.
+                    EstimatePrefix prefix = EstimatePrefix.of(record.value());
+                    if (prefix.cumulative()) {
                         continue;
                     }
-                    long end = estimate.getWindowEndMillis().toEpochMilli();
+                    long end = prefix.windowEndMillis();
                     if (end != BASE + WINDOW && end != BASE + 2 * WINDOW) {
                         continue; // the sentinels' window, closed by the wall clock later on
                     }
                     long expected = end == BASE + WINDOW ? warmUp : reports;
-                    if (estimate.getReports() != expected) {
+                    if (prefix.reports() != expected) {
                         throw new IllegalStateException(
                                 "window ending "
                                         + end
                                         + " counted "
-                                        + estimate.getReports()
+                                        + prefix.reports()
                                         + " reports, expected "
                                         + expected);
                     }
-                    seen.putIfAbsent(
-                            end,
-                            new long[] {
-                                System.nanoTime(),
-                                estimate.getEmittedAtMillis().toEpochMilli(),
-                                Math.round(estimate.getSolve().getMillis() * 1e3),
-                                record.value().length
-                            });
+                    if (arrived.putIfAbsent(end, record.value()) == null) {
+                        arrivedAt.put(end, System.nanoTime());
+                    }
                 }
             }
+        }
+        Map<Long, long[]> seen = new HashMap<>();
+        for (Map.Entry<Long, byte[]> entry : arrived.entrySet()) {
+            EstimateWindow estimate = codec.decode(entry.getValue());
+            seen.put(
+                    entry.getKey(),
+                    new long[] {
+                        arrivedAt.get(entry.getKey()),
+                        estimate.getEmittedAtMillis().toEpochMilli(),
+                        Math.round(estimate.getSolve().getMillis() * 1e3),
+                        entry.getValue().length
+                    });
         }
         return seen;
     }
