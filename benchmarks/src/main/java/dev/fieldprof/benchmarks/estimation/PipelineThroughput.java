@@ -80,7 +80,9 @@ public final class PipelineThroughput {
             double consumeRate,
             double jobRate,
             double secondsToFirstEstimate,
-            double secondsToFinalEstimate) {}
+            double secondsToFinalEstimate,
+            double secondsToFirstEmission,
+            double secondsToFinalEmission) {}
 
     /** What the devices report. */
     public enum Mode {
@@ -126,7 +128,7 @@ public final class PipelineThroughput {
                         .getSystemLoadAverage());
         System.out.printf(
                 java.util.Locale.ROOT,
-                "  %9s %6s %7s %10s | %14s %14s %14s %8s %10s | %13s %13s %12s %11s%n",
+                "  %9s %6s %7s %10s | %14s %14s %14s %8s %10s | %13s %13s %12s %11s | %s%n",
                 "|V|",
                 "eps",
                 "omega",
@@ -139,7 +141,8 @@ public final class PipelineThroughput {
                 "checkpoint MB",
                 "checkpoint ms",
                 "solve ms/win",
-                "estimate MB");
+                "estimate MB",
+                "emitted s (warm-up, measured)");
         for (int i = 0; i < methods.length; i++) {
             String epsilon = epsilons[epsilons.length == 1 ? 0 : i];
             Figures f =
@@ -154,7 +157,7 @@ public final class PipelineThroughput {
             System.out.printf(
                     java.util.Locale.ROOT,
                     "  %9d %6.3f %7d %10.0f | %14.0f %14.0f %14.0f %7.0f%% %10.1f | %13.1f %13d"
-                            + " %12.0f %11.1f%n",
+                            + " %12.0f %11.1f | %6.1f %6.1f%n",
                     f.methods(),
                     f.epsilon(),
                     f.subsetSize(),
@@ -167,7 +170,9 @@ public final class PipelineThroughput {
                     f.checkpointBytes() / 1e6,
                     f.checkpointMillis(),
                     f.solveMillis(),
-                    f.estimateBytes() / 1e6);
+                    f.estimateBytes() / 1e6,
+                    f.secondsToFirstEmission(),
+                    f.secondsToFinalEmission());
             System.out.flush();
         }
         System.out.printf(
@@ -293,9 +298,11 @@ public final class PipelineThroughput {
                 byte[] value = codec.encode(body);
                 bytes += value.length;
                 long timestamp =
+                        // Spread over each window (at more reports than milliseconds per
+                        // window as well): the first measured reports close the warm-up window.
                         i < warmUp
-                                ? BASE + i * (WINDOW / warmUp)
-                                : BASE + WINDOW + (i - warmUp) * (WINDOW / reports);
+                                ? BASE + (long) i * WINDOW / warmUp
+                                : BASE + WINDOW + (long) (i - warmUp) * WINDOW / reports;
                 records.add(
                         new ProducerRecord<>(
                                 reportsTopic,
@@ -365,6 +372,7 @@ public final class PipelineThroughput {
             env.setParallelism(partitions);
             FrequencyEstimationJob.onKafka(options).buildInto(env);
             long submitted = System.nanoTime();
+            long submittedMillis = System.currentTimeMillis();
             JobClient job = env.executeAsync(FrequencyEstimationJob.NAME);
             Map<Long, long[]> estimates =
                     awaitEstimates(bootstrap, estimatesTopic, warmUp, reports);
@@ -392,7 +400,9 @@ public final class PipelineThroughput {
                     // flowing, the second when they are all summed (the late reports follow them).
                     reports / ((second[1] - first[1]) / 1e3),
                     (first[0] - submitted) / 1e9,
-                    (second[0] - submitted) / 1e9);
+                    (second[0] - submitted) / 1e9,
+                    (first[1] - submittedMillis) / 1e3,
+                    (second[1] - submittedMillis) / 1e3);
         }
     }
 
