@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 class FastReportDecoderTest {
@@ -99,11 +100,7 @@ class FastReportDecoderTest {
     @Test
     void envelopeChecksTheArraysAsTheWholeDecodeDoes() {
         byte[] poison = PoisonRecords.frequencyReportClaimingTwoBillionCounts(CODEC.schema());
-        assertThatThrownBy(() -> ReportValidation.decodeEnvelope(raw(poison)))
-                .isInstanceOf(RecordDecodingException.class)
-                .hasMessage(
-                        "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000"
-                                + " items but 0 bytes are left (every item takes at least one)");
+        assertRefusedAsTwoBillionCounts(() -> ReportValidation.decodeEnvelope(raw(poison)));
 
         // An id past an int in the subset, the array the envelope does not keep.
         FrequencyReport report =
@@ -181,11 +178,7 @@ class FastReportDecoderTest {
     void refusesTheFortyTwoByteReportClaimingTwoBillionCountsOnTheFastPath() {
         byte[] poison = PoisonRecords.frequencyReportClaimingTwoBillionCounts(CODEC.schema());
 
-        assertThatThrownBy(() -> FastReportDecoder.decode(raw(poison)))
-                .isInstanceOf(RecordDecodingException.class)
-                .hasMessage(
-                        "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000"
-                                + " items but 0 bytes are left (every item takes at least one)");
+        assertRefusedAsTwoBillionCounts(() -> FastReportDecoder.decode(raw(poison)));
     }
 
     @Test
@@ -195,11 +188,7 @@ class FastReportDecoderTest {
                         RecordCodec.historyOf("FrequencyReport").get(0));
 
         assertThat(FastReportDecoder.decode(raw(poison))).isNull();
-        assertThatThrownBy(() -> ReportValidation.decode(raw(poison)))
-                .isInstanceOf(RecordDecodingException.class)
-                .hasMessage(
-                        "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000"
-                                + " items but 0 bytes are left (every item takes at least one)");
+        assertRefusedAsTwoBillionCounts(() -> ReportValidation.decode(raw(poison)));
     }
 
     @Test
@@ -232,5 +221,14 @@ class FastReportDecoderTest {
                         "FrequencyReport: cannot decode "
                                 + bytes.length
                                 + " bytes: array block claims 1000000 bytes but 1 bytes are left");
+    }
+
+    /** The one line the 42-byte poison report gets, whichever decoding meets it first. */
+    private static void assertRefusedAsTwoBillionCounts(ThrowingCallable decode) {
+        assertThatThrownBy(decode)
+                .isInstanceOf(RecordDecodingException.class)
+                .hasMessage(
+                        "FrequencyReport: cannot decode 42 bytes: array block claims 2000000000"
+                                + " items but 0 bytes are left (every item takes at least one)");
     }
 }
