@@ -71,6 +71,7 @@ import soot.jimple.UnopExpr;
 import soot.options.Options;
 import soot.toolkits.graph.BriefUnitGraph;
 import soot.toolkits.scalar.SimpleLocalDefs;
+import soot.util.NumberedString;
 
 /**
  * The one class that touches Soot's global state ({@code G}, {@code Options}, {@code Scene}): loads
@@ -132,7 +133,8 @@ public final class SootProgramLoader {
 
     private final Request request;
     private final Map<String, String> skipped = new TreeMap<>();
-    private final Map<String, Boolean> overridableFromOutside = new HashMap<>();
+    private final Map<SootClass, Boolean> extensibleTypes = new HashMap<>();
+    private final Map<SootClass, List<SootClass>> closedSubtypes = new HashMap<>();
     private final Map<CallKind, Map<SootMethodRef, CallTarget>> callTargets =
             new EnumMap<>(CallKind.class);
     private final Map<SootClass, List<SootClass>> supertypes = new HashMap<>();
@@ -650,7 +652,7 @@ public final class SootProgramLoader {
         } catch (RuntimeException e) {
             complete = false;
         }
-        complete &= dispatchIsClosed(declaring, ref.getSubSignature().getString());
+        complete &= dispatchIsClosed(declaring, ref.getSubSignature());
         return new Dispatch(List.copyOf(targets), complete);
     }
 
@@ -986,7 +988,28 @@ public final class SootProgramLoader {
      * True if every class the receiver can have at run time is a loaded application class that no
      * unknown code can subclass in a way that changes the dispatch.
      */
-    private boolean dispatchIsClosed(SootClass declared, String subSignature) {
+    private boolean dispatchIsClosed(SootClass declared, NumberedString subSignature) {
+        List<SootClass> types = closedSubtypes.computeIfAbsent(declared, this::closedSubtypesOf);
+        if (types.isEmpty()) {
+            return false;
+        }
+        if (request.library()) {
+            for (SootClass type : types) {
+                if (extensibleFromOutside(type, subSignature)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The subtypes of {@code declared} (itself included) if each is a loaded application type that
+     * neither lambdas nor proxies implement, else an empty list. It does not depend on the method,
+     * so it is computed once per type: the references through one interface with thousands of
+     * implementers walked them all again for each of its methods.
+     */
+    private List<SootClass> closedSubtypesOf(SootClass declared) {
         Set<SootClass> types = subtypesAndSelf(declared);
         for (SootClass type : types) {
             if (type.isPhantom()
@@ -995,13 +1018,10 @@ public final class SootProgramLoader {
                     || (request.proxies() && type.isInterface())) {
                 // A library type, a type lambdas or proxies implement, or an unloaded one: the
                 // receiver may be an object of a class we do not see.
-                return false;
-            }
-            if (request.library() && extensibleFromOutside(type, subSignature)) {
-                return false;
+                return List.of();
             }
         }
-        return true;
+        return List.copyOf(types);
     }
 
     private Set<SootClass> subtypesAndSelf(SootClass root) {
@@ -1027,27 +1047,24 @@ public final class SootProgramLoader {
 
     /**
      * In a library, a user may subclass a public non-final, non-sealed type with an accessible
-     * constructor (or implement a public interface) and override the method.
+     * constructor (or implement a public interface) and override the method. The type's part is
+     * decided once per type.
      */
-    private boolean extensibleFromOutside(SootClass type, String subSignature) {
-        String key = type.getName() + "#" + subSignature;
-        Boolean cached = overridableFromOutside.get(key);
-        if (cached != null) {
-            return cached;
+    private boolean extensibleFromOutside(SootClass type, NumberedString subSignature) {
+        Boolean extensible = extensibleTypes.get(type);
+        if (extensible == null) {
+            extensible =
+                    type.isPublic()
+                            && !type.isFinal()
+                            && !request.sealedTypes().contains(type.getName())
+                            && (type.isInterface() || hasAccessibleConstructor(type));
+            extensibleTypes.put(type, extensible);
         }
-        boolean extensible =
-                type.isPublic()
-                        && !type.isFinal()
-                        && !request.sealedTypes().contains(type.getName())
-                        && (type.isInterface() || hasAccessibleConstructor(type));
-        if (extensible) {
-            SootMethod declared = type.getMethodUnsafe(subSignature);
-            if (declared != null && (declared.isFinal() || declared.isPrivate())) {
-                extensible = false;
-            }
+        if (!extensible) {
+            return false;
         }
-        overridableFromOutside.put(key, extensible);
-        return extensible;
+        SootMethod declared = type.getMethodUnsafe(subSignature);
+        return declared == null || !(declared.isFinal() || declared.isPrivate());
     }
 
     private static boolean hasAccessibleConstructor(SootClass type) {
