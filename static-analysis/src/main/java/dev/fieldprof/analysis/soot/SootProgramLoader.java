@@ -5,8 +5,10 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -26,36 +28,50 @@ import soot.SootMethod;
 import soot.SootMethodRef;
 import soot.Trap;
 import soot.Unit;
+import soot.UnitBox;
 import soot.Value;
 import soot.ValueBox;
 import soot.jimple.ArrayRef;
 import soot.jimple.AssignStmt;
 import soot.jimple.BinopExpr;
+import soot.jimple.BreakpointStmt;
 import soot.jimple.CastExpr;
+import soot.jimple.Constant;
+import soot.jimple.DefinitionStmt;
 import soot.jimple.DivExpr;
 import soot.jimple.DynamicInvokeExpr;
 import soot.jimple.EnterMonitorStmt;
 import soot.jimple.ExitMonitorStmt;
+import soot.jimple.GotoStmt;
+import soot.jimple.IdentityRef;
 import soot.jimple.IdentityStmt;
+import soot.jimple.IfStmt;
 import soot.jimple.InstanceFieldRef;
 import soot.jimple.InstanceInvokeExpr;
+import soot.jimple.InstanceOfExpr;
 import soot.jimple.InterfaceInvokeExpr;
 import soot.jimple.InvokeExpr;
+import soot.jimple.InvokeStmt;
 import soot.jimple.LengthExpr;
 import soot.jimple.NewArrayExpr;
 import soot.jimple.NewExpr;
 import soot.jimple.NewMultiArrayExpr;
+import soot.jimple.NopStmt;
 import soot.jimple.RemExpr;
 import soot.jimple.ReturnStmt;
 import soot.jimple.ReturnVoidStmt;
 import soot.jimple.SpecialInvokeExpr;
+import soot.jimple.StaticFieldRef;
 import soot.jimple.StaticInvokeExpr;
 import soot.jimple.Stmt;
+import soot.jimple.SwitchStmt;
 import soot.jimple.ThisRef;
 import soot.jimple.ThrowStmt;
+import soot.jimple.UnopExpr;
 import soot.options.Options;
 import soot.toolkits.graph.BriefUnitGraph;
 import soot.toolkits.scalar.SimpleLocalDefs;
+import soot.util.NumberedString;
 
 /**
  * The one class that touches Soot's global state ({@code G}, {@code Options}, {@code Scene}): loads
@@ -117,13 +133,26 @@ public final class SootProgramLoader {
 
     private final Request request;
     private final Map<String, String> skipped = new TreeMap<>();
-    private final Map<String, Boolean> overridableFromOutside = new HashMap<>();
-    private final Map<String, Dispatch> dispatches = new HashMap<>();
+    private final Map<SootClass, Boolean> extensibleTypes = new HashMap<>();
+    private final Map<SootClass, List<SootClass>> closedSubtypes = new HashMap<>();
+    private final Map<CallKind, Map<SootMethodRef, CallTarget>> callTargets =
+            new EnumMap<>(CallKind.class);
     private final Map<SootClass, List<SootClass>> supertypes = new HashMap<>();
     private FastHierarchy hierarchy;
 
+    // Per-body scratch state of methodFacts, reused from body to body.
+    private static final int[] NONE = new int[0];
+    private final IdentityNumbers statementNumbers = new IdentityNumbers();
+    private final IdentityNumbers localNumbers = new IdentityNumbers();
+    private Unit[] unitBuffer = new Unit[64];
+    private int[] definitionCounts = new int[16];
+    private int[] sureDefinitionCounts = new int[16];
+
     private SootProgramLoader(Request request) {
         this.request = request;
+        for (CallKind kind : CallKind.values()) {
+            callTargets.put(kind, new HashMap<>());
+        }
     }
 
     /** Loads the program and extracts its facts; Soot's state is reset before and after. */
@@ -242,71 +271,72 @@ public final class SootProgramLoader {
     }
 
     private MethodFacts methodFacts(SootMethod method, Body body) {
-        List<Unit> units = new ArrayList<>(body.getUnits());
-        Map<Unit, Integer> index = new IdentityHashMap<>();
-        for (int i = 0; i < units.size(); i++) {
-            index.put(units.get(i), i);
+        int n = body.getUnits().size();
+        if (unitBuffer.length < n) {
+            unitBuffer = new Unit[Math.max(n, 2 * unitBuffer.length)];
         }
-        BriefUnitGraph normal = new BriefUnitGraph(body);
+        Unit[] units = unitBuffer;
+        statementNumbers.reset(n);
+        int count = 0;
+        for (Unit unit : body.getUnits()) {
+            statementNumbers.put(unit, count);
+            units[count++] = unit;
+        }
+        int[][] successors = new int[n][];
+        for (int i = 0; i < n; i++) {
+            successors[i] = successors(units, n, i);
+        }
         Local thisLocal = method.isStatic() ? null : body.getThisLocal();
-        // With type assignment off, Soot's Jimple keeps other values in the Local of @this once
-        // this is dead (`this = this.<f>; this = virtualinvoke this.<m>()`), and bytecode may
-        // store into slot 0: where that Local is redefined, only the reaching definitions say
-        // whether it holds the receiver.
-        SimpleLocalDefs defs =
-                thisLocal != null && redefined(thisLocal, body)
-                        ? new SimpleLocalDefs(normal)
-                        : null;
-        ReceiverIdentity receiver = new ReceiverIdentity(thisLocal, defs);
+        MethodScan scan = scanDefinitions(body, units, n, successors, thisLocal);
 
-        // Which traps cover each statement, and whether a catch-all covers it.
-        List<List<Integer>> handlers = new ArrayList<>();
-        boolean[] caughtForSure = new boolean[units.size()];
-        for (int i = 0; i < units.size(); i++) {
-            handlers.add(new ArrayList<>());
-        }
+        // Which traps cover each statement, in trap order, and whether a catch-all covers it.
+        boolean[] caughtForSure = new boolean[n];
+        int[] handlerCounts = new int[n];
+        List<int[]> traps = new ArrayList<>(body.getTraps().size());
         for (Trap trap : body.getTraps()) {
-            int from = index.get(trap.getBeginUnit());
-            int to = index.get(trap.getEndUnit());
-            int handler = index.get(trap.getHandlerUnit());
+            int from = numberOf(trap.getBeginUnit());
+            int to = numberOf(trap.getEndUnit());
+            int handler = numberOf(trap.getHandlerUnit());
             boolean catchAll = trap.getException().getName().equals("java.lang.Throwable");
+            traps.add(new int[] {from, to, handler});
             for (int i = from; i < to; i++) {
-                handlers.get(i).add(handler);
+                handlerCounts[i]++;
                 caughtForSure[i] |= catchAll;
             }
         }
+        int[][] handlers = new int[n][];
+        for (int i = 0; i < n; i++) {
+            handlers[i] = handlerCounts[i] == 0 ? NONE : new int[handlerCounts[i]];
+            handlerCounts[i] = 0;
+        }
+        for (int[] trap : traps) {
+            for (int i = trap[0]; i < trap[1]; i++) {
+                handlers[i][handlerCounts[i]++] = trap[2];
+            }
+        }
 
-        int n = units.size();
-        int[][] successors = new int[n][];
-        int[][] handlerArrays = new int[n][];
         boolean[] intrinsic = new boolean[n];
         boolean[] returns = new boolean[n];
         boolean[] explicitExits = new boolean[n];
         int[] callSiteOf = new int[n];
         List<CallSiteFacts> callSites = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Unit unit = units.get(i);
-            List<Unit> next = normal.getSuccsOf(unit);
-            successors[i] = new int[next.size()];
-            for (int k = 0; k < next.size(); k++) {
-                successors[i][k] = index.get(next.get(k));
-            }
-            handlerArrays[i] = handlers.get(i).stream().mapToInt(Integer::intValue).toArray();
-            intrinsic[i] = mayThrowByItself(unit, receiver);
+            Unit unit = units[i];
+            intrinsic[i] = mayThrowByItself(unit, scan);
             returns[i] = unit instanceof ReturnStmt || unit instanceof ReturnVoidStmt;
             explicitExits[i] =
                     returns[i]
-                            || (unit instanceof ThrowStmt && handlers.get(i).isEmpty())
-                            || next.isEmpty();
+                            || (unit instanceof ThrowStmt && handlers[i].length == 0)
+                            || successors[i].length == 0;
             callSiteOf[i] = -1;
             if (unit instanceof Stmt stmt && stmt.containsInvokeExpr()) {
-                if (defs == null) {
-                    defs = new SimpleLocalDefs(normal);
-                }
                 callSiteOf[i] = callSites.size();
-                callSites.add(callSite(i, stmt, receiver, defs));
+                callSites.add(callSite(i, stmt, scan));
             }
         }
+        // The buffer outlives the body: drop its statements so they are not kept reachable.
+        Arrays.fill(units, 0, n, null);
+        scan.release();
         List<String> overridden = new ArrayList<>();
         boolean overridesOutside = overrides(method, overridden);
         return new MethodFacts(
@@ -314,11 +344,11 @@ public final class SootProgramLoader {
                 method.getModifiers(),
                 overridesOutside,
                 overridden,
-                units.size(),
+                n,
                 callSites,
                 new StatementFacts(
                         successors,
-                        handlerArrays,
+                        handlers,
                         caughtForSure,
                         intrinsic,
                         returns,
@@ -326,50 +356,217 @@ public final class SootProgramLoader {
                         callSiteOf));
     }
 
+    private int numberOf(Unit unit) {
+        int number = statementNumbers.get(unit);
+        if (number < 0) {
+            throw new IllegalStateException("statement outside its body: " + unit);
+        }
+        return number;
+    }
+
+    /**
+     * The normal successors of statement {@code i}, as Soot's {@code BriefUnitGraph} orders them
+     * (the next statement if it falls through, then each branch target not already listed), without
+     * building the graph's maps of lists.
+     */
+    private int[] successors(Unit[] units, int n, int i) {
+        Unit unit = units[i];
+        boolean fallsThrough = unit.fallsThrough() && i + 1 < n;
+        if (!unit.branches()) {
+            return fallsThrough ? new int[] {i + 1} : NONE;
+        }
+        List<UnitBox> targets = unit.getUnitBoxes();
+        int[] out = new int[targets.size() + (fallsThrough ? 1 : 0)];
+        int size = 0;
+        if (fallsThrough) {
+            out[size++] = i + 1;
+        }
+        next:
+        for (UnitBox box : targets) {
+            Unit target = box.getUnit();
+            for (int k = 0; k < size; k++) {
+                if (units[out[k]].equals(target)) {
+                    continue next;
+                }
+            }
+            out[size++] = numberOf(target);
+        }
+        return size == out.length ? out : Arrays.copyOf(out, size);
+    }
+
+    /**
+     * Counts the definitions of each Local (all of them, and those that are {@code @this} or an
+     * allocation) in one pass, and whether the Local of {@code @this} is assigned anywhere but by
+     * its identity statement.
+     */
+    private MethodScan scanDefinitions(
+            Body body, Unit[] units, int n, int[][] successors, Local thisLocal) {
+        localNumbers.reset(body.getLocalCount());
+        int locals = 0;
+        boolean thisRedefined = false;
+        for (int i = 0; i < n; i++) {
+            Unit unit = units[i];
+            if (unit instanceof DefinitionStmt definition) {
+                if (definition.getLeftOp() instanceof Local local) {
+                    Value right = definition.getRightOp();
+                    boolean identityThis =
+                            definition instanceof IdentityStmt && right instanceof ThisRef;
+                    boolean allocation =
+                            definition instanceof AssignStmt
+                                    && (right instanceof NewExpr
+                                            || right instanceof NewArrayExpr
+                                            || right instanceof NewMultiArrayExpr);
+                    locals = countDefinition(local, identityThis || allocation, locals);
+                    thisRedefined |= local == thisLocal && !identityThis;
+                }
+            } else {
+                for (ValueBox box : unit.getDefBoxes()) {
+                    if (box.getValue() instanceof Local local) {
+                        locals = countDefinition(local, false, locals);
+                        thisRedefined |= local == thisLocal;
+                    }
+                }
+            }
+        }
+        return new MethodScan(body, units, statementNumbers, successors, thisLocal, thisRedefined);
+    }
+
+    private int countDefinition(Local local, boolean thisOrAllocation, int locals) {
+        int number = localNumbers.get(local);
+        if (number < 0) {
+            number = locals++;
+            localNumbers.put(local, number);
+            if (definitionCounts.length <= number) {
+                definitionCounts = Arrays.copyOf(definitionCounts, 2 * number + 2);
+                sureDefinitionCounts = Arrays.copyOf(sureDefinitionCounts, 2 * number + 2);
+            }
+            definitionCounts[number] = 0;
+            sureDefinitionCounts[number] = 0;
+        }
+        definitionCounts[number]++;
+        if (thisOrAllocation) {
+            sureDefinitionCounts[number]++;
+        }
+        return locals;
+    }
+
     /**
      * Whether a statement may raise an exception by itself (what a called method throws is the
      * exception flow's business). VM errors and class initialization or linkage errors are assumed
-     * away, as for any profiler: so {@code new} cannot throw, array allocation can.
+     * away, as for any profiler: so {@code new} cannot throw, array allocation can. The values
+     * looked at are those of Soot's use and definition boxes, reached through the statement's
+     * operands instead of building the box lists.
      */
-    private static boolean mayThrowByItself(Unit unit, ReceiverIdentity receiver) {
+    private static boolean mayThrowByItself(Unit unit, MethodScan scan) {
         if (unit instanceof ThrowStmt
                 || unit instanceof EnterMonitorStmt
                 || unit instanceof ExitMonitorStmt) {
             return true;
         }
+        if (unit instanceof DefinitionStmt definition) {
+            return mayThrow(definition.getLeftOp(), unit, scan)
+                    || mayThrow(definition.getRightOp(), unit, scan);
+        }
+        if (unit instanceof InvokeStmt invoke) {
+            return mayThrow(invoke.getInvokeExpr(), unit, scan);
+        }
+        if (unit instanceof IfStmt branch) {
+            return mayThrow(branch.getCondition(), unit, scan);
+        }
+        if (unit instanceof SwitchStmt branch) {
+            return mayThrow(branch.getKey(), unit, scan);
+        }
+        if (unit instanceof ReturnStmt exit) {
+            return mayThrow(exit.getOp(), unit, scan);
+        }
+        if (unit instanceof GotoStmt
+                || unit instanceof NopStmt
+                || unit instanceof ReturnVoidStmt
+                || unit instanceof BreakpointStmt) {
+            return false; // no values
+        }
         for (ValueBox box : unit.getUseAndDefBoxes()) {
-            Value value = box.getValue();
-            if (value instanceof CastExpr cast
-                    && cast.getCastType() instanceof soot.RefLikeType
-                    && !(cast.getOp() instanceof soot.jimple.NullConstant)) {
-                // Only a reference cast of a non-null value can fail; numeric conversions cannot.
-                return true;
-            }
-            if (value instanceof ArrayRef
-                    || value instanceof LengthExpr
-                    || value instanceof NewArrayExpr
-                    || value instanceof NewMultiArrayExpr) {
-                return true;
-            }
-            if (value instanceof InstanceFieldRef field
-                    && !receiver.isThis(field.getBase(), unit)) {
-                return true;
-            }
-            // Integer division by zero throws; only a known floating-point type cannot.
-            if ((value instanceof DivExpr || value instanceof RemExpr)
-                    && !(((BinopExpr) value).getType() instanceof soot.FloatType)
-                    && !(((BinopExpr) value).getType() instanceof soot.DoubleType)) {
+            if (throwsByItself(box.getValue(), unit, scan)) {
                 return true;
             }
         }
         return false;
     }
 
-    private CallSiteFacts callSite(
-            int statement, Stmt stmt, ReceiverIdentity receiver, SimpleLocalDefs defs) {
+    /** Whether {@code value} or a value inside it may throw by itself. */
+    private static boolean mayThrow(Value value, Unit at, MethodScan scan) {
+        if (value instanceof Local || value instanceof Constant) {
+            return false;
+        }
+        if (throwsByItself(value, at, scan)) {
+            return true;
+        }
+        if (value instanceof BinopExpr binop) {
+            return mayThrow(binop.getOp1(), at, scan) || mayThrow(binop.getOp2(), at, scan);
+        }
+        if (value instanceof UnopExpr unop) {
+            return mayThrow(unop.getOp(), at, scan);
+        }
+        if (value instanceof CastExpr cast) {
+            return mayThrow(cast.getOp(), at, scan);
+        }
+        if (value instanceof InstanceOfExpr test) {
+            return mayThrow(test.getOp(), at, scan);
+        }
+        if (value instanceof InstanceFieldRef field) {
+            return mayThrow(field.getBase(), at, scan);
+        }
+        if (value instanceof NewExpr
+                || value instanceof StaticFieldRef
+                || value instanceof IdentityRef) {
+            return false; // no values inside
+        }
+        if (value instanceof InvokeExpr invoke && !(invoke instanceof DynamicInvokeExpr)) {
+            if (invoke instanceof InstanceInvokeExpr instance
+                    && mayThrow(instance.getBase(), at, scan)) {
+                return true;
+            }
+            for (int i = 0; i < invoke.getArgCount(); i++) {
+                if (mayThrow(invoke.getArg(i), at, scan)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        // Any other value: the values inside it as Soot's boxes list them (all nesting levels).
+        for (ValueBox box : value.getUseBoxes()) {
+            if (throwsByItself(box.getValue(), at, scan)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code value} itself, not counting the values inside it, may throw. */
+    private static boolean throwsByItself(Value value, Unit at, MethodScan scan) {
+        if (value instanceof CastExpr cast
+                && cast.getCastType() instanceof soot.RefLikeType
+                && !(cast.getOp() instanceof soot.jimple.NullConstant)) {
+            // Only a reference cast of a non-null value can fail; numeric conversions cannot.
+            return true;
+        }
+        if (value instanceof ArrayRef
+                || value instanceof LengthExpr
+                || value instanceof NewArrayExpr
+                || value instanceof NewMultiArrayExpr) {
+            return true;
+        }
+        if (value instanceof InstanceFieldRef field && !scan.isThis(field.getBase(), at)) {
+            return true;
+        }
+        // Integer division by zero throws; only a known floating-point type cannot.
+        return (value instanceof DivExpr || value instanceof RemExpr)
+                && !(((BinopExpr) value).getType() instanceof soot.FloatType)
+                && !(((BinopExpr) value).getType() instanceof soot.DoubleType);
+    }
+
+    private CallSiteFacts callSite(int statement, Stmt stmt, MethodScan scan) {
         InvokeExpr invoke = stmt.getInvokeExpr();
-        SootMethodRef ref = invoke.getMethodRef();
-        String declared = ref.getSignature();
         CallKind kind;
         if (invoke instanceof StaticInvokeExpr) {
             kind = CallKind.STATIC;
@@ -385,46 +582,59 @@ public final class SootProgramLoader {
         boolean guaranteesEntry = kind == CallKind.STATIC;
         if (invoke instanceof InstanceInvokeExpr instance
                 && instance.getBase() instanceof Local base) {
-            guaranteesEntry = receiver.isThis(base, stmt) || neverNull(base, stmt, defs);
+            guaranteesEntry = scan.isThis(base, stmt) || neverNull(base, stmt, scan);
         }
-        Set<String> targets = new TreeSet<>();
-        // Sites of one dispatch share its immutable target list, so the pairs' algorithm can
-        // count them per list instead of walking the same thousands of targets at every site.
-        List<String> shared = null;
-        boolean complete;
-        if (kind == CallKind.DYNAMIC) {
-            complete = false;
-        } else {
-            SootClass declaring = ref.declaringClass();
-            SootMethod resolved = tryResolve(ref);
-            if (resolved == null || declaring.isPhantom()) {
-                complete = false;
-            } else if (kind == CallKind.STATIC || kind == CallKind.SPECIAL) {
-                targets.add(resolved.getSignature());
-                complete = !resolved.getDeclaringClass().isPhantom();
-            } else if (resolved.isPrivate()
-                    || resolved.isFinal()
-                    || resolved.isStatic()
-                    || (declaring.isFinal() && !declaring.isInterface())) {
-                // No override can exist: the resolved method is the only possible target.
-                targets.add(resolved.getSignature());
-                complete = !resolved.isAbstract();
-            } else {
-                Dispatch dispatch =
-                        dispatches.computeIfAbsent(
-                                kind + " " + declared, k -> dispatch(declaring, ref));
-                shared = dispatch.targets();
-                complete = dispatch.complete();
-            }
-        }
+        CallTarget target =
+                callTargets
+                        .get(kind)
+                        .computeIfAbsent(invoke.getMethodRef(), ref -> callTarget(kind, ref));
         return new CallSiteFacts(
                 statement,
                 kind,
-                declared,
-                shared != null ? shared : new ArrayList<>(targets),
-                complete,
+                target.declared(),
+                target.targets(),
+                target.complete(),
                 guaranteesEntry);
     }
+
+    /**
+     * What every call of one kind through one method reference resolves to. It depends only on the
+     * reference (declaring class, name, parameter and return types, static or not: what Soot's
+     * references compare) and the fixed hierarchy, so it is computed once per distinct reference
+     * instead of at each of its sites, and the sites share its immutable target list.
+     */
+    private CallTarget callTarget(CallKind kind, SootMethodRef ref) {
+        String declared = ref.getSignature();
+        if (kind == CallKind.DYNAMIC) {
+            return new CallTarget(declared, List.of(), false);
+        }
+        SootClass declaring = ref.getDeclaringClass();
+        SootMethod resolved = tryResolve(ref);
+        if (resolved == null || declaring.isPhantom()) {
+            return new CallTarget(declared, List.of(), false);
+        }
+        if (kind == CallKind.STATIC || kind == CallKind.SPECIAL) {
+            return new CallTarget(
+                    declared,
+                    List.of(resolved.getSignature()),
+                    !resolved.getDeclaringClass().isPhantom());
+        }
+        if (resolved.isPrivate()
+                || resolved.isFinal()
+                || resolved.isStatic()
+                || (declaring.isFinal() && !declaring.isInterface())) {
+            // No override can exist: the resolved method is the only possible target.
+            return new CallTarget(
+                    declared, List.of(resolved.getSignature()), !resolved.isAbstract());
+        }
+        // Sites of one dispatch share its immutable target list, so the pairs' algorithm can
+        // count them per list instead of walking the same thousands of targets at every site.
+        Dispatch dispatch = dispatch(declaring, ref);
+        return new CallTarget(declared, dispatch.targets(), dispatch.complete());
+    }
+
+    /** A call site's reference as written, its targets (sorted, immutable), whether closed. */
+    private record CallTarget(String declared, List<String> targets, boolean complete) {}
 
     /**
      * The targets of a virtual or interface call through {@code ref} and whether they are closed.
@@ -442,7 +652,7 @@ public final class SootProgramLoader {
         } catch (RuntimeException e) {
             complete = false;
         }
-        complete &= dispatchIsClosed(declaring, ref.getSubSignature().getString());
+        complete &= dispatchIsClosed(declaring, ref.getSubSignature());
         return new Dispatch(List.copyOf(targets), complete);
     }
 
@@ -462,68 +672,315 @@ public final class SootProgramLoader {
 
     /**
      * Every definition of the receiver reaching the call is {@code @this} or an allocation, so the
-     * call cannot NPE.
+     * call cannot NPE. Soot's reaching definitions (flow-insensitive for a Local defined once) are
+     * needed only for a Local defined several times, some of them by {@code @this} or an
+     * allocation: otherwise the counts decide.
      */
-    private static boolean neverNull(Local base, Stmt at, SimpleLocalDefs defs) {
-        List<Unit> definitions = defs.getDefsOfAt(base, at);
-        if (definitions.isEmpty()) {
-            return false;
+    private boolean neverNull(Local base, Stmt at, MethodScan scan) {
+        int number = localNumbers.get(base);
+        int definitions = number < 0 ? 0 : definitionCounts[number];
+        int sure = number < 0 ? 0 : sureDefinitionCounts[number];
+        if (definitions <= 1 || sure == 0) {
+            // None: no definition reaches. One: it reaches wherever the Local is used. None of
+            // several is sure: neither is any that reaches.
+            return definitions == 1 && sure == 1;
         }
-        for (Unit definition : definitions) {
-            if (definition instanceof IdentityStmt identity
-                    && identity.getRightOp() instanceof ThisRef) {
-                continue;
-            }
-            if (definition instanceof AssignStmt assign
-                    && (assign.getRightOp() instanceof NewExpr
-                            || assign.getRightOp() instanceof NewArrayExpr
-                            || assign.getRightOp() instanceof NewMultiArrayExpr)) {
-                continue;
-            }
-            return false;
-        }
-        return true;
+        return scan.onlyReaching(base, at, SootProgramLoader::thisOrAllocation);
     }
 
-    /** Whether the Local of {@code @this} is assigned anywhere but by its identity statement. */
-    private static boolean redefined(Local thisLocal, Body body) {
-        for (Unit unit : body.getUnits()) {
-            if (unit instanceof IdentityStmt identity && identity.getRightOp() instanceof ThisRef) {
-                continue;
-            }
-            for (ValueBox box : unit.getDefBoxes()) {
-                if (box.getValue() == thisLocal) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    private static boolean thisOrAllocation(Unit definition) {
+        return isIdentityThis(definition)
+                || (definition instanceof AssignStmt assign
+                        && (assign.getRightOp() instanceof NewExpr
+                                || assign.getRightOp() instanceof NewArrayExpr
+                                || assign.getRightOp() instanceof NewMultiArrayExpr));
+    }
+
+    private static boolean isIdentityThis(Unit definition) {
+        return definition instanceof IdentityStmt identity
+                && identity.getRightOp() instanceof ThisRef;
     }
 
     /**
-     * Which values at which statements are the receiver {@code this}: the Local of {@code @this}
-     * where nothing else assigns it, else only where every definition reaching the use is {@code
-     * @this}.
+     * One body's receiver and, built on first need, its reaching definitions. Which values at which
+     * statements are the receiver {@code this}: the Local of {@code @this} where nothing else
+     * assigns it, else only where every definition reaching the use is {@code @this}. With type
+     * assignment off, Soot's Jimple keeps other values in the Local of @this once this is dead
+     * ({@code this = this.<f>; this = virtualinvoke this.<m>()}), and bytecode may store into slot
+     * 0: where that Local is redefined, only the reaching definitions say whether it holds the
+     * receiver.
      */
-    private record ReceiverIdentity(Local thisLocal, SimpleLocalDefs defs) {
+    private static final class MethodScan {
+        private Body body;
+        private Unit[] units;
+        private IdentityNumbers numbers;
+        private int[][] successors;
+        private final int size;
+        private final Local thisLocal;
+        private final boolean thisRedefined;
+        private Map<Local, Reaching> reaching;
+        private Boolean everyStatementReached;
+        private SimpleLocalDefs sootDefinitions;
+
+        MethodScan(
+                Body body,
+                Unit[] units,
+                IdentityNumbers numbers,
+                int[][] successors,
+                Local thisLocal,
+                boolean thisRedefined) {
+            this.body = body;
+            this.units = units;
+            this.numbers = numbers;
+            this.successors = successors;
+            this.size = successors.length;
+            this.thisLocal = thisLocal;
+            this.thisRedefined = thisRedefined;
+        }
+
+        /** Drops the body: the scan is asked nothing once the method's facts are built. */
+        void release() {
+            body = null;
+            units = null;
+            numbers = null;
+            successors = null;
+            reaching = null;
+            sootDefinitions = null;
+        }
+
         boolean isThis(Value value, Unit at) {
             if (thisLocal == null || value != thisLocal) {
                 return false;
             }
-            if (defs == null) {
+            return !thisRedefined || onlyReaching(thisLocal, at, SootProgramLoader::isIdentityThis);
+        }
+
+        /**
+         * Whether some definition of {@code local} reaches {@code at} and every one that does is
+         * {@code wanted}: Soot's reaching definitions on the normal-flow graph ({@code
+         * SimpleLocalDefs} on a {@code BriefUnitGraph}), computed here for the one Local only.
+         */
+        boolean onlyReaching(Local local, Unit at, java.util.function.Predicate<Unit> wanted) {
+            Reaching flow = reaching(local);
+            if (flow == null) {
+                List<Unit> definitions = sootDefinitions().getDefsOfAt(local, at);
+                if (definitions.isEmpty()) {
+                    return false;
+                }
+                for (Unit definition : definitions) {
+                    if (!wanted.test(definition)) {
+                        return false;
+                    }
+                }
                 return true;
             }
-            List<Unit> definitions = defs.getDefsOfAt(thisLocal, at);
-            if (definitions.isEmpty()) {
+            long before = flow.before()[indexOf(at)];
+            if (before == 0) {
                 return false;
             }
-            for (Unit definition : definitions) {
-                if (!(definition instanceof IdentityStmt identity
-                        && identity.getRightOp() instanceof ThisRef)) {
+            for (long rest = before; rest != 0; rest &= rest - 1) {
+                if (!wanted.test(units[flow.definitions()[Long.numberOfTrailingZeros(rest)]])) {
                     return false;
                 }
             }
             return true;
+        }
+
+        private int indexOf(Unit at) {
+            int number = numbers.get(at);
+            if (number < 0) {
+                throw new IllegalStateException("statement outside its body: " + at);
+            }
+            return number;
+        }
+
+        /**
+         * The definitions of {@code local} reaching each statement, as bits over its definitions,
+         * or null where Soot's own analysis must answer: more than 64 definitions, or a statement
+         * no head of the graph reaches (whose flow Soot's solver need not compute as a fixpoint
+         * over the whole graph would). Elsewhere both compute the least fixpoint of the same
+         * equations (a definition kills the Local's others; merges are unions; heads, the first
+         * statement and those without predecessors, start empty), so they agree.
+         */
+        private Reaching reaching(Local local) {
+            if (reaching == null) {
+                reaching = new IdentityHashMap<>();
+            }
+            if (reaching.containsKey(local)) {
+                return reaching.get(local);
+            }
+            Reaching flow = everyStatementReached() ? solve(local) : null;
+            reaching.put(local, flow);
+            return flow;
+        }
+
+        private Reaching solve(Local local) {
+            int[] bitOf = new int[size];
+            int[] definitions = new int[8];
+            int count = 0;
+            for (int i = 0; i < size; i++) {
+                bitOf[i] = -1;
+                if (defines(units[i], local)) {
+                    if (count == 64) {
+                        return null;
+                    }
+                    if (count == definitions.length) {
+                        definitions = Arrays.copyOf(definitions, 2 * count);
+                    }
+                    bitOf[i] = count;
+                    definitions[count++] = i;
+                }
+            }
+            long[] before = new long[size];
+            boolean changed = true;
+            while (changed) {
+                changed = false;
+                for (int i = 0; i < size; i++) {
+                    long after = bitOf[i] >= 0 ? 1L << bitOf[i] : before[i];
+                    for (int next : successors[i]) {
+                        if ((before[next] | after) != before[next]) {
+                            before[next] |= after;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            return new Reaching(Arrays.copyOf(definitions, count), before);
+        }
+
+        private static boolean defines(Unit unit, Local local) {
+            if (unit instanceof DefinitionStmt definition) {
+                return definition.getLeftOp() == local;
+            }
+            for (ValueBox box : unit.getDefBoxes()) {
+                if (box.getValue() == local) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Whether a depth-first walk from the heads of the normal-flow graph reaches every
+         * statement.
+         */
+        private boolean everyStatementReached() {
+            if (everyStatementReached == null) {
+                boolean[] hasPredecessor = new boolean[size];
+                for (int[] next : successors) {
+                    for (int j : next) {
+                        hasPredecessor[j] = true;
+                    }
+                }
+                boolean[] seen = new boolean[size];
+                int[] stack = new int[size];
+                int top = 0;
+                int reached = 0;
+                for (int head = 0; head < size; head++) {
+                    if ((head == 0 || !hasPredecessor[head]) && !seen[head]) {
+                        seen[head] = true;
+                        stack[top++] = head;
+                        reached++;
+                    }
+                    while (top > 0) {
+                        for (int j : successors[stack[--top]]) {
+                            if (!seen[j]) {
+                                seen[j] = true;
+                                stack[top++] = j;
+                                reached++;
+                            }
+                        }
+                    }
+                }
+                everyStatementReached = reached == size;
+            }
+            return everyStatementReached;
+        }
+
+        private SimpleLocalDefs sootDefinitions() {
+            if (sootDefinitions == null) {
+                sootDefinitions = new SimpleLocalDefs(new BriefUnitGraph(body));
+            }
+            return sootDefinitions;
+        }
+
+        /** Indices of a Local's definitions, and per statement the bits of those reaching it. */
+        private record Reaching(int[] definitions, long[] before) {}
+    }
+
+    /**
+     * Numbers of objects by identity (a body's statements, its Locals), without boxing; reused from
+     * body to body, where a new stamp empties it in constant time.
+     */
+    private static final class IdentityNumbers {
+        private Object[] keys = new Object[64];
+        private int[] values = new int[64];
+        private int[] stamps = new int[64];
+        private int stamp = 1;
+        private int size;
+
+        /** Empties the table, sized for about {@code expected} keys. */
+        void reset(int expected) {
+            size = 0;
+            if (2 * expected > keys.length) {
+                allocate(Integer.highestOneBit(4 * expected - 1));
+            } else if (++stamp == Integer.MAX_VALUE) {
+                Arrays.fill(stamps, 0);
+                stamp = 1;
+            }
+        }
+
+        /** The number of {@code key}, or -1. */
+        int get(Object key) {
+            int mask = keys.length - 1;
+            for (int i = slot(key, mask); stamps[i] == stamp; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+            return -1;
+        }
+
+        /** Numbers {@code key}, which must not be numbered yet. */
+        void put(Object key, int value) {
+            if (2 * (size + 1) > keys.length) {
+                grow();
+            }
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (stamps[i] == stamp) {
+                i = (i + 1) & mask;
+            }
+            keys[i] = key;
+            values[i] = value;
+            stamps[i] = stamp;
+            size++;
+        }
+
+        private void grow() {
+            Object[] oldKeys = keys;
+            int[] oldValues = values;
+            int[] oldStamps = stamps;
+            int oldStamp = stamp;
+            allocate(2 * keys.length);
+            size = 0;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldStamps[i] == oldStamp) {
+                    put(oldKeys[i], oldValues[i]);
+                }
+            }
+        }
+
+        private void allocate(int capacity) {
+            keys = new Object[capacity];
+            values = new int[capacity];
+            stamps = new int[capacity];
+            stamp = 1;
+        }
+
+        private static int slot(Object key, int mask) {
+            int h = System.identityHashCode(key) * 0x9E3779B9;
+            return (h ^ (h >>> 16)) & mask;
         }
     }
 
@@ -531,7 +988,28 @@ public final class SootProgramLoader {
      * True if every class the receiver can have at run time is a loaded application class that no
      * unknown code can subclass in a way that changes the dispatch.
      */
-    private boolean dispatchIsClosed(SootClass declared, String subSignature) {
+    private boolean dispatchIsClosed(SootClass declared, NumberedString subSignature) {
+        List<SootClass> types = closedSubtypes.computeIfAbsent(declared, this::closedSubtypesOf);
+        if (types.isEmpty()) {
+            return false;
+        }
+        if (request.library()) {
+            for (SootClass type : types) {
+                if (extensibleFromOutside(type, subSignature)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The subtypes of {@code declared} (itself included) if each is a loaded application type that
+     * neither lambdas nor proxies implement, else an empty list. It does not depend on the method,
+     * so it is computed once per type: the references through one interface with thousands of
+     * implementers walked them all again for each of its methods.
+     */
+    private List<SootClass> closedSubtypesOf(SootClass declared) {
         Set<SootClass> types = subtypesAndSelf(declared);
         for (SootClass type : types) {
             if (type.isPhantom()
@@ -540,13 +1018,10 @@ public final class SootProgramLoader {
                     || (request.proxies() && type.isInterface())) {
                 // A library type, a type lambdas or proxies implement, or an unloaded one: the
                 // receiver may be an object of a class we do not see.
-                return false;
-            }
-            if (request.library() && extensibleFromOutside(type, subSignature)) {
-                return false;
+                return List.of();
             }
         }
-        return true;
+        return List.copyOf(types);
     }
 
     private Set<SootClass> subtypesAndSelf(SootClass root) {
@@ -572,27 +1047,24 @@ public final class SootProgramLoader {
 
     /**
      * In a library, a user may subclass a public non-final, non-sealed type with an accessible
-     * constructor (or implement a public interface) and override the method.
+     * constructor (or implement a public interface) and override the method. The type's part is
+     * decided once per type.
      */
-    private boolean extensibleFromOutside(SootClass type, String subSignature) {
-        String key = type.getName() + "#" + subSignature;
-        Boolean cached = overridableFromOutside.get(key);
-        if (cached != null) {
-            return cached;
+    private boolean extensibleFromOutside(SootClass type, NumberedString subSignature) {
+        Boolean extensible = extensibleTypes.get(type);
+        if (extensible == null) {
+            extensible =
+                    type.isPublic()
+                            && !type.isFinal()
+                            && !request.sealedTypes().contains(type.getName())
+                            && (type.isInterface() || hasAccessibleConstructor(type));
+            extensibleTypes.put(type, extensible);
         }
-        boolean extensible =
-                type.isPublic()
-                        && !type.isFinal()
-                        && !request.sealedTypes().contains(type.getName())
-                        && (type.isInterface() || hasAccessibleConstructor(type));
-        if (extensible) {
-            SootMethod declared = type.getMethodUnsafe(subSignature);
-            if (declared != null && (declared.isFinal() || declared.isPrivate())) {
-                extensible = false;
-            }
+        if (!extensible) {
+            return false;
         }
-        overridableFromOutside.put(key, extensible);
-        return extensible;
+        SootMethod declared = type.getMethodUnsafe(subSignature);
+        return declared == null || !(declared.isFinal() || declared.isPrivate());
     }
 
     private static boolean hasAccessibleConstructor(SootClass type) {
