@@ -357,7 +357,12 @@ public final class SootProgramLoader {
     }
 
     private int numberOf(Unit unit) {
-        int number = statementNumbers.get(unit);
+        return statementNumber(statementNumbers, unit);
+    }
+
+    /** The number of {@code unit} among its body's statements, which must hold it. */
+    private static int statementNumber(IdentityNumbers numbers, Unit unit) {
+        int number = numbers.get(unit);
         if (number < 0) {
             throw new IllegalStateException("statement outside its body: " + unit);
         }
@@ -408,15 +413,10 @@ public final class SootProgramLoader {
             Unit unit = units[i];
             if (unit instanceof DefinitionStmt definition) {
                 if (definition.getLeftOp() instanceof Local local) {
-                    Value right = definition.getRightOp();
-                    boolean identityThis =
-                            definition instanceof IdentityStmt && right instanceof ThisRef;
-                    boolean allocation =
-                            definition instanceof AssignStmt
-                                    && (right instanceof NewExpr
-                                            || right instanceof NewArrayExpr
-                                            || right instanceof NewMultiArrayExpr);
-                    locals = countDefinition(local, identityThis || allocation, locals);
+                    boolean identityThis = isIdentityThis(definition);
+                    locals =
+                            countDefinition(
+                                    local, identityThis || isAllocation(definition), locals);
                     thisRedefined |= local == thisLocal && !identityThis;
                 }
             } else {
@@ -689,11 +689,14 @@ public final class SootProgramLoader {
     }
 
     private static boolean thisOrAllocation(Unit definition) {
-        return isIdentityThis(definition)
-                || (definition instanceof AssignStmt assign
-                        && (assign.getRightOp() instanceof NewExpr
-                                || assign.getRightOp() instanceof NewArrayExpr
-                                || assign.getRightOp() instanceof NewMultiArrayExpr));
+        return isIdentityThis(definition) || isAllocation(definition);
+    }
+
+    private static boolean isAllocation(Unit definition) {
+        return definition instanceof AssignStmt assign
+                && (assign.getRightOp() instanceof NewExpr
+                        || assign.getRightOp() instanceof NewArrayExpr
+                        || assign.getRightOp() instanceof NewMultiArrayExpr);
     }
 
     private static boolean isIdentityThis(Unit definition) {
@@ -774,7 +777,7 @@ public final class SootProgramLoader {
                 }
                 return true;
             }
-            long before = flow.before()[indexOf(at)];
+            long before = flow.before()[statementNumber(numbers, at)];
             if (before == 0) {
                 return false;
             }
@@ -784,14 +787,6 @@ public final class SootProgramLoader {
                 }
             }
             return true;
-        }
-
-        private int indexOf(Unit at) {
-            int number = numbers.get(at);
-            if (number < 0) {
-                throw new IllegalStateException("statement outside its body: " + at);
-            }
-            return number;
         }
 
         /**
