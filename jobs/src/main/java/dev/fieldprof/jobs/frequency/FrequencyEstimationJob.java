@@ -1,6 +1,7 @@
 package dev.fieldprof.jobs.frequency;
 
 import dev.fieldprof.jobs.frequency.core.DeadLetters;
+import dev.fieldprof.jobs.frequency.functions.BundleReports;
 import dev.fieldprof.jobs.frequency.functions.DecodePrograms;
 import dev.fieldprof.jobs.frequency.functions.DecodeReports;
 import dev.fieldprof.jobs.frequency.functions.DeduplicateReplays;
@@ -9,13 +10,15 @@ import dev.fieldprof.jobs.frequency.functions.EmitShardSum;
 import dev.fieldprof.jobs.frequency.functions.EmitWindowSum;
 import dev.fieldprof.jobs.frequency.functions.EstimateWindows;
 import dev.fieldprof.jobs.frequency.functions.Keys;
+import dev.fieldprof.jobs.frequency.functions.LateBundleToDeadLetters;
 import dev.fieldprof.jobs.frequency.functions.LateReportToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.LateShardSumToDeadLetter;
 import dev.fieldprof.jobs.frequency.functions.MergeShardSums;
 import dev.fieldprof.jobs.frequency.functions.OpenShuffledBatches;
 import dev.fieldprof.jobs.frequency.functions.RevisingTrigger;
-import dev.fieldprof.jobs.frequency.functions.SumReports;
+import dev.fieldprof.jobs.frequency.functions.SumBundles;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.ReportBundle;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import dev.fieldprof.jobs.frequency.validation.CopyProgramToShards;
@@ -67,10 +70,11 @@ import org.slf4j.LoggerFactory;
  * <p>Pipeline: raw report records → decode → deduplicate (by device sequence number, or by report
  * id for unnumbered reports) → validate against the program model of their app version, read from
  * the compacted programs topic (reports that precede their model wait, bounded) → per (app version,
- * config, shard) tumbling event-time windows summed incrementally → the shards merged per (app
- * version, config, window) → one estimate and one constraint projection per window, plus the
- * cumulative estimate since the start → EstimateWindow records keyed by (app version, config,
- * generation, window). Every record the job cannot use becomes a DeadLetter.
+ * config, shard) tumbling event-time windows summed incrementally, from bundles of the reports that
+ * arrived since the last checkpoint ({@link BundleReports}) → the shards merged per (app version,
+ * config, window) → one estimate and one constraint projection per window, plus the cumulative
+ * estimate since the start → EstimateWindow records keyed by (app version, config, generation,
+ * window). Every record the job cannot use becomes a DeadLetter.
  *
  * <p>Event time is the Kafka record timestamp of the reports: the broker's append time on report
  * topics created by fieldprof (the job warns at start when its topic keeps the producers' clocks).
@@ -109,6 +113,11 @@ public final class FrequencyEstimationJob {
 
     private static final OutputTag<ReportRecord> LATE =
             new OutputTag<>("late-reports") {
+                private static final long serialVersionUID = 1L;
+            };
+
+    private static final OutputTag<ReportBundle> LATE_BUNDLES =
+            new OutputTag<>("late-bundles") {
                 private static final long serialVersionUID = 1L;
             };
 
@@ -310,18 +319,29 @@ public final class FrequencyEstimationJob {
                                         options.holdLimit(),
                                         options.maxPending()))
                         .uid("validate-reports");
+        SingleOutputStreamOperator<ReportBundle> bundles =
+                valid.transform(
+                                "bundle-reports",
+                                TypeInformation.of(ReportBundle.class),
+                                new BundleReports(
+                                        options.window(),
+                                        options.allowedLateness(),
+                                        options.shards(),
+                                        BundleReports.DEFAULT_MAX_CELLS,
+                                        LATE))
+                        .uid("bundle-reports");
         SingleOutputStreamOperator<WindowSum> shardSums =
-                // Keyed like validation, whose output is already partitioned so: the reports
+                // Keyed like validation, whose output is already partitioned so: the bundles
                 // reach their window sum without crossing the network again.
                 DataStreamUtils.reinterpretAsKeyedStream(
-                                valid,
-                                new Keys.AppShard(options.shards()),
+                                bundles,
+                                new Keys.BundleShard(),
                                 Types.TUPLE(Types.STRING, Types.INT))
                         .window(TumblingEventTimeWindows.of(options.window()))
                         .allowedLateness(options.allowedLateness())
                         .trigger(new RevisingTrigger(options.allowedLateness().toMillis()))
-                        .sideOutputLateData(LATE)
-                        .aggregate(new SumReports(), new EmitShardSum())
+                        .sideOutputLateData(LATE_BUNDLES)
+                        .aggregate(new SumBundles(), new EmitShardSum())
                         .name("frequency-window-sum")
                         .uid("frequency-window-sum");
         SingleOutputStreamOperator<WindowSum> windowSums =
@@ -350,11 +370,18 @@ public final class FrequencyEstimationJob {
         estimated.sinkTo(estimates).name("estimates-sink").uid("estimates-sink");
 
         DataStream<EncodedRecord> late =
-                shardSums
-                        .getSideOutput(LATE)
+                bundles.getSideOutput(LATE)
                         .map(new LateReportToDeadLetter())
                         .name("late-reports")
                         .uid("late-reports");
+        DataStream<EncodedRecord> lateBundles =
+                shardSums
+                        .getSideOutput(LATE_BUNDLES)
+                        .flatMap(
+                                new LateBundleToDeadLetters(
+                                        options.reportsTopic(), options.window().toMillis()))
+                        .name("late-bundles")
+                        .uid("late-bundles");
         DataStream<EncodedRecord> lateShardSums =
                 windowSums
                         .getSideOutput(LATE_SHARD_SUMS)
@@ -367,6 +394,7 @@ public final class FrequencyEstimationJob {
                         unique.getSideOutput(DeadLetters.TAG),
                         valid.getSideOutput(DeadLetters.TAG),
                         late,
+                        lateBundles,
                         lateShardSums,
                         estimated.getSideOutput(DeadLetters.TAG))
                 .union(replayDeadLetters.toArray(DataStream[]::new))

@@ -81,6 +81,6 @@ class FrequencyJobGraphTest {
                 .containsExactlyInAnyOrder(
                         "decode-reports -> deduplicate-reports HASH",
                         "deduplicate-reports -> validate-reports HASH",
-                        "validate-reports -> frequency-window-sum FORWARD");
+                        "validate-reports -> bundle-reports FORWARD");
     }
 }

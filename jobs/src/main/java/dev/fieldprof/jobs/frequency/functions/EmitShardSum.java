@@ -24,21 +24,8 @@ public final class EmitShardSum
             Collector<WindowSum> out) {
         TimeWindow window = context.window();
         for (ShardWindowSums sums : results) {
-            for (int i = 0; i < sums.sums.length; i++) {
-                WindowSum sum =
-                        new WindowSum(
-                                key.f0,
-                                sums.configIds[i],
-                                sums.generations[i],
-                                key.f1,
-                                window.getStart(),
-                                window.getEnd(),
-                                sums.sums[i]);
-                if (i < sums.batches.length) {
-                    sum.batches = sums.batches[i].copy();
-                }
-                out.collect(sum);
-            }
+            sums.windowSums(key.f0, key.f1, window.getStart(), window.getEnd())
+                    .forEach(out::collect);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.ReportBundle;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -38,6 +39,17 @@ public final class Keys {
         @Override
         public Tuple2<String, Integer> getKey(ReportRecord report) {
             return Tuple2.of(report.appVersion, report.shard(shards));
+        }
+    }
+
+    /** (app version, shard) of a bundle of reports: its reports' {@link AppShard}. */
+    public static final class BundleShard
+            implements KeySelector<ReportBundle, Tuple2<String, Integer>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Tuple2<String, Integer> getKey(ReportBundle bundle) {
+            return Tuple2.of(bundle.appVersion, bundle.shard);
         }
     }
 

@@ -2,7 +2,9 @@ package dev.fieldprof.jobs.frequency.records;
 
 import dev.fieldprof.estimation.PartialSum;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The sums of one (app version, shard) window, one per (privacy config, model generation) its
@@ -50,6 +52,31 @@ public class ShardWindowSums implements Serializable {
             }
         }
         return this;
+    }
+
+    /**
+     * One WindowSum per (config, generation), labelled with the app version, the shard and the
+     * window's bounds; each carries its own copy of the batches, and this object's sums.
+     */
+    public List<WindowSum> windowSums(
+            String appVersion, int shard, long windowStart, long windowEnd) {
+        List<WindowSum> out = new ArrayList<>(sums.length);
+        for (int i = 0; i < sums.length; i++) {
+            WindowSum sum =
+                    new WindowSum(
+                            appVersion,
+                            configIds[i],
+                            generations[i],
+                            shard,
+                            windowStart,
+                            windowEnd,
+                            sums[i]);
+            if (i < batches.length) {
+                sum.batches = batches[i].copy();
+            }
+            out.add(sum);
+        }
+        return out;
     }
 
     private int indexOf(String configId, long generation) {

@@ -1,12 +1,15 @@
 package dev.fieldprof.jobs.frequency.functions;
 
-import dev.fieldprof.jobs.frequency.records.ReportRecord;
+import dev.fieldprof.jobs.frequency.records.ReportBundle;
 import dev.fieldprof.jobs.frequency.records.ShardWindowSums;
 import org.apache.flink.api.common.functions.AggregateFunction;
 
-/** Sums a shard's validated reports in its window, per privacy config and model generation. */
-public final class SumReports
-        implements AggregateFunction<ReportRecord, ShardWindowSums, ShardWindowSums> {
+/**
+ * Sums a shard's bundles of validated reports in their window ({@link BundleReports}), per privacy
+ * config and model generation.
+ */
+public final class SumBundles
+        implements AggregateFunction<ReportBundle, ShardWindowSums, ShardWindowSums> {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -15,8 +18,8 @@ public final class SumReports
     }
 
     @Override
-    public ShardWindowSums add(ReportRecord report, ShardWindowSums sums) {
-        return sums.add(report);
+    public ShardWindowSums add(ReportBundle bundle, ShardWindowSums sums) {
+        return sums.merge(bundle.sums);
     }
 
     @Override
