@@ -6,6 +6,7 @@ import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.jobs.frequency.records.BatchedSum;
 import dev.fieldprof.jobs.frequency.records.EstimatorState;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
+import dev.fieldprof.jobs.frequency.records.ReportBundle;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.ShardWindowSums;
 import dev.fieldprof.jobs.frequency.records.ShuffledBatches;
@@ -28,6 +29,7 @@ class FlinkTypesTest {
                 ProgramUpdate.class,
                 WindowSum.class,
                 ShardWindowSums.class,
+                ReportBundle.class,
                 EncodedRecord.class,
                 EstimatorState.class,
                 PartialSum.class,
