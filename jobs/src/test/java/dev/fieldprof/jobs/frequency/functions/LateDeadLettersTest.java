@@ -3,14 +3,19 @@ package dev.fieldprof.jobs.frequency.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fieldprof.estimation.PartialSum;
+import dev.fieldprof.jobs.frequency.records.ReportBundle;
 import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.frequency.records.WindowSum;
+import dev.fieldprof.jobs.io.EncodedRecord;
 import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetter;
 import dev.fieldprof.schemas.DeadLetterReason;
 import dev.fieldprof.schemas.RecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.functions.util.ListCollector;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,5 +78,42 @@ class LateDeadLettersTest {
                                 + " shard 2) for window [1970-01-01T00:01:00Z,"
                                 + " 1970-01-01T00:01:30Z) arrived after that window was"
                                 + " estimated");
+    }
+
+    @Test
+    void aLateBundleIsAWindowDroppedLetterPerConfigThatCountsItsReports() {
+        ReportBundle bundle = new ReportBundle("app:1", 1, 60_000);
+        for (String config : new String[] {"default", "default", "strict"}) {
+            ReportRecord report =
+                    new ReportRecord(
+                            "r-" + config, "d", "app:1", config, 1, new int[] {1, 0}, null);
+            report.generation = 0xabcL;
+            bundle.sums.add(report);
+        }
+        List<DeadLetter> letters = new ArrayList<>();
+        new LateBundleToDeadLetters("fieldprof.reports.frequency", 30_000)
+                .flatMap(
+                        bundle,
+                        new ListCollector<>(new ArrayList<>()) {
+                            @Override
+                            public void collect(EncodedRecord record) {
+                                letters.add(LETTERS.decode(record.value));
+                            }
+                        });
+
+        assertThat(letters)
+                .extracting(DeadLetter::getReasonCode)
+                .containsOnly(DeadLetterReason.WINDOW_DROPPED);
+        assertThat(letters)
+                .extracting(DeadLetter::getReason)
+                .containsExactly(
+                        "the sum of 2 reports of app:1 (config default, model generation abc,"
+                                + " shard 1) for window [1970-01-01T00:01:00Z,"
+                                + " 1970-01-01T00:01:30Z) reached its shard's window sum after"
+                                + " the window's allowed lateness",
+                        "the sum of 1 reports of app:1 (config strict, model generation abc,"
+                                + " shard 1) for window [1970-01-01T00:01:00Z,"
+                                + " 1970-01-01T00:01:30Z) reached its shard's window sum after"
+                                + " the window's allowed lateness");
     }
 }
