@@ -12,6 +12,7 @@ import dev.fieldprof.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * late report per partition that moves the watermark past it, all written before the job starts.
  * The job's rate is {@code n} over the time between the emissions of the two windows' estimates
  * (their {@code emittedAtMillis}): the first is emitted as the measured reports start to flow, the
- * second once they are all summed, so job start-up and checkpoint latency are not counted.
+ * second once they are all summed, so job start-up and checkpoint latency are not counted. The raw
+ * produce rate is the median of three timed sends of the same records: one into the report topic
+ * before the job starts, two into a topic of their own after it has stopped.
  *
  * <p>Reports are ε-t reports (k = 5·|V| counts each) or user-level ones (one ω-subset of method ids
  * each, ω set by |V| and ε). Besides the rates, a run reads the job's largest completed checkpoint
@@ -77,6 +80,8 @@ public final class PipelineThroughput {
             int inputReports,
             double megabytes,
             double produceRate,
+            double produceRateLowest,
+            double produceRateHighest,
             double consumeRate,
             double jobRate,
             double secondsToFirstEstimate,
@@ -128,12 +133,12 @@ public final class PipelineThroughput {
                         .getSystemLoadAverage());
         System.out.printf(
                 java.util.Locale.ROOT,
-                "  %9s %6s %7s %10s | %14s %14s %14s %8s %10s | %13s %13s %12s %11s | %s%n",
+                "  %9s %6s %7s %10s | %22s %14s %14s %8s %10s | %13s %13s %12s %11s | %s%n",
                 "|V|",
                 "eps",
                 "omega",
                 "bytes/rep",
-                "produce rep/s",
+                "produce rep/s (range)",
                 "consume rep/s",
                 "job rep/s",
                 "job/prod",
@@ -156,13 +161,15 @@ public final class PipelineThroughput {
                             checkpointInterval);
             System.out.printf(
                     java.util.Locale.ROOT,
-                    "  %9d %6.3f %7d %10.0f | %14.0f %14.0f %14.0f %7.0f%% %10.1f | %13.1f %13d"
-                            + " %12.0f %11.1f | %6.1f %6.1f%n",
+                    "  %9d %6.3f %7d %10.0f | %6.0f (%6.0f-%6.0f) %14.0f %14.0f %7.0f%% %10.1f |"
+                            + " %13.1f %13d %12.0f %11.1f | %6.1f %6.1f%n",
                     f.methods(),
                     f.epsilon(),
                     f.subsetSize(),
                     f.bytesPerReport(),
                     f.produceRate(),
+                    f.produceRateLowest(),
+                    f.produceRateHighest(),
                     f.consumeRate(),
                     f.jobRate(),
                     100 * f.jobRate() / f.produceRate(),
@@ -323,7 +330,7 @@ public final class PipelineThroughput {
                                                 .setReportId("late-" + suffix + "-" + p)
                                                 .build())));
             }
-            double produceSeconds;
+            double[] produceSeconds = new double[3];
             try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
                 producer.send(
                                 new ProducerRecord<>(
@@ -333,16 +340,7 @@ public final class PipelineThroughput {
                                         ReportFixture.APP.getBytes(StandardCharsets.UTF_8),
                                         RecordCodec.of(ProgramModel.class).encode(fixture.model)))
                         .get();
-                long started = System.nanoTime();
-                List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
-                for (ProducerRecord<byte[], byte[]> record : records) {
-                    sent.add(producer.send(record));
-                }
-                producer.flush();
-                produceSeconds = (System.nanoTime() - started) / 1e9;
-                for (Future<RecordMetadata> future : sent) {
-                    future.get(); // a lost record would make every figure below wrong
-                }
+                produceSeconds[0] = timedSend(producer, records, reportsTopic);
             }
             double consumeSeconds = drain(bootstrap, reportsTopic, partitions);
 
@@ -379,6 +377,16 @@ public final class PipelineThroughput {
             long[] checkpoints =
                     largestCheckpoint(runtime.flink().restAddress(), job.getJobID().toString());
             job.cancel().get();
+            // The raw produce rate twice more, now that the job is done, into a topic of its own:
+            // the load of the machine moves within a run, and one burst of under a second alone
+            // made the job's share swing by tens of percent.
+            String rawTopic = "bench.raw-produce." + suffix;
+            runtime.kafka().createTopic(rawTopic, partitions, Topics.resultSettings());
+            try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+                produceSeconds[1] = timedSend(producer, records, rawTopic);
+                produceSeconds[2] = timedSend(producer, records, rawTopic);
+            }
+            Arrays.sort(produceSeconds);
             long[] first = estimates.get(BASE + WINDOW);
             long[] second = estimates.get(BASE + 2 * WINDOW);
             return new Figures(
@@ -394,7 +402,10 @@ public final class PipelineThroughput {
                     reports,
                     total,
                     bytes / 1e6,
-                    total / produceSeconds,
+                    // The median of the three sends; the other two beside it.
+                    total / produceSeconds[1],
+                    total / produceSeconds[2],
+                    total / produceSeconds[0],
                     total / consumeSeconds,
                     // Emission times: the first window closes when the measured reports start
                     // flowing, the second when they are all summed (the late reports follow them).
@@ -404,6 +415,37 @@ public final class PipelineThroughput {
                     (first[1] - submittedMillis) / 1e3,
                     (second[1] - submittedMillis) / 1e3);
         }
+    }
+
+    /**
+     * Sends {@code records} to {@code topic} (their partitions, keys, timestamps and values kept)
+     * and returns the seconds until the last was acknowledged by every replica.
+     */
+    private static double timedSend(
+            KafkaProducer<byte[], byte[]> producer,
+            List<ProducerRecord<byte[], byte[]>> records,
+            String topic)
+            throws Exception {
+        long started = System.nanoTime();
+        List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+        for (ProducerRecord<byte[], byte[]> record : records) {
+            sent.add(
+                    producer.send(
+                            topic.equals(record.topic())
+                                    ? record
+                                    : new ProducerRecord<>(
+                                            topic,
+                                            record.partition(),
+                                            record.timestamp(),
+                                            record.key(),
+                                            record.value())));
+        }
+        producer.flush();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        for (Future<RecordMetadata> future : sent) {
+            future.get(); // a lost record would make every figure below wrong
+        }
+        return seconds;
     }
 
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
