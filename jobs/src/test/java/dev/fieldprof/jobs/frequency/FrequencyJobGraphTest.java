@@ -6,6 +6,7 @@ import dev.fieldprof.jobs.frequency.records.ReportRecord;
 import dev.fieldprof.jobs.testing.CollectingSink;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamEdge;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -82,5 +83,16 @@ class FrequencyJobGraphTest {
                         "decode-reports -> deduplicate-reports HASH",
                         "deduplicate-reports -> validate-reports HASH",
                         "validate-reports -> bundle-reports FORWARD");
+        // Chained too: a report reaches its bundle, and a bundle its window sum, without a copy.
+        List<String> tasks = new ArrayList<>();
+        for (JobVertex vertex : graph.getJobGraph().getVertices()) {
+            if (vertex.getName().contains("validate-reports")) {
+                tasks.add(vertex.getName());
+            }
+        }
+        assertThat(tasks)
+                .singleElement()
+                .asString()
+                .startsWith("validate-reports -> bundle-reports -> (frequency-window-sum");
     }
 }
