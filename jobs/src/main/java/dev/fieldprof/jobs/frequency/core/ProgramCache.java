@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * Decoded program models of one operator instance, keyed as the broadcast state keys their bytes
- * and refreshed when the bytes change; the broadcast state keeps the bytes, so the cache is rebuilt
- * lazily after a restore.
+ * (compressed or not, {@link StoredModels}) and refreshed when the bytes change; the broadcast
+ * state keeps the bytes, so the cache is rebuilt lazily after a restore.
  */
 public final class ProgramCache {
     private record Entry(byte[] bytes, ProgramIndex index) {}
@@ -23,7 +23,7 @@ public final class ProgramCache {
         if (entry != null && (entry.bytes == bytes || Arrays.equals(entry.bytes, bytes))) {
             return entry.index;
         }
-        ProgramIndex index = ProgramIndex.decode(bytes);
+        ProgramIndex index = ProgramIndex.decode(StoredModels.open(bytes));
         entries.put(key, new Entry(bytes, index));
         return index;
     }

@@ -2,6 +2,7 @@ package dev.fieldprof.jobs.frequency.functions;
 
 import dev.fieldprof.jobs.frequency.core.DeadLetters;
 import dev.fieldprof.jobs.frequency.core.ProgramIndex;
+import dev.fieldprof.jobs.frequency.core.StoredModels;
 import dev.fieldprof.jobs.frequency.records.ProgramUpdate;
 import dev.fieldprof.jobs.io.RawRecord;
 import dev.fieldprof.schemas.DeadLetterReason;
@@ -11,7 +12,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * Decodes and checks program models before they are broadcast: a model that does not decode, or
- * whose pairs name unknown methods, is dead-lettered instead of breaking every estimate after it.
+ * whose pairs name unknown methods, is dead-lettered instead of breaking every estimate after it. A
+ * good one goes on compressed ({@link StoredModels}), as the estimators keep it.
  */
 public final class DecodePrograms extends ProcessFunction<RawRecord, ProgramUpdate> {
     private static final long serialVersionUID = 1L;
@@ -39,6 +41,10 @@ public final class DecodePrograms extends ProcessFunction<RawRecord, ProgramUpda
                             "invalid program model: " + e.getMessage()));
             return;
         }
-        out.collect(new ProgramUpdate(index.appVersion(), raw.value, index.shape().toBytes()));
+        out.collect(
+                new ProgramUpdate(
+                        index.appVersion(),
+                        StoredModels.compress(raw.value),
+                        index.shape().toBytes()));
     }
 }

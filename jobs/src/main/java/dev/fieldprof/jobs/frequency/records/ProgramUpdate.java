@@ -11,6 +11,11 @@ public class ProgramUpdate implements Serializable {
     private static final long serialVersionUID = 1L;
 
     public String appVersion;
+
+    /**
+     * The model's encoded bytes, compressed ({@code StoredModels}); null in validation's copies,
+     * which need only the shape.
+     */
     public byte[] model;
 
     /** {@code ProgramShape.toBytes()} of the model. */

@@ -27,7 +27,9 @@ public final class CopyProgramToShards implements FlatMapFunction<ProgramUpdate,
     @Override
     public void flatMap(ProgramUpdate update, Collector<ProgramUpdate> out) {
         for (int shard = 0; shard < shards; shard++) {
-            out.collect(new ProgramUpdate(update.appVersion, update.model, update.shape, shard));
+            // Validation reads only the shape: the model's bytes (tens of MB at a million methods)
+            // stay out of the copies.
+            out.collect(new ProgramUpdate(update.appVersion, null, update.shape, shard));
         }
     }
 }
