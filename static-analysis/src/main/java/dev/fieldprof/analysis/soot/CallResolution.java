@@ -1,11 +1,9 @@
 package dev.fieldprof.analysis.soot;
 
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import soot.FastHierarchy;
 import soot.SootClass;
 import soot.SootMethod;
@@ -21,20 +19,18 @@ final class CallResolution {
 
     private final FastHierarchy hierarchy;
     private final DispatchClosure closure;
-    private final Map<CallKind, Map<SootMethodRef, CallTarget>> callTargets =
-            new EnumMap<>(CallKind.class);
+    private final MethodRefTable<CallTarget> callTargets = new MethodRefTable<>();
+    // One instance for every lookup: a method reference made at each call was not optimized away.
+    private final BiFunction<CallKind, SootMethodRef, CallTarget> resolution = this::resolve;
 
     CallResolution(FastHierarchy hierarchy, DispatchClosure closure) {
         this.hierarchy = hierarchy;
         this.closure = closure;
-        for (CallKind kind : CallKind.values()) {
-            callTargets.put(kind, new HashMap<>());
-        }
     }
 
     /** The resolution of a call of {@code kind} through {@code ref}, computed on first need. */
     CallTarget of(CallKind kind, SootMethodRef ref) {
-        return callTargets.get(kind).computeIfAbsent(ref, r -> resolve(kind, r));
+        return callTargets.computeIfAbsent(kind, ref, resolution);
     }
 
     /**

@@ -52,15 +52,18 @@ final class DefinitionCounts {
         return thisRedefined;
     }
 
-    /** The number of definitions of {@code local} in the body last counted. */
-    int definitions(Local local) {
-        int number = localNumbers.get(local);
+    /** The number of {@code local} among the Locals defined in the body last counted, or -1. */
+    int numberOf(Local local) {
+        return localNumbers.get(local);
+    }
+
+    /** The number of definitions of the Local numbered {@code number} (0 for -1). */
+    int definitions(int number) {
         return number < 0 ? 0 : definitionCounts[number];
     }
 
-    /** The number of its definitions that are {@code @this} or an allocation. */
-    int sureDefinitions(Local local) {
-        int number = localNumbers.get(local);
+    /** The number of its definitions that are {@code @this} or an allocation (0 for -1). */
+    int sureDefinitions(int number) {
         return number < 0 ? 0 : sureDefinitionCounts[number];
     }
 

@@ -25,6 +25,7 @@ import soot.jimple.ThrowStmt;
 final class MethodFactsBuilder {
 
     private final StatementNumbering statements = new StatementNumbering();
+    private final NormalSuccessors normalSuccessors = new NormalSuccessors();
     private final DefinitionCounts definitionCounts = new DefinitionCounts();
     private final CallResolution calls;
     private final OverriddenMethods overriddenMethods;
@@ -37,7 +38,7 @@ final class MethodFactsBuilder {
     MethodFacts build(SootMethod method, Body body) {
         statements.number(body);
         int n = statements.size();
-        int[][] successors = NormalSuccessors.of(statements);
+        int[][] successors = normalSuccessors.of(statements);
         Local thisLocal = method.isStatic() ? null : body.getThisLocal();
         boolean thisRedefined = definitionCounts.count(body, statements, thisLocal);
         ReachingDefinitions reaching =
@@ -121,8 +122,9 @@ final class MethodFactsBuilder {
      * allocation: otherwise the counts decide.
      */
     private boolean neverNull(Local base, Stmt at, ReachingDefinitions reaching) {
-        int definitions = definitionCounts.definitions(base);
-        int sure = definitionCounts.sureDefinitions(base);
+        int number = definitionCounts.numberOf(base);
+        int definitions = definitionCounts.definitions(number);
+        int sure = definitionCounts.sureDefinitions(number);
         if (definitions <= 1 || sure == 0) {
             // None: no definition reaches. One: it reaches wherever the Local is used. None of
             // several is sure: neither is any that reaches.

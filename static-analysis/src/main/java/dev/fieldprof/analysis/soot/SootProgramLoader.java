@@ -148,7 +148,9 @@ public final class SootProgramLoader {
                 new MethodFactsBuilder(
                         new CallResolution(hierarchy, new DispatchClosure(request, hierarchy)),
                         new OverriddenMethods(request.applicationClasses()));
-        Map<String, MethodFacts> facts = new HashMap<>();
+        // Sized for every method up front: grown from the default, a map of the Kotlin compiler's
+        // 245,837 methods was rehashed 15 times.
+        Map<String, MethodFacts> facts = new HashMap<>(2 * methods.size());
         for (SootMethod method : methods) {
             try {
                 facts.put(method.getSignature(), builder.build(method, bodies.get(method)));

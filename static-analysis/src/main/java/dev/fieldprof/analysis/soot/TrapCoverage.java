@@ -1,6 +1,7 @@
 package dev.fieldprof.analysis.soot;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import soot.Body;
 import soot.Trap;
@@ -42,6 +43,13 @@ record TrapCoverage(int[][] handlers, boolean[] caughtForSure) {
         for (int[] trap : traps) {
             for (int i = trap[0]; i < trap[1]; i++) {
                 handlers[i][handlerCounts[i]++] = trap[2];
+            }
+        }
+        // A statement covered by the same handlers as the one before it shares its array: the
+        // facts of a whole program are kept, and a try block's statements repeat one list.
+        for (int i = 1; i < n; i++) {
+            if (handlers[i].length > 0 && Arrays.equals(handlers[i], handlers[i - 1])) {
+                handlers[i] = handlers[i - 1];
             }
         }
         return new TrapCoverage(handlers, caughtForSure);
