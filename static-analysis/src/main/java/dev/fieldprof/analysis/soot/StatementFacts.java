@@ -3,7 +3,9 @@ package dev.fieldprof.analysis.soot;
 /**
  * A method's Jimple statements as plain arrays, for the exception flow and the order-pair analysis:
  * normal successors, the handlers covering each statement, and what each statement can do on its
- * own.
+ * own. The arrays are shared (a successor list {@code {k}} by every statement that only falls
+ * through to k, a handler list by consecutive statements the same traps cover): read them, never
+ * write them.
  *
  * @param normalSuccessors successors without exceptions, per statement
  * @param handlers first statements of the handlers whose range covers the statement
