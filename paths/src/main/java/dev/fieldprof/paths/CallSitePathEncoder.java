@@ -138,6 +138,115 @@ public final class CallSitePathEncoder extends CodedPathEncoder {
      * @return the index after the last event coded ({@code to} unless it stopped early)
      */
     public int codeRaw(int[] raw, int from, int to, int maxBytes, long maxEvents) {
+        if (recording != null
+                || sites.meter != null
+                || coder.meter != null
+                || coder.length() >= maxBytes
+                || events >= maxEvents) {
+            return codeRawByEvent(raw, from, to, maxBytes, maxEvents);
+        }
+        // The common event (a settled position's MPS that needs no renormalization, in the top
+        // frame, with room on the frame stack) is coded here with the coder's range and the top
+        // frame in locals; any other event writes them back and goes through the probe method,
+        // which codes it identically (the same bytes as codeRawByEvent).
+        RangeEncoder c = coder;
+        CallSiteModel s = sites;
+        final int methods = methodCount;
+        long r = c.range;
+        int[] t = rows;
+        int pos = position;
+        int d = depth;
+        long ev = events;
+        int[][] sr = savedRows;
+        int[] sp = savedPosition;
+        int i = from;
+        while (i < to) {
+            int e = raw[i];
+            int v = e >> 2;
+            int kind = e & 3;
+            int symbol;
+            if (kind == RawPathEvents.BRANCH) {
+                symbol =
+                        v < 0 || v >= CallSiteModel.edgeCount(t)
+                                ? -1
+                                : CallSiteModel.FIRST_EDGE + v;
+            } else if (kind == RawPathEvents.ENTER) {
+                symbol =
+                        v < 0 || v >= methods || d == sr.length
+                                ? -1
+                                : CallSiteModel.callBase(t) + v;
+            } else {
+                symbol = d > 0 && CallSiteModel.method(t) == v ? kind - RawPathEvents.EXIT : -1;
+            }
+            int at = CallSiteModel.at(pos);
+            int q;
+            long nr;
+            int[] callee = null;
+            if (symbol < 0
+                    || t[at + CallSiteModel.STATE] != (symbol | CallSiteModel.SATURATED)
+                    || (nr =
+                                    r
+                                            - ((r * (q = t[at + CallSiteModel.MISS]))
+                                                    >>> RangeEncoder.PROBABILITY_BITS))
+                            < RangeEncoder.TOP
+                    || (kind == RawPathEvents.ENTER && (callee = s.rowsIfMade(v)) == null)) {
+                c.range = r;
+                rows = t;
+                position = pos;
+                depth = d;
+                events = ev;
+                i = codeRawByEvent(raw, i, i + 1, maxBytes, maxEvents);
+                if (c.length() >= maxBytes || events >= maxEvents) {
+                    return i;
+                }
+                r = c.range;
+                t = rows;
+                pos = position;
+                d = depth;
+                ev = events;
+                sr = savedRows;
+                sp = savedPosition;
+                continue;
+            }
+            r = nr;
+            t[at + CallSiteModel.MISS] = q - (q >>> CallSiteModel.SHIFT);
+            ev++;
+            i++;
+            if (kind == RawPathEvents.BRANCH) {
+                pos = (v + 1) * CallSiteModel.LEVELS;
+            } else if (kind == RawPathEvents.ENTER) {
+                if (d == 0) {
+                    pos = v + 1;
+                } else if ((pos & LEVEL_MASK) != LEVEL_MASK) {
+                    pos++;
+                }
+                sr[d] = t;
+                sp[d] = pos;
+                d++;
+                t = callee;
+                pos = 0;
+            } else {
+                d--;
+                t = sr[d];
+                pos = sp[d];
+                if (d == 0 && rootReturned < SuccessorModel.CALL_LEVELS) {
+                    rootReturned++;
+                }
+            }
+            if (ev >= maxEvents) {
+                break;
+            }
+        }
+        c.range = r;
+        rows = t;
+        position = pos;
+        depth = d;
+        events = ev;
+        return i;
+    }
+
+    /** {@link #codeRaw} one event at a time through the probe methods. */
+    private int codeRawByEvent(int[] raw, int from, int to, int maxBytes, long maxEvents) {
         for (int i = from; i < to; ) {
             int e = raw[i++];
             int v = e >> 2;

@@ -36,7 +36,9 @@ public final class RangeEncoder {
     static final long MASK32 = 0xFFFF_FFFFL;
 
     private long low;
-    private long range;
+    // Package-private for the fused coding loop (CallSitePathEncoder.codeRaw), which keeps it in a
+    // local across the events that need no renormalization.
+    long range;
     private int cache;
     private boolean hasCache;
     private long pendingFF;
