@@ -84,17 +84,14 @@ final class CallSiteModel {
     // escape count, [TOTAL] escape + counts, CANDIDATES counts, CANDIDATES symbols. The MPS is
     // never a candidate. Slots at or beyond the count are stale. A hit moves its candidate one
     // slot forward when it outgrows the one before, so the frequent outcomes sit first.
-    static final int STATE = 0;
-    static final int MISS = 1;
+    private static final int STATE = 0;
+    private static final int MISS = 1;
     private static final int HOT = 2;
     private static final int HOT_SHIFT = 1;
     private static final int SYMBOL_BITS = 24;
     private static final int SYMBOL_MASK = (1 << SYMBOL_BITS) - 1;
     private static final int ONE_SEEN = 1 << SYMBOL_BITS;
-
-    /** STATE of a settled position whose MPS is symbol s: {@code s | SATURATED}. */
-    static final int SATURATED = LIMIT << SYMBOL_BITS;
-
+    private static final int SATURATED = LIMIT << SYMBOL_BITS;
     private static final int UNUSED = -1;
     // A table's header, before its positions: the method (methodCount for the outermost frame),
     // its first call symbol (FIRST_EDGE + its edge count) and where its block entries start.
@@ -170,11 +167,6 @@ final class CallSiteModel {
         return t != null ? t : newTable(m);
     }
 
-    /** Method m's table if it was made already, else null (m in range). */
-    int[] rowsIfMade(int m) {
-        return hot[m];
-    }
-
     private int[] newTable(int m) {
         boolean root = m == layout.methodCount;
         int edgeCount = root ? 0 : layout.edgeCount(m);
@@ -201,7 +193,7 @@ final class CallSiteModel {
     }
 
     /** Where position {@code pos}'s hot fields start in its method's table. */
-    static int at(int pos) {
+    private static int at(int pos) {
         return FIRST_POSITION + (pos << HOT_SHIFT);
     }
 

@@ -36,9 +36,7 @@ public final class RangeEncoder {
     static final long MASK32 = 0xFFFF_FFFFL;
 
     private long low;
-    // Package-private for the fused coding loop (CallSitePathEncoder.codeRaw), which keeps it in a
-    // local across the events that need no renormalization.
-    long range;
+    private long range;
     private int cache;
     private boolean hasCache;
     private long pendingFF;
