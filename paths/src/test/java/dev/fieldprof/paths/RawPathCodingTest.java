@@ -161,6 +161,80 @@ class RawPathCodingTest {
         }
     }
 
+    /**
+     * Long reports with a learned model, where most events take codeRaw's fused path (a settled
+     * position's most probable outcome), mixed with every event it hands to the probe methods: a
+     * miss, a renormalization, a callee never entered before, a stack deeper than the encoder's
+     * frames (recursion to depth 150), exceptions, an exit that skips frames above its method, and
+     * events the encoder drops (unknown method, no such edge, exit of no open method). The same
+     * bytes as the probe calls, cut at the same events; the clean run decodes exactly.
+     */
+    @Test
+    void fusedCodingGivesTheProbeCallsBytesInLongReportsWithEveryKindOfRareEvent()
+            throws Exception {
+        for (long seed = 1; seed <= 12; seed++) {
+            SyntheticProgram program = SyntheticProgram.generate(seed, 6 + (int) seed, 2, 60, 150);
+            EdgeModel uniform = EdgeModel.uniform(program.table);
+            RawRun field = new RawRun(uniform);
+            program.run(new SplittableRandom(seed + 1000), field, 40, 60_000);
+            EdgeCounter counts = new EdgeCounter(program.table);
+            field.recorded.replay(counts);
+            EdgeModel model =
+                    new ModelUpdater(ModelUpdater.DEFAULT_TARGET_TOTAL).next(uniform, counts);
+            RawRun run = new RawRun(model);
+            program.run(new SplittableRandom(seed), run, 40, 60_000);
+            assertThat(run.n).as("seed " + seed).isGreaterThan(10_000);
+
+            for (long maxEvents : new long[] {Long.MAX_VALUE, 7_777}) {
+                for (int maxBytes : new int[] {Integer.MAX_VALUE, 300}) {
+                    String where = "seed " + seed + " " + maxBytes + " B " + maxEvents + " events";
+                    List<byte[]> byProbes = codeByProbes(run, model, maxBytes, maxEvents);
+                    List<byte[]> inBatches =
+                            codeInBatches(
+                                    run, model, maxBytes, maxEvents, new SplittableRandom(seed));
+                    assertEquals(byProbes.size(), inBatches.size(), where);
+                    for (int r = 0; r < byProbes.size(); r++) {
+                        assertArrayEquals(byProbes.get(r), inBatches.get(r), where + " " + r);
+                    }
+                    assertEquals(
+                            -1, decodeAll(inBatches, model).firstDifference(run.recorded), where);
+                }
+            }
+
+            // Rare events spliced in: codeRaw must still do exactly what the probe calls do.
+            SplittableRandom rnd = new SplittableRandom(-seed);
+            int methods = program.table.methodCount();
+            int[] noisy = new int[run.n + run.n / 50 + 16];
+            int k = 0;
+            for (int i = 0; i < run.n; i++) {
+                int e = run.raw[i];
+                if (RawPathEvents.kind(e) == RawPathEvents.THROW && rnd.nextInt(3) == 0) {
+                    continue; // a skipped exit probe: the next exit closes this frame too
+                }
+                noisy[k++] = e;
+                if (rnd.nextInt(100) == 0) {
+                    noisy[k++] =
+                            switch (rnd.nextInt(4)) {
+                                case 0 -> RawPathEvents.enter(methods + rnd.nextInt(3));
+                                case 1 -> RawPathEvents.branch(-1);
+                                case 2 -> RawPathEvents.branch(1 << 20);
+                                default -> RawPathEvents.exit(methods + 1);
+                            };
+                }
+            }
+            RawRun spliced = new RawRun(model);
+            spliced.raw = noisy;
+            spliced.n = k;
+            List<byte[]> byProbes = codeByProbes(spliced, model, 2_000, 50_000);
+            List<byte[]> inBatches =
+                    codeInBatches(spliced, model, 2_000, 50_000, new SplittableRandom(seed));
+            assertEquals(byProbes.size(), inBatches.size(), "spliced, seed " + seed);
+            for (int r = 0; r < byProbes.size(); r++) {
+                assertArrayEquals(byProbes.get(r), inBatches.get(r), "spliced, seed " + seed);
+            }
+        }
+    }
+
     @Test
     void versionFourNamesTheDroppedSegmentsAndResumesExactlyFromTheOpenMethods() throws Exception {
         for (long seed = 1; seed <= 40; seed++) {

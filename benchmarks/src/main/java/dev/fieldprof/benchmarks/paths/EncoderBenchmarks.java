@@ -3,6 +3,7 @@ package dev.fieldprof.benchmarks.paths;
 import dev.fieldprof.client.PathProbes;
 import dev.fieldprof.client.probe.PathProbeHandler;
 import dev.fieldprof.client.tracing.PathTracer;
+import dev.fieldprof.client.tracing.StagedPathTracer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -52,10 +53,12 @@ public final class EncoderBenchmarks {
         Map<String, double[]> cpu = new HashMap<>();
         Map<String, Integer> events = new HashMap<>();
         Map<String, String> digests = new HashMap<>();
+        Map<String, String> stagedDigests = new HashMap<>();
         for (String program : programs) {
             EncoderFixture f = EncoderFixture.of(program);
             events.put(program, f.run.size());
             digests.put(program, f.reportDigest());
+            stagedDigests.put(program, f.stagedDigest());
             PathTracer tracer = f.newTracer();
             double replay = cpuNanos(() -> f.replayOnly());
             double uniform = cpuNanos(() -> f.encode(f.uniform, null));
@@ -66,8 +69,21 @@ public final class EncoderBenchmarks {
             }
             // After the tracer, so that its probe calls were compiled seeing one handler.
             double noOp = probeNanos(f, new NoOpProbeHandler());
+            double v4 = cpuNanos(() -> f.codeStaged(f.m3, null));
+            StagedPathTracer staged = f.newStagedTracer();
+            double stagedProbe = probeNanos(f, staged, staged::cutCurrentThread);
             int n = f.run.size();
-            cpu.put(program, new double[] {replay / n, uniform / n, m3 / n, noOp / n, traced / n});
+            cpu.put(
+                    program,
+                    new double[] {
+                        replay / n,
+                        uniform / n,
+                        m3 / n,
+                        noOp / n,
+                        traced / n,
+                        v4 / n,
+                        stagedProbe / n
+                    });
         }
         Map<String, Double> wall = new HashMap<>();
         if (jmh) {
@@ -95,7 +111,7 @@ public final class EncoderBenchmarks {
                         + (jmh ? " | JMH wall clock, mean" : ""));
         System.out.printf(
                 Locale.ROOT,
-                "%-14s %9s | %8s %9s %9s | %9s %9s %9s%s%n",
+                "%-14s %9s | %8s %9s %9s | %9s %9s %9s | %8s %9s %9s%s%n",
                 "program",
                 "events",
                 "replay",
@@ -103,6 +119,9 @@ public final class EncoderBenchmarks {
                 "enc M3",
                 "no-op",
                 "tracer",
+                "net",
+                "v4 raw",
+                "staged",
                 "net",
                 jmh ? String.format(" | %8s %9s %9s", "replay", "enc M3", "tracer") : "");
         for (String program : programs) {
@@ -119,7 +138,7 @@ public final class EncoderBenchmarks {
                             : "";
             System.out.printf(
                     Locale.ROOT,
-                    "%-14s %9d | %8.1f %9.1f %9.1f | %9.1f %9.1f %9.1f%s%n",
+                    "%-14s %9d | %8.1f %9.1f %9.1f | %9.1f %9.1f %9.1f | %8.1f %9.1f %9.1f%s%n",
                     program,
                     n,
                     c[0],
@@ -128,27 +147,42 @@ public final class EncoderBenchmarks {
                     c[3],
                     c[4],
                     c[4] - c[3],
+                    c[5],
+                    c[6],
+                    c[6] - c[3],
                     j);
         }
         System.out.println(
                 "(replay: the recording's own share of the enc columns; no-op: the probe calls"
                         + " into a handler that does nothing, the share of the tracer column; net:"
                         + " tracer - no-op, the tracer's cost per event on the device; the tracer"
-                        + " codes with M3)");
+                        + " codes with M3; v4 raw: the staged tracer's coding loop alone on the"
+                        + " run's raw events, segments of 8,192; staged: the probes into a"
+                        + " StagedPathTracer coding on the traced thread, M3, and its net)");
         System.out.println();
         System.out.println("SHA-256 of the reports coded with the uniform model, then M3:");
         for (String program : programs) {
             System.out.printf("%-14s %s%n", program, digests.get(program));
         }
+        System.out.println("SHA-256 of the staged tracer's version-4 reports (v4 raw), M3:");
+        for (String program : programs) {
+            System.out.printf("%-14s %s%n", program, stagedDigests.get(program));
+        }
     }
 
     /** CPU nanoseconds of one replay of the run's probe calls into {@code handler}. */
     private static double probeNanos(EncoderFixture f, PathProbeHandler handler) {
+        return probeNanos(f, handler, () -> {});
+    }
+
+    /** As above, with {@code after} (timed too) after each replay. */
+    private static double probeNanos(EncoderFixture f, PathProbeHandler handler, Runnable after) {
         PathProbes.install(handler);
         try {
             return cpuNanos(
                     () -> {
                         f.probe();
+                        after.run();
                         return 0;
                     });
         } finally {
