@@ -88,4 +88,59 @@ class RecordCodecTest {
                 .isInstanceOf(RecordDecodingException.class)
                 .hasMessage("FrequencyReport: no bytes (null value)");
     }
+
+    @Test
+    void writesAnEstimateWhoseArraysAreViewsAsAvroWritesItsLists() throws Exception {
+        RecordCodec<EstimateWindow> windows = RecordCodec.of(EstimateWindow.class);
+        Object random =
+                new org.apache.avro.util.RandomData(windows.schema(), 1, 11L).iterator().next();
+        java.nio.ByteBuffer randomBytes =
+                new org.apache.avro.message.BinaryMessageEncoder<>(
+                                org.apache.avro.generic.GenericData.get(), windows.schema())
+                        .encode(random);
+        byte[] randomArray = new byte[randomBytes.remaining()];
+        randomBytes.get(randomArray);
+        EstimateWindow lists = windows.decode(randomArray);
+        // Larger than the encoder's 8 KiB buffer, with the values whose bits are easy to lose.
+        double[] normalized = new double[5_000];
+        java.util.SplittableRandom random2 = new java.util.SplittableRandom(3);
+        for (int v = 0; v < normalized.length; v++) {
+            normalized[v] = random2.nextDouble(-1, 1);
+        }
+        normalized[0] = Double.NaN;
+        normalized[1] = -0.0;
+        normalized[2] = Double.NEGATIVE_INFINITY;
+        normalized[3] = Double.MIN_VALUE;
+        double[] errors = {0.25, 0.5};
+        double[] consistent = {};
+        lists.setNormalized(java.util.Arrays.stream(normalized).boxed().toList());
+        lists.setStandardErrors(java.util.Arrays.stream(errors).boxed().toList());
+        lists.setConsistent(List.of());
+        EstimateWindow views = EstimateWindow.newBuilder(lists).build();
+        views.setNormalized(DoubleListView.of(normalized));
+        views.setStandardErrors(DoubleListView.of(errors));
+        views.setConsistent(DoubleListView.of(consistent));
+
+        java.nio.ByteBuffer avro =
+                new org.apache.avro.message.BinaryMessageEncoder<EstimateWindow>(
+                                new org.apache.avro.specific.SpecificData(),
+                                EstimateWindow.getClassSchema())
+                        .encode(lists);
+        byte[] expected = new byte[avro.remaining()];
+        avro.get(expected);
+        byte[] written = windows.encode(views);
+        assertThat(written).isEqualTo(expected);
+        assertThat(windows.decode(written)).isEqualTo(lists);
+    }
+
+    @Test
+    void aDoubleListViewReadsItsArrayAndRefusesChanges() {
+        DoubleListView view = DoubleListView.of(new double[] {1.5, -0.0});
+        assertThat(view).containsExactly(1.5, -0.0);
+        assertThat(view.getDouble(1)).isEqualTo(-0.0);
+        assertThatThrownBy(() -> view.get(2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> view.set(0, 2.0))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> view.add(2.0)).isInstanceOf(UnsupportedOperationException.class);
+    }
 }
