@@ -6,6 +6,7 @@ import dev.fieldprof.estimation.FrequencyMetrics;
 import dev.fieldprof.estimation.PartialSum;
 import dev.fieldprof.estimation.ProjectionResult;
 import dev.fieldprof.ldp.PrivacyParameters;
+import dev.fieldprof.schemas.DoubleListView;
 import dev.fieldprof.schemas.EstimateWindow;
 import dev.fieldprof.schemas.RankedMethod;
 import dev.fieldprof.schemas.SolveStats;
@@ -81,6 +82,8 @@ public final class WindowEstimates {
                             .setNormalized(normalized[v])
                             .build());
         }
+        // The three per-method arrays go in as views, not copies: RecordCodec writes them
+        // straight from the arrays, where boxed lists were 3|V| Doubles made to be unboxed again.
         return EstimateWindow.newBuilder()
                 .setAppVersion(model.appVersion())
                 .setConfigId(configId)
@@ -92,10 +95,10 @@ public final class WindowEstimates {
                 .setEpsilon(privacy.epsilon())
                 .setT(privacy.t())
                 .setMode(privacy.mode())
-                .setNormalized(boxed(normalized))
+                .setNormalized(DoubleListView.of(normalized))
                 .setStandardError(estimate.standardError())
-                .setStandardErrors(boxed(estimate.standardErrors()))
-                .setConsistent(boxed(consistent))
+                .setStandardErrors(DoubleListView.of(estimate.standardErrors()))
+                .setConsistent(DoubleListView.of(consistent))
                 .setHotThreshold(hotThreshold)
                 .setHotMethods(hot)
                 .setTop(ranked)
@@ -109,13 +112,5 @@ public final class WindowEstimates {
                 .setEmittedAtMillis(Instant.now())
                 .setModelGeneration(model.shape().generation())
                 .build();
-    }
-
-    private static List<Double> boxed(double[] values) {
-        List<Double> list = new ArrayList<>(values.length);
-        for (double value : values) {
-            list.add(value);
-        }
-        return list;
     }
 }
