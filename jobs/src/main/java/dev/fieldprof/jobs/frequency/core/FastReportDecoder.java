@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 final class FastReportDecoder {
     private static final long FINGERPRINT = RecordCodec.of(FrequencyReport.class).fingerprint();
     private static final int HEADER = 10;
+    private static final int[] NO_INTS = new int[0];
 
     private final byte[] bytes;
     private int position;
@@ -147,11 +148,40 @@ final class FastReportDecoder {
     }
 
     private int integer() {
+        // Method ids and counts take one to four bytes (under 2^27 in magnitude): read those
+        // without a loop, anything longer as the long it may claim to be, range-checked below.
+        int b = bytes[position];
+        if (b >= 0) {
+            position += 1;
+            return zigzag(b);
+        }
+        int raw = b & 0x7F;
+        b = bytes[position + 1];
+        if (b >= 0) {
+            position += 2;
+            return zigzag(raw | b << 7);
+        }
+        raw |= (b & 0x7F) << 7;
+        b = bytes[position + 2];
+        if (b >= 0) {
+            position += 3;
+            return zigzag(raw | b << 14);
+        }
+        raw |= (b & 0x7F) << 14;
+        b = bytes[position + 3];
+        if (b >= 0) {
+            position += 4;
+            return zigzag(raw | b << 21);
+        }
         long value = varLong();
         if (value != (int) value) {
             throw new RecordDecodingException("FrequencyReport: int out of range: " + value);
         }
         return (int) value;
+    }
+
+    private static int zigzag(int raw) {
+        return (raw >>> 1) ^ -(raw & 1);
     }
 
     private String string() {
@@ -168,7 +198,7 @@ final class FastReportDecoder {
 
     /** The array's ints, or null after checking them when {@code keep} is false. */
     private int[] counts(boolean keep) {
-        int[] counts = keep ? new int[16] : null;
+        int[] counts = keep ? NO_INTS : null;
         int size = 0;
         while (true) {
             long block = varLong();
@@ -205,6 +235,7 @@ final class FastReportDecoder {
                 continue;
             }
             if (size + block > counts.length) {
+                // Exactly the first block (Avro writes an array as one), doubling after it.
                 counts =
                         java.util.Arrays.copyOf(
                                 counts, (int) Math.max(size + block, 2L * counts.length));
@@ -213,6 +244,9 @@ final class FastReportDecoder {
                 counts[size++] = integer();
             }
         }
-        return keep ? java.util.Arrays.copyOf(counts, size) : null;
+        if (!keep) {
+            return null;
+        }
+        return size == counts.length ? counts : java.util.Arrays.copyOf(counts, size);
     }
 }

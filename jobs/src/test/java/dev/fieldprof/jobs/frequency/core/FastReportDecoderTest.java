@@ -66,6 +66,52 @@ class FastReportDecoderTest {
     }
 
     @Test
+    void decodesIntsAtEveryVarintLengthBoundaryAsAvroDoes() {
+        // Zigzag varints change length at 64, 8192, 2^20 and 2^27 in magnitude.
+        int[] edges = {
+            0,
+            1,
+            -1,
+            63,
+            -64,
+            64,
+            -65,
+            8191,
+            -8192,
+            8192,
+            -8193,
+            (1 << 20) - 1,
+            -(1 << 20),
+            1 << 20,
+            (1 << 27) - 1,
+            1 << 27,
+            Integer.MAX_VALUE,
+            Integer.MIN_VALUE
+        };
+        List<Integer> values = new ArrayList<>();
+        for (int edge : edges) {
+            values.add(edge);
+        }
+        FrequencyReport report =
+                FrequencyReport.newBuilder()
+                        .setReportId("r")
+                        .setDeviceId("d")
+                        .setAppVersion("app:1")
+                        .setConfigId("default")
+                        .setK(-65)
+                        .setCreatedAtMillis(Instant.ofEpochMilli(0))
+                        .setCounts(values)
+                        .setSubset(values)
+                        .setT(8192)
+                        .build();
+        ReportRecord fast = FastReportDecoder.decode(raw(CODEC.encode(report)));
+        assertThat(fast.counts).containsExactly(edges);
+        assertThat(fast.subset).containsExactly(edges);
+        assertThat(fast.k).isEqualTo(-65);
+        assertThat(fast.t).isEqualTo(8192);
+    }
+
+    @Test
     void envelopeLeavesTheArraysInTheBytesUntilTheyAreRead() {
         FrequencyReport report =
                 FrequencyReport.newBuilder()
