@@ -213,12 +213,17 @@ public final class PipelineThroughput {
             for (byte[] report : fixture.reports) {
                 bytes += report.length;
             }
-            int calls = (int) Math.max(50, Math.min(20_000, 2e9 / (8.0 * v + 100 * bytes)));
+            // Each path gets calls enough for the JIT: the dense one's cost grows with |V|, the
+            // ids' only with the report (at a million methods the dense count left the ids'
+            // path a few hundred calls, and its figure moved 3x between JVMs).
+            int sparseCalls = (int) Math.max(50, Math.min(20_000, 2e9 / (100 * bytes)));
+            int denseCalls = (int) Math.max(50, Math.min(20_000, 2e9 / (8.0 * v + 100 * bytes)));
             double sparse =
                     IngestCpuTime.reportsPerCpuSecond(
-                            new ReportIngest(fixture, v, false), calls, 5);
+                            new ReportIngest(fixture, v, false), sparseCalls, 5);
             double dense =
-                    IngestCpuTime.reportsPerCpuSecond(new ReportIngest(fixture, v, true), calls, 5);
+                    IngestCpuTime.reportsPerCpuSecond(
+                            new ReportIngest(fixture, v, true), denseCalls, 5);
             System.out.printf(
                     java.util.Locale.ROOT,
                     "  %9d %6.3f %7d %10.0f | %16.0f %16.0f%n",
