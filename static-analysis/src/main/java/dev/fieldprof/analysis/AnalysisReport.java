@@ -37,35 +37,37 @@ public final class AnalysisReport {
     }
 
     /**
-     * One line per phase and one for the whole run: wall and CPU seconds, the heap's peak and what
-     * is in use at the phase's end, with a footnote saying what the columns measure.
+     * One line per phase and one for the whole run: wall, CPU and thread CPU seconds, the heap's
+     * peak and what is in use at the phase's end, with a footnote saying what the columns measure.
      */
     public static String phaseTable(AnalysisResult result) {
         StringBuilder out = new StringBuilder();
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "%-12s %9s %9s %14s %14s%n",
+                        "%-12s %9s %9s %12s %14s %14s%n",
                         "phase",
                         "wall s",
                         "cpu s",
+                        "thread cpu s",
                         "heap peak MB",
                         "heap used MB"));
         for (Phase phase : result.phases()) {
             out.append(
                     String.format(
                             Locale.ROOT,
-                            "%-12s %9.2f %9.2f %14.0f %14.0f%n",
+                            "%-12s %9.2f %9.2f %12.2f %14.0f %14.0f%n",
                             phase.name(),
                             phase.wallSeconds(),
                             phase.cpuSeconds(),
+                            phase.threadCpuSeconds(),
                             phase.heapPeakMb(),
                             phase.heapUsedMb()));
         }
         out.append(
-                "(cpu = the JVM's CPU time, every thread: GC and JIT included; heap peak = sum of"
-                        + " the heap pools' peaks in the phase; heap used = at the phase's end,"
-                        + " garbage included)");
+                "(cpu = the JVM's CPU time, every thread: GC and JIT included; thread cpu = the"
+                        + " analysing thread's alone; heap peak = sum of the heap pools' peaks in"
+                        + " the phase; heap used = at the phase's end, garbage included)");
         return out.toString();
     }
 

@@ -54,6 +54,7 @@ public final class ProgramAnalyzer {
     public static AnalysisResult analyze(AnalysisRequest request) {
         long start = System.nanoTime();
         long cpuStart = PhaseMeter.processCpuNanos();
+        long threadCpuStart = PhaseMeter.threadCpuNanos();
         PhaseMeter meter = new PhaseMeter();
         List<Phase> phases = new ArrayList<>();
         Map<String, String> skipped = new TreeMap<>();
@@ -193,16 +194,26 @@ public final class ProgramAnalyzer {
         stats.put("missingClasses", (double) facts.missingClasses().size());
         stats.put("library", library ? 1.0 : 0.0);
         double algorithmSeconds = 0;
+        double algorithmThreadCpu = 0;
         for (Phase phase : phases) {
             stats.put("seconds." + phase.name(), phase.wallSeconds());
             if (phase.name().equals("soot.facts") || phase.name().equals("algorithm1")) {
                 algorithmSeconds += phase.wallSeconds();
+                algorithmThreadCpu += phase.threadCpuSeconds();
             }
         }
         stats.put("seconds.total", since(start));
         stats.put(
                 "algorithm1.secondsPer100kStatements",
                 statements == 0 ? 0.0 : algorithmSeconds * 100_000 / statements);
+        // The analysing thread's CPU alone: what the algorithm costs without the collector's and
+        // the compiler's threads, which a loaded machine's wall clock mixes in. NaN (left out of
+        // the stats) where the JVM does not measure thread CPU time.
+        if (!Double.isNaN(algorithmThreadCpu)) {
+            stats.put(
+                    "algorithm1.threadCpuSecondsPer100kStatements",
+                    statements == 0 ? 0.0 : algorithmThreadCpu * 100_000 / statements);
+        }
 
         ProgramModel model =
                 ProgramModels.build(
@@ -221,7 +232,7 @@ public final class ProgramAnalyzer {
                 ModelStructure.attach(
                         model, library, callGraph, chains, cfgs, unknown.reasons(), skipped);
         phases.add(meter.stop("model"));
-        phases.add(total(phases, start, cpuStart));
+        phases.add(total(phases, start, cpuStart, threadCpuStart));
         return new AnalysisResult(
                 model,
                 callGraph,
@@ -234,9 +245,12 @@ public final class ProgramAnalyzer {
                 phases);
     }
 
-    /** The whole run: its wall and CPU time, the highest phase peak, the heap in use at the end. */
-    private static Phase total(List<Phase> phases, long startNanos, long cpuStartNanos) {
-        long cpuNow = PhaseMeter.processCpuNanos();
+    /**
+     * The whole run: its wall, CPU and thread CPU time, the highest phase peak, the heap in use at
+     * the end.
+     */
+    private static Phase total(
+            List<Phase> phases, long startNanos, long cpuStartNanos, long threadCpuStartNanos) {
         double peak = 0;
         for (Phase phase : phases) {
             peak = Math.max(peak, phase.heapPeakMb());
@@ -244,7 +258,8 @@ public final class ProgramAnalyzer {
         return new Phase(
                 "total",
                 since(startNanos),
-                cpuNow < 0 || cpuStartNanos < 0 ? Double.NaN : (cpuNow - cpuStartNanos) / 1e9,
+                PhaseMeter.seconds(cpuStartNanos, PhaseMeter.processCpuNanos()),
+                PhaseMeter.seconds(threadCpuStartNanos, PhaseMeter.threadCpuNanos()),
                 peak,
                 phases.get(phases.size() - 1).heapUsedMb());
     }

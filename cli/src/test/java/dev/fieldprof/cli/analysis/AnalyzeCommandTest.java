@@ -67,17 +67,21 @@ class AnalyzeCommandTest {
         assertThat(read.getPrivacyConfigs().get(0).getEpsilon()).isEqualTo(Math.log(9));
         // main <= <init> (dominating), <init> <= main, go <= main, helper <= go, go <= helper.
         assertThat(read.getPairs()).hasSize(5);
-        assertThat(Files.readString(stats)).contains("\"pairs\": 5").contains("\"methods\": 4");
+        assertThat(Files.readString(stats))
+                .contains("\"pairs\": 5")
+                .contains("\"methods\": 4")
+                .contains("\"algorithm1.threadCpuSecondsPer100kStatements\": ");
         assertThat(cli.out()).contains("tiny:1.0: 4 methods").contains("model written to");
-        // One line per phase, in order, then the whole run: name, wall s, cpu s, heap peak and
-        // used MB.
+        // One line per phase, in order, then the whole run: name, wall s, cpu s, thread cpu s,
+        // heap peak and used MB.
         List<String> phaseLines =
                 cli.out()
                         .lines()
                         .filter(
                                 line ->
                                         line.matches(
-                                                "[a-zA-Z0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+"))
+                                                "[a-zA-Z0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+"
+                                                        + " +[0-9]+"))
                         .map(line -> line.split(" +")[0])
                         .toList();
         assertThat(phaseLines)
@@ -91,7 +95,9 @@ class AnalyzeCommandTest {
                         "cfg",
                         "model",
                         "total");
-        assertThat(cli.out()).contains("phase", "wall s", "cpu s", "heap peak MB", "heap used MB");
+        assertThat(cli.out())
+                .contains(
+                        "phase", "wall s", "cpu s", "thread cpu s", "heap peak MB", "heap used MB");
 
         Path instrumented = work.resolve("tiny-instrumented.jar");
         exit =
