@@ -25,7 +25,9 @@ import java.util.SplittableRandom;
  * a prefix of the full run), {@code --seed S} (the planner's seed, default 1; the graph's seed is
  * the event count) and {@code --sha} (a last column with the SHA-256 of the whole plan: every
  * variant's sets, methods and used cost, the cost terms' bits, moves and accepted moves, so two
- * builds can be shown to make the same plan).
+ * builds can be shown to make the same plan). Each row ends with the plan's share of its targets
+ * covered and its cost, α·BALANCE + β·PACKING + γ·ALLUSED with the strategy's weights (what the
+ * climb lowers), so that a climb cut short can be compared with the whole one.
  */
 public final class PlannerSpeed {
 
@@ -94,7 +96,7 @@ public final class PlannerSpeed {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         out.printf(
                 Locale.ROOT,
-                "%-26s %7s %7s %8s %10s %9s %8s %10s %8s%s%n",
+                "%-26s %7s %7s %8s %10s %9s %8s %10s %8s %12s%s%n",
                 "strategy",
                 "events",
                 "methods",
@@ -104,6 +106,7 @@ public final class PlannerSpeed {
                 "stopped",
                 "CPU s",
                 "covered",
+                "cost",
                 sha ? " sha-256" : "");
         for (int events : sizes) {
             int methods = Math.max(50, events / 5);
@@ -139,7 +142,7 @@ public final class PlannerSpeed {
                 cpus[row++] = cpu;
                 out.printf(
                         Locale.ROOT,
-                        "%-26s %7d %7d %8d %10d %9d %8s %10.2f %7.1f%%%s%n",
+                        "%-26s %7d %7d %8d %10d %9d %8s %10.2f %7.1f%% %12.6f%s%n",
                         strategy.cliName(),
                         result.events().size(),
                         methods,
@@ -154,6 +157,7 @@ public final class PlannerSpeed {
                                                 / (double) result.clusters().size()
                                         : result.eventCoverage().coveredAnywhere()
                                                 / (double) result.events().size()),
+                        result.placement().terms().cost(options.effectiveWeights()),
                         sha ? " " + digest(result.placement()) : "");
             }
         }
