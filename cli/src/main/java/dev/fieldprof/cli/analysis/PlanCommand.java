@@ -162,6 +162,15 @@ public final class PlanCommand implements Callable<Integer> {
                             + " FROZEN) (default: ${DEFAULT-VALUE}).")
     long maxBadMoves;
 
+    @Option(
+            names = "--max-moves",
+            paramLabel = "N",
+            description =
+                    "Stop each hill climb after N moves in all, a bound on the planner's time that"
+                            + " keeps plans reproducible: the same seed makes the same first N"
+                            + " moves (default: no limit).")
+    Long maxMoves;
+
     @Option(names = "--out", required = true, paramLabel = "MODEL2", description = "Output model.")
     Path out;
 
@@ -197,6 +206,9 @@ public final class PlanCommand implements Callable<Integer> {
                     "--max-chain-length, --max-cluster-methods and --max-bad-moves must be >= 1,"
                             + " --max-events >= 0");
         }
+        if (maxMoves != null && maxMoves < 1) {
+            throw bad("--max-moves must be >= 1, was " + maxMoves);
+        }
         if (callRates == null
                 && (kafka != null
                         || kafkaProperties.file() != null
@@ -229,7 +241,7 @@ public final class PlanCommand implements Callable<Integer> {
                         .withWeights(chosenWeights)
                         .withCostUnit(costUnit)
                         .withEventBounds(maxChainLength, maxEvents, maxClusterMethods)
-                        .withClimbBounds(maxBadMoves, Long.MAX_VALUE);
+                        .withClimbBounds(maxBadMoves, maxMoves == null ? Long.MAX_VALUE : maxMoves);
         ProgramModel input;
         try {
             input = ProgramModels.read(model);

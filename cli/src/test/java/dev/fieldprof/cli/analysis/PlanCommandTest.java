@@ -83,6 +83,52 @@ class PlanCommandTest {
     }
 
     @Test
+    void maxMovesStopsTheClimbThereAndSaysSo() {
+        Path out = work.resolve("planned.model");
+        int exit =
+                cli.run(
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--variants",
+                        "3",
+                        "--h-bound",
+                        "3",
+                        "--strategy",
+                        "balanced-events",
+                        "--seed",
+                        "7",
+                        "--max-moves",
+                        "2",
+                        "--out",
+                        out.toString());
+
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("move limit: 2 moves");
+    }
+
+    @Test
+    void aMaxMovesBelowOneIsAUsageError() {
+        int exit =
+                cli.run(
+                        "plan",
+                        "--model",
+                        model().toString(),
+                        "--variants",
+                        "2",
+                        "--h-bound",
+                        "3",
+                        "--strategy",
+                        "balanced-events",
+                        "--max-moves",
+                        "0",
+                        "--out",
+                        work.resolve("x").toString());
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err()).contains("--max-moves must be >= 1, was 0");
+    }
+
+    @Test
     void helpExplainsEveryStrategyAndTheHBoundUnit() {
         assertThat(cli.run("plan", "--help")).isZero();
         for (Strategy strategy : Strategy.values()) {
