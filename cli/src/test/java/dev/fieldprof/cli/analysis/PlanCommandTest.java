@@ -10,6 +10,7 @@ import dev.fieldprof.schemas.ProbePlan;
 import dev.fieldprof.schemas.ProgramModel;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,24 +46,35 @@ class PlanCommandTest {
         return file;
     }
 
+    /** {@code fieldprof plan} of {@code model} at an h-bound of 3 into {@code out}, and more. */
+    private int plan(Path model, Path out, String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "plan",
+                                "--model",
+                                model.toString(),
+                                "--h-bound",
+                                "3",
+                                "--out",
+                                out.toString()));
+        args.addAll(List.of(more));
+        return cli.run(args.toArray(String[]::new));
+    }
+
     @Test
     void writesTheModelWithItsPlanAndPrintsASummary() {
         Path out = work.resolve("planned.model");
         int exit =
-                cli.run(
-                        "plan",
-                        "--model",
-                        model().toString(),
+                plan(
+                        model(),
+                        out,
                         "--variants",
                         "2",
-                        "--h-bound",
-                        "3",
                         "--strategy",
                         "balanced-events",
                         "--seed",
-                        "7",
-                        "--out",
-                        out.toString());
+                        "7");
 
         assertThat(exit).as(cli.err()).isZero();
         ProbePlan plan = ProgramModels.read(out).getProbePlan();
@@ -84,24 +96,18 @@ class PlanCommandTest {
 
     @Test
     void maxMovesStopsTheClimbThereAndSaysSo() {
-        Path out = work.resolve("planned.model");
         int exit =
-                cli.run(
-                        "plan",
-                        "--model",
-                        model().toString(),
+                plan(
+                        model(),
+                        work.resolve("planned.model"),
                         "--variants",
-                        "3",
-                        "--h-bound",
                         "3",
                         "--strategy",
                         "balanced-events",
                         "--seed",
                         "7",
                         "--max-moves",
-                        "2",
-                        "--out",
-                        out.toString());
+                        "2");
 
         assertThat(exit).as(cli.err()).isZero();
         assertThat(cli.out()).contains("move limit: 2 moves");
@@ -110,20 +116,15 @@ class PlanCommandTest {
     @Test
     void aMaxMovesBelowOneIsAUsageError() {
         int exit =
-                cli.run(
-                        "plan",
-                        "--model",
-                        model().toString(),
+                plan(
+                        model(),
+                        work.resolve("x"),
                         "--variants",
                         "2",
-                        "--h-bound",
-                        "3",
                         "--strategy",
                         "balanced-events",
                         "--max-moves",
-                        "0",
-                        "--out",
-                        work.resolve("x").toString());
+                        "0");
         assertThat(exit).isEqualTo(2);
         assertThat(cli.err()).contains("--max-moves must be >= 1, was 0");
     }
@@ -139,19 +140,7 @@ class PlanCommandTest {
 
     @Test
     void anUnknownStrategyIsAUsageError() {
-        int exit =
-                cli.run(
-                        "plan",
-                        "--model",
-                        model().toString(),
-                        "--variants",
-                        "2",
-                        "--h-bound",
-                        "3",
-                        "--strategy",
-                        "greedy",
-                        "--out",
-                        work.resolve("x").toString());
+        int exit = plan(model(), work.resolve("x"), "--variants", "2", "--strategy", "greedy");
         assertThat(exit).isEqualTo(2);
         assertThat(cli.err()).contains("unknown strategy 'greedy'");
     }
@@ -159,18 +148,13 @@ class PlanCommandTest {
     @Test
     void aMissingModelFailsWithOneLine() {
         int exit =
-                cli.run(
-                        "plan",
-                        "--model",
-                        work.resolve("absent.model").toString(),
+                plan(
+                        work.resolve("absent.model"),
+                        work.resolve("x"),
                         "--variants",
                         "2",
-                        "--h-bound",
-                        "3",
                         "--strategy",
-                        "random-probes",
-                        "--out",
-                        work.resolve("x").toString());
+                        "random-probes");
         assertThat(exit).isEqualTo(1);
         assertThat(cli.err().strip().lines()).hasSize(1);
         assertThat(cli.err()).contains("cannot read model file");
