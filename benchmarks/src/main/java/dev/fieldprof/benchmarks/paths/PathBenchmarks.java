@@ -541,6 +541,7 @@ public final class PathBenchmarks {
                     + " for; segments dropped: of the measured runs' segments, those the coder had"
                     + " no time for, lost whole; coded on thread: the same tracer coding each full"
                     + " buffer at its hand-over, nothing dropped)");
+        printCodingBudget(out, rows, timings);
         out.println(
                 "Staged tracer's reports (format 4, M3, cut at 16 KiB or 2^19 events) of the"
                     + " measured run, nothing dropped (targets: >= 60% smaller than decodable PAP,"
@@ -574,6 +575,51 @@ public final class PathBenchmarks {
                     entropy,
                     branchVsEntropy <= 0.02 ? "met" : "missed");
         }
+    }
+
+    /**
+     * What the targets leave the coding per event: the staged probes' own time on the traced
+     * thread, nothing coded ({@link TimedConfiguration#RAW_CAPTURE}), taken from 1.10x and 1.25x
+     * PAP's, over the run's events; beside it what the coding costs there now (coded on the thread,
+     * less the raw capture), to compare with {@link CoderFloor}'s lower bounds.
+     */
+    static void printCodingBudget(PrintStream out, List<Row> rows, PathTimings timings) {
+        out.println(
+                "What the targets leave the coding on the traced thread (raw capture: the staged"
+                        + " probes alone, nothing coded; ns per event of the run)");
+        out.printf(
+                "%-14s %9s %8s | %-18s | %-22s | %-14s %-14s%n",
+                "program",
+                "events",
+                "PAP ms",
+                "raw capture ms",
+                "coding now ns/event",
+                "1.10x leaves",
+                "1.25x leaves");
+        for (Row r : rows) {
+            String n = r.name();
+            double pap = timings.median(n, TimedConfiguration.PAP, WORKLOAD);
+            double raw = timings.median(n, TimedConfiguration.RAW_CAPTURE, WORKLOAD);
+            double inline = timings.median(n, TimedConfiguration.STAGED_INLINE, WORKLOAD);
+            double perEvent = 1e6 / r.events();
+            out.printf(
+                    Locale.ROOT,
+                    "%-14s %9d %8.2f | %8.2f %5.2fx PAP | %8.2f (%7.2f ms) | %8.2f ns %8.2f ns%n",
+                    n,
+                    r.events(),
+                    pap,
+                    raw,
+                    raw / pap,
+                    (inline - raw) * perEvent,
+                    inline - raw,
+                    (CPU_VS_PAP_TARGET * pap - raw) * perEvent,
+                    (1.25 * pap - raw) * perEvent);
+        }
+        out.println(
+                "(coding now: coded on thread less raw capture; 1.10x / 1.25x leaves: that share"
+                        + " of PAP's time less raw capture, per event: what a coder may cost to"
+                        + " meet the traced-thread target, or the process one with everything"
+                        + " coded)");
     }
 
     static final double CPU_VS_PAP_TARGET = 1.10;

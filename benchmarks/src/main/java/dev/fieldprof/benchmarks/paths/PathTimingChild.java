@@ -150,6 +150,7 @@ public final class PathTimingChild {
             case PAP, EVENTS_PAP ->
                     new BaselineRuntime(BaselineRuntime.Kind.PAP, ip.methods(), ip.cfgs());
             case EVENTS_DISPATCH -> new NoOpProbeHandler();
+            case RAW_CAPTURE -> new RawCaptureHandler();
             case STAGED, EVENTS_STAGED ->
                     stagedTracer(
                             ip, Files.readAllBytes(model), StagedPathTracer.Coding.CODER_THREAD);
@@ -189,10 +190,6 @@ public final class PathTimingChild {
         return "bench:" + p.name();
     }
 
-    /**
-     * The tracer as a device runs it: the format the SDK writes, reports dropped, coding with the
-     * model of {@code model} (adopted as a device adopts a published one), or uniform if null.
-     */
     /**
      * The tracer as the timings run it, coding with the model of {@code modelRecord} (an Avro
      * EdgeModel record of {@link #appVersion}, adopted as a device adopts a published one), or

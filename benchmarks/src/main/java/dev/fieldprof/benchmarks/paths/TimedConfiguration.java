@@ -4,16 +4,17 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
- * What one child JVM of the path timings measures ({@link PathTimingChild}). The first six time the
- * library's workload; the last three replay the workload's recorded path events through {@link
+ * What one child JVM of the path timings measures ({@link PathTimingChild}). The first nine time
+ * the library's workload; the last four replay the workload's recorded path events through {@link
  * dev.fieldprof.client.PathProbes}, into a handler that does nothing (the dispatch), into the
- * tracer or into PAP, so that the tracer's and PAP's costs per event can be taken net of the
- * dispatch, side by side ({@link PathTimings}). The tracer codes with the learned model M3, as a
- * device does once the paths job has sent it a model (the reports whose sizes the benchmark gives),
- * except {@link #TRACER_UNIFORM}: a device's first contact, before any model. The staged
+ * tracer, the staged tracer or PAP, so that the tracer's and PAP's costs per event can be taken net
+ * of the dispatch, side by side ({@link PathTimings}). The tracer codes with the learned model M3,
+ * as a device does once the paths job has sent it a model (the reports whose sizes the benchmark
+ * gives), except {@link #TRACER_UNIFORM}: a device's first contact, before any model. The staged
  * configurations run the staged tracer (raw events buffered on the traced thread, coded in batches
  * into format version 4) with its coder thread ({@link #STAGED}, {@link #EVENTS_STAGED}) or coding
- * each full buffer on the traced thread ({@link #STAGED_INLINE}).
+ * each full buffer on the traced thread ({@link #STAGED_INLINE}); {@link #RAW_CAPTURE} is their
+ * traced thread's work alone, nothing coded ({@link RawCaptureHandler}).
  */
 enum TimedConfiguration {
     ORIGINAL("original", "original", true, false),
@@ -24,6 +25,7 @@ enum TimedConfiguration {
     PAP("pap", "PAP on the probes", true, false),
     STAGED("staged", "staged, coder thread, M3", true, true),
     STAGED_INLINE("staged-inline", "staged, coded on thread, M3", true, true),
+    RAW_CAPTURE("raw-capture", "staged probes, nothing coded", true, false),
     EVENTS_DISPATCH("events-dispatch", "recorded events into a no-op handler", false, false),
     EVENTS_TRACER("events-tracer", "recorded events into the tracer, M3", false, true),
     EVENTS_PAP("events-pap", "recorded events into PAP", false, false),

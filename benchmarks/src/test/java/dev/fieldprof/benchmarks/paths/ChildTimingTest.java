@@ -86,7 +86,8 @@ class ChildTimingTest {
                 .hasMessage(
                         "unknown timed configuration 'jit'; expected one of original, probes-off,"
                                 + " tracer, tracer-uniform, blpp, pap, staged, staged-inline,"
-                                + " events-dispatch, events-tracer, events-pap, events-staged");
+                                + " raw-capture, events-dispatch, events-tracer, events-pap,"
+                                + " events-staged");
         assertThatThrownBy(() -> ChildTiming.parse(LINE.replace("calls-only", "calls")))
                 .hasMessage(
                         "timing line: unknown stream 'calls'; expected one of workload,"

@@ -75,8 +75,8 @@ class PathTimingChildTest {
                                 1,
                                 Map.of("gson", new AlternatingJvms.Inputs(events, model)));
 
-        // Eight workloads (the two staged ones also time the process), four replays of two streams.
-        assertThat(timings).hasSize(8 + 2 + 4 * 2);
+        // Nine workloads (the two staged ones also time the process), four replays of two streams.
+        assertThat(timings).hasSize(9 + 2 + 4 * 2);
         EnumSet<TimedConfiguration> seen = EnumSet.noneOf(TimedConfiguration.class);
         for (ChildTiming t : timings) {
             seen.add(t.configuration());
