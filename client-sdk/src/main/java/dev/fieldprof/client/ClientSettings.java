@@ -3,6 +3,7 @@ package dev.fieldprof.client;
 import dev.fieldprof.client.ClientConfig.PathTracerKind;
 import dev.fieldprof.client.ClientConfig.TransportKind;
 import dev.fieldprof.client.state.StateLock;
+import dev.fieldprof.client.tracing.StagedPathTracer;
 import dev.fieldprof.ldp.PrivacyParameters;
 import dev.fieldprof.schemas.PrivacyDefaults;
 import dev.fieldprof.schemas.PrivacyMode;
@@ -367,9 +368,11 @@ final class ClientSettings {
                     16,
                     1,
                     4096,
-                    "full buffers waiting for the coder at most, over all threads, with"
-                            + " `paths.tracer=staged`: the raw events held are at most (traced"
-                            + " threads + this) × `paths.staged.segment.events` × 4 bytes");
+                    "full buffers waiting for the coder at most, over all threads (and at most "
+                            + StagedPathTracer.MAX_QUEUED_PER_THREAD
+                            + " of one thread's), with `paths.tracer=staged`: the raw events held"
+                            + " are at most (traced threads + this) × `paths.staged.segment.events`"
+                            + " × 4 bytes");
 
     static final ClientSetting<Path> PATHS_SPOOL_DIR =
             ClientSetting.path(

@@ -23,19 +23,24 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Where the coding runs</b> ({@link Coding}): on the traced thread at the hand-over (never
  * drops anything; the host waits for one segment's coding), or on one low-priority daemon coder
  * thread. Each traced thread owns the one segment it fills; a full one goes to the coder's queue,
- * which holds at most {@code queueSegments} segments over all threads (one a thread at the most),
- * and the thread goes on filling a free segment of the queue's. If the queue has no free segment,
- * or the thread's previous segment is still in it, the traced thread never waits: it drops the full
- * segment whole, counts it ({@link #droppedSegments()}) and starts the next from a copy of its open
- * methods, so that the next report (which names the dropped segments in its header) decodes exactly
- * from there on. Every segment that held events is either coded ({@link #segmentsCoded()}) or
- * dropped.
+ * which holds at most {@code queueSegments} segments over all threads (at most {@link
+ * #MAX_QUEUED_PER_THREAD} of one thread's, coded in the order they were filled), and the thread
+ * goes on filling a free segment of the queue's. If the queue has no free segment, or none for this
+ * thread, the traced thread never waits: it drops the full segment whole, counts it ({@link
+ * #droppedSegments()}) and starts the next from a copy of its open methods, so that the next report
+ * (which names the dropped segments in its header) decodes exactly from there on. Once it has
+ * dropped one, it drops every segment it fills until the coder has coded all of its queued ones: a
+ * report restarts its adaptive state after a gap, and a position's first use in a report costs
+ * several times a settled one, so the coder's time goes further on long runs of segments than on
+ * single segments between gaps. Every segment that held events is either coded ({@link
+ * #segmentsCoded()}) or dropped.
  *
  * <p><b>Memory</b>: raw-event buffers of at most {@code (threads + queueSegments) * segmentEvents *
  * 4} bytes ({@link #bufferBytesHeld()}; the queue's segments are made on first need and kept),
  * where threads are the traced threads alive or not yet seen ended by {@link #endEpoch()}; per
  * thread also the open methods at its segment's start, one int per frame (grown, never shrunk, at a
- * new deepest stack), and its {@link CallSitePathEncoder}. With 8,192 events a segment and a queue
+ * new deepest stack), a ring of {@code min(queueSegments, MAX_QUEUED_PER_THREAD)} references for
+ * its queued segments, and its {@link CallSitePathEncoder}. With 8,192 events a segment and a queue
  * of 16, 200 threads hold 216 segments, 6.75 MiB.
  *
  * <p>No probe call allocates except the first of a thread and a hand-over that finds a stack deeper
@@ -69,12 +74,16 @@ public final class StagedPathTracer extends DevicePathTracer {
     /** Default full segments the coder's queue holds at most, over all threads. */
     public static final int DEFAULT_QUEUE_SEGMENTS = 16;
 
+    /** Full segments of one thread the coder's queue holds at most. */
+    public static final int MAX_QUEUED_PER_THREAD = 64;
+
     private final int segmentEvents;
     private final int queueSegments;
+    private final int threadQueue;
     private final long maxReportEvents;
     private final Coding coding;
     // The queue's segments not in use, a slot each; queueBuffers counts those made (never more
-    // than queueSegments), which are free or pending: each thread holds exactly its filling one.
+    // than queueSegments), which are free or queued: each thread holds exactly its filling one.
     private final AtomicReferenceArray<Segment> free;
     private final AtomicInteger queueBuffers = new AtomicInteger();
     private final ThreadLocal<ThreadTrace> local = ThreadLocal.withInitial(this::newThread);
@@ -147,6 +156,7 @@ public final class StagedPathTracer extends DevicePathTracer {
         }
         this.segmentEvents = segmentEvents;
         this.queueSegments = queueSegments;
+        this.threadQueue = Math.min(queueSegments, MAX_QUEUED_PER_THREAD);
         this.free = new AtomicReferenceArray<>(queueSegments);
         this.coding = coding;
         this.maxReportEvents = debug ? PathTracer.MAX_REPORT_EVENTS : MAX_REPORT_EVENTS;
@@ -174,8 +184,14 @@ public final class StagedPathTracer extends DevicePathTracer {
         Segment filling;
         // Frames open at the filling segment's start; kept only where segments may be dropped.
         final OpenFrames open = new OpenFrames();
-        // Hand-over: set by the owner, cleared by the coder once coded.
-        volatile Segment pending;
+        // Full segments handed over and not yet coded, in filling order: a ring the owner appends
+        // to (publishing with the tail) and the coder takes from under this trace's lock (freeing
+        // with the head). Segments queued: tail - head.
+        final Segment[] queued = new Segment[threadQueue];
+        volatile long head;
+        volatile long tail;
+        // Owner only: a segment was dropped and the queue has not been empty since.
+        boolean dropping;
 
         // Coder side, only under this trace's lock: encoder, recording, sequence, cutting.
 
@@ -251,8 +267,8 @@ public final class StagedPathTracer extends DevicePathTracer {
 
     /**
      * Hands the owner's filling segment to the coder (or codes it, on the traced thread), or drops
-     * it if the coder still has the previous one or the queue has no free segment. Called by the
-     * owner only.
+     * it if the queue has no room for it, or if the thread dropped one since its queue was last
+     * empty. Called by the owner only.
      */
     private void handOver(ThreadTrace t, boolean cut) {
         Segment full = t.filling;
@@ -268,9 +284,15 @@ public final class StagedPathTracer extends DevicePathTracer {
             }
             return;
         }
+        long tail = t.tail;
+        long waiting = tail - t.head;
+        if (waiting == 0) {
+            t.dropping = false;
+        }
         Segment next;
-        if (t.pending != null || (next = takeFree()) == null) {
+        if ((t.dropping && !cut) || waiting == threadQueue || (next = takeFree()) == null) {
             if (!cut) { // the coder is behind: drop this segment whole, never wait
+                t.dropping = true;
                 droppedSegments.incrementAndGet();
                 OpenFrames open = t.open;
                 open.apply(full.events, 0, full.length);
@@ -290,7 +312,8 @@ public final class StagedPathTracer extends DevicePathTracer {
         t.open.apply(full.events, 0, full.length);
         t.filling = next;
         resetFilling(t, next);
-        t.pending = full;
+        t.queued[(int) (tail % threadQueue)] = full;
+        t.tail = tail + 1;
         if (cut) {
             t.epoch = epoch;
         }
@@ -359,27 +382,47 @@ public final class StagedPathTracer extends DevicePathTracer {
     }
 
     /**
-     * Codes every thread's pending segment now, on the calling thread (the coder thread's loop;
-     * tests drive {@link Coding#MANUAL} tracers with it).
+     * Codes every thread's queued segments now, on the calling thread (the coder thread's loop;
+     * tests drive {@link Coding#MANUAL} tracers with it): the oldest of each thread in turn, until
+     * none is queued.
      *
      * @return the segments coded
      */
     public int codePending() {
+        return codePending(Integer.MAX_VALUE);
+    }
+
+    /** As {@link #codePending()}, stopping after {@code atMost} segments (tests). */
+    int codePending(int atMost) {
         int coded = 0;
-        for (ThreadTrace t : threads) {
-            if (t.pending != null) {
-                synchronized (t) {
-                    Segment s = t.pending;
-                    if (s != null) {
-                        code(t, s);
-                        giveBack(s); // before the owner can see the queue's slot empty
-                        t.pending = null;
-                        coded++;
+        int pass;
+        do {
+            pass = 0;
+            for (ThreadTrace t : threads) {
+                if (coded + pass < atMost && t.head != t.tail) {
+                    synchronized (t) {
+                        pass += codeOldest(t) ? 1 : 0;
                     }
                 }
             }
-        }
+            coded += pass;
+        } while (pass > 0 && coded < atMost && !closed);
         return coded;
+    }
+
+    /** Codes t's oldest queued segment, if any; under t's lock. */
+    private boolean codeOldest(ThreadTrace t) {
+        long head = t.head;
+        if (head == t.tail) {
+            return false;
+        }
+        int slot = (int) (head % threadQueue);
+        Segment s = t.queued[slot];
+        code(t, s);
+        t.queued[slot] = null;
+        giveBack(s); // before the owner can see the thread's slot free
+        t.head = head + 1;
+        return true;
     }
 
     /** Codes one segment into the thread's reports; under the trace's lock. */
@@ -418,7 +461,7 @@ public final class StagedPathTracer extends DevicePathTracer {
 
     /**
      * Ends the epoch: the calling thread's events and those of ended threads are coded and cut now
-     * (after any segment still pending for them); every other traced thread hands its segment over
+     * (after any segments still queued for them); every other traced thread hands its segment over
      * with a cut at its next method exit.
      */
     @Override
@@ -438,20 +481,18 @@ public final class StagedPathTracer extends DevicePathTracer {
         flushSink();
     }
 
-    /** Cuts the calling thread's events now (after its pending segment), on the calling thread. */
+    /** Cuts the calling thread's events now (after its queued segments), on the calling thread. */
     @Override
     public void cutCurrentThread() {
         flushOwn(local.get());
     }
 
-    /** Codes t's pending and filling segments and cuts; t's owner is the caller or has ended. */
+    /** Codes t's queued and filling segments and cuts; t's owner is the caller or has ended. */
     private void flushOwn(ThreadTrace t) {
         synchronized (t) {
-            Segment p = t.pending;
-            if (p != null) {
-                code(t, p);
-                giveBack(p);
-                t.pending = null;
+            boolean more = true;
+            while (more) {
+                more = codeOldest(t); // oldest first, as the coder thread codes them
             }
             Segment s = t.filling;
             s.length = t.n;
@@ -466,17 +507,17 @@ public final class StagedPathTracer extends DevicePathTracer {
     }
 
     /**
-     * Waits up to {@code timeoutNanos} for the coder to code every pending segment (benchmarks and
+     * Waits up to {@code timeoutNanos} for the coder to code every queued segment (benchmarks and
      * tests; never called on a probe path).
      *
-     * @return true if none is pending
+     * @return true if none is queued
      */
     public boolean awaitCoded(long timeoutNanos) {
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
             boolean any = false;
             for (ThreadTrace t : threads) {
-                any |= t.pending != null;
+                any |= t.head != t.tail;
             }
             if (!any) {
                 return true;
@@ -492,7 +533,7 @@ public final class StagedPathTracer extends DevicePathTracer {
         }
     }
 
-    /** Stops the coder thread (pending segments stay uncoded until the next endEpoch). */
+    /** Stops the coder thread (queued segments stay uncoded until the next endEpoch). */
     @Override
     public void close() {
         closed = true;
