@@ -36,6 +36,25 @@ class StagedPathTracerTest {
         PathProbes.uninstall();
     }
 
+    /**
+     * A debug-mode tracer whose coder runs only when the test calls {@link
+     * StagedPathTracer#codePending}, sending its reports to {@link #sent}.
+     */
+    private StagedPathTracer manualTracer(
+            String device, EdgeModelStore store, int maxBytes, int segment, int queueSegments) {
+        return new StagedPathTracer(
+                device,
+                "app:1",
+                0,
+                store,
+                sent::add,
+                maxBytes,
+                segment,
+                queueSegments,
+                StagedPathTracer.Coding.MANUAL,
+                true);
+    }
+
     /** The events of PathTracerTest's workload, recorded by a tracer that codes each at once. */
     static PathRecording recordedWorkload(int iterations) throws Exception {
         List<PathReport> reports = new ArrayList<>();
@@ -135,18 +154,7 @@ class StagedPathTracerTest {
         assertThat(n).isEqualTo(969);
         int segment = 100;
         EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
-        StagedPathTracer tracer =
-                new StagedPathTracer(
-                        "device-2",
-                        "app:1",
-                        0,
-                        store,
-                        sent::add,
-                        1 << 20,
-                        segment,
-                        1,
-                        StagedPathTracer.Coding.MANUAL,
-                        true);
+        StagedPathTracer tracer = manualTracer("device-2", store, 1 << 20, segment, 1);
         PathProbes.install(tracer);
         // The first full segment waits for the coder, which never runs, and fills the queue of
         // one: the other 8 full ones are dropped, the last 69 events stay in the filling buffer
@@ -191,18 +199,7 @@ class StagedPathTracerTest {
         calls(8 * 6 + 4, new int[1]);
         PathProbes.uninstall();
         EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
-        StagedPathTracer tracer =
-                new StagedPathTracer(
-                        "device-7",
-                        "app:1",
-                        0,
-                        store,
-                        sent::add,
-                        1 << 20,
-                        segment,
-                        3,
-                        StagedPathTracer.Coding.MANUAL,
-                        true);
+        StagedPathTracer tracer = manualTracer("device-7", store, 1 << 20, segment, 3);
         PathProbes.install(tracer);
         int[] next = {0};
         calls(8 * 3, next); // segments 1-3 fill the queue of 3
@@ -447,18 +444,7 @@ class StagedPathTracerTest {
             for (int maxBytes : new int[] {64, 1 << 20}) {
                 sent.clear();
                 EdgeModelStore store = new EdgeModelStore("app:1", TABLE);
-                StagedPathTracer tracer =
-                        new StagedPathTracer(
-                                "device-5",
-                                "app:1",
-                                0,
-                                store,
-                                sent::add,
-                                maxBytes,
-                                segment,
-                                2,
-                                StagedPathTracer.Coding.MANUAL,
-                                true);
+                StagedPathTracer tracer = manualTracer("device-5", store, maxBytes, segment, 2);
                 PathProbes.install(tracer);
                 // The coder runs every fourth round only: the two segments after each run are
                 // coded, the others that fill before the next run are dropped wherever they end.
